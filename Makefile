@@ -1,0 +1,32 @@
+# Thin wrapper: the real build is CMake (CMakePresets.json).
+#   make run    install deps, release build, run the bundled conformance suite
+#   make test   install deps, ASan+UBSan build, run every test with ctest
+#   make bench  install deps, release build, run the benchmarks
+JOBS ?= $(shell nproc)
+
+.PHONY: deps run test bench build-release build-asan clean
+
+deps:
+	scripts/install-deps
+
+build-release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS)
+
+build-asan: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS)
+
+run: build-release
+	build/release/harness/llmconform run --specs specs --out out/reports
+
+test: build-asan
+	ctest --preset asan -j $(JOBS)
+
+bench: deps
+	cmake --preset release -DLLMCONFORM_BUILD_BENCH=ON >/dev/null
+	cmake --build --preset release -j $(JOBS)
+	bench/run-all build/release
+
+clean:
+	rm -rf build out

@@ -1,0 +1,41 @@
+// Multi-turn message assembly with token-budget trimming (seed 003,
+// REQ-AIS-MULTITURN; PROTOCOLS.md "multiturn").
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocols/wire/error.h"
+
+namespace llmconform::multiturn {
+
+struct Message {
+  std::string role;  // "system" | "user" | "assistant"
+  std::string content;
+
+  friend bool operator==(const Message&, const Message&) = default;
+};
+
+// estimateMessageTokens: "" → 0, otherwise max(1, ceil(UTF-8 bytes / 4)).
+// The text is taken as the UTF-8 bytes it holds; it is not validated.
+std::int64_t EstimateMessageTokens(std::string_view text);
+
+struct BuildArgs {
+  std::string system_prompt;
+  std::vector<Message> history;  // roles "user" | "assistant" only
+  std::string current_user_message;
+  std::int64_t max_token_budget = 0;  // may be zero or negative: then no history fits
+};
+
+// buildLLMMessages: [system, ...kept history, currentUser]. The kept history is
+// the longest run of newest messages whose tokens, added to those of the
+// system prompt and the current message, stay within the budget. System and
+// current user are always present. Roles are never rewritten.
+// Errors: a history message whose role is not "user" or "assistant"
+// ("history[3].role: expected \"user\" or \"assistant\", got \"tool\"").
+std::expected<std::vector<Message>, Error> BuildLLMMessages(const BuildArgs& args);
+
+}  // namespace llmconform::multiturn

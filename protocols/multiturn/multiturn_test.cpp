@@ -1,0 +1,86 @@
+#include "protocols/multiturn/multiturn.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+namespace llmconform::multiturn {
+namespace {
+
+TEST(EstimateMessageTokens, FollowsTheSeedFormula) {
+  EXPECT_EQ(EstimateMessageTokens(""), 0);
+  EXPECT_EQ(EstimateMessageTokens("a"), 1);
+  EXPECT_EQ(EstimateMessageTokens("abcd"), 1);
+  EXPECT_EQ(EstimateMessageTokens("abcde"), 2);
+  EXPECT_EQ(EstimateMessageTokens("介绍林默"), 3);        // 12 UTF-8 bytes
+  EXPECT_EQ(EstimateMessageTokens("\xF0\x9F\x98\x80"), 1);  // one emoji, 4 bytes
+}
+
+TEST(BuildLLMMessages, S1StandardAssembly) {
+  auto r = BuildLLMMessages({"<identity>AI</identity>",
+                             {{"user", "介绍林默"}, {"assistant", "林默是28岁侦探"}},
+                             "他的性格？",
+                             10000});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (std::vector<Message>{{"system", "<identity>AI</identity>"},
+                                      {"user", "介绍林默"},
+                                      {"assistant", "林默是28岁侦探"},
+                                      {"user", "他的性格？"}}));
+}
+
+TEST(BuildLLMMessages, S2TrimsOldestHistory) {
+  auto r = BuildLLMMessages(
+      {"S", {{"user", "AAAA"}, {"assistant", "BBBB"}, {"user", "CCCC"}, {"assistant", "DDDD"}}, "E", 4});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (std::vector<Message>{{"system", "S"}, {"user", "CCCC"}, {"assistant", "DDDD"}, {"user", "E"}}));
+}
+
+TEST(BuildLLMMessages, S3EmptyHistory) {
+  auto r = BuildLLMMessages({"system text", {}, "你好", 10000});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (std::vector<Message>{{"system", "system text"}, {"user", "你好"}}));
+}
+
+TEST(BuildLLMMessages, ForcedWhenSystemAndCurrentExceedBudget) {
+  auto r = BuildLLMMessages({std::string(400, 's'), {{"user", "h"}}, std::string(200, 'c'), 10});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->size(), 2u);
+  auto neg = BuildLLMMessages({"", {{"user", ""}}, "", -5});
+  ASSERT_TRUE(neg);
+  EXPECT_EQ(neg->size(), 2u);  // nothing fits a negative budget, not even an empty message
+}
+
+TEST(BuildLLMMessages, RejectsForeignRoles) {
+  auto r = BuildLLMMessages({"s", {{"user", "a"}, {"tool", "b"}}, "c", 100});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "history[1].role: expected \"user\" or \"assistant\", got \"tool\"");
+}
+
+RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, ()) {
+  const auto role = rc::gen::element<std::string>("user", "assistant");
+  const auto history = *rc::gen::container<std::vector<Message>>(
+      rc::gen::build<Message>(rc::gen::set(&Message::role, role),
+                              rc::gen::set(&Message::content, rc::gen::arbitrary<std::string>())));
+  const auto system = *rc::gen::arbitrary<std::string>();
+  const auto current = *rc::gen::arbitrary<std::string>();
+  const auto budget = *rc::gen::inRange<std::int64_t>(-10, 400);
+  auto r = BuildLLMMessages({system, history, current, budget});
+  RC_ASSERT(r.has_value());
+  const auto& out = *r;
+  RC_ASSERT(out.size() >= 2u);
+  RC_ASSERT(out.front() == (Message{"system", system}));
+  RC_ASSERT(out.back() == (Message{"user", current}));
+  const std::size_t kept = out.size() - 2;
+  // The kept history is the newest contiguous run.
+  for (std::size_t i = 0; i < kept; ++i) RC_ASSERT(out[1 + i] == history[history.size() - kept + i]);
+  std::int64_t total = EstimateMessageTokens(system) + EstimateMessageTokens(current);
+  for (std::size_t i = 1; i + 1 < out.size(); ++i) total += EstimateMessageTokens(out[i].content);
+  // Within budget unless forced (nothing kept) ...
+  if (kept > 0) RC_ASSERT(total <= budget);
+  // ... and maximal: one more message would not fit.
+  if (kept < history.size()) {
+    RC_ASSERT(total + EstimateMessageTokens(history[history.size() - kept - 1].content) > budget);
+  }
+}
+
+}  // namespace
+}  // namespace llmconform::multiturn

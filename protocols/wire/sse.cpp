@@ -1,0 +1,175 @@
+#include "protocols/wire/sse.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace llmconform::wire {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+bool AllAsciiDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  bytes_fed_ += bytes.size();
+  if (!bom_checked_) {
+    // Hold bytes back until we know whether the stream starts with a BOM.
+    partial_.append(bytes);
+    const std::size_t n = std::min(partial_.size(), kBom.size());
+    if (std::string_view(partial_).substr(0, n) != kBom.substr(0, n)) {
+      bom_checked_ = true;
+    } else if (partial_.size() >= kBom.size()) {
+      partial_.erase(0, kBom.size());
+      bom_checked_ = true;
+    } else {
+      return;  // still a prefix of the BOM: wait for more
+    }
+    std::string held;
+    held.swap(partial_);
+    Feed(held, out);
+    bytes_fed_ -= held.size();
+    return;
+  }
+
+  const char* p = bytes.data();
+  const char* end = p + bytes.size();
+  if (skip_lf_ && p < end) {
+    if (*p == '\n') ++p;
+    skip_lf_ = false;
+  }
+  // Next CR position, found once per run of the buffer (CR line ends are rare).
+  const char* next_cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p)));
+  while (p < end) {
+    const char* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    if (next_cr && next_cr < p) {
+      next_cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p)));
+    }
+    const char* eol = lf;
+    if (next_cr && (!lf || next_cr < lf)) eol = next_cr;
+    if (!eol) {
+      partial_.append(p, end);
+      return;
+    }
+    std::string_view line(p, static_cast<std::size_t>(eol - p));
+    if (!partial_.empty()) {
+      partial_.append(line);
+      ProcessLine(partial_, out);
+      partial_.clear();
+    } else {
+      ProcessLine(line, out);
+    }
+    p = eol + 1;
+    if (*eol == '\r') {
+      if (p < end) {
+        if (*p == '\n') ++p;
+      } else {
+        skip_lf_ = true;
+      }
+    }
+  }
+}
+
+void SseParser::Finish() {
+  // A line without its end never completes; an event not followed by a blank
+  // line is never dispatched. Both are dropped.
+  partial_.clear();
+  data_.clear();
+  event_type_.clear();
+  skip_lf_ = false;
+}
+
+void SseParser::ProcessLine(std::string_view line, std::vector<SseEvent>& out) {
+  if (line.empty()) {
+    if (!data_.empty()) {
+      // The data buffer always ends in the LF appended after its last line.
+      data_.pop_back();
+      SseEvent ev;
+      if (!event_type_.empty()) ev.event = event_type_;
+      ev.data = std::move(data_);
+      ev.id = last_event_id_;
+      out.push_back(std::move(ev));
+    }
+    data_.clear();
+    event_type_.clear();
+    return;
+  }
+  if (line.front() == ':') {
+    ++comments_;
+    return;
+  }
+  std::string_view field = line;
+  std::string_view value;
+  if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+    field = line.substr(0, colon);
+    value = line.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  }
+  if (field == "data") {
+    data_.append(value);
+    data_.push_back('\n');
+  } else if (field == "event") {
+    event_type_.assign(value);
+  } else if (field == "id") {
+    if (value.find('\0') == std::string_view::npos) last_event_id_.assign(value);
+  } else if (field == "retry") {
+    if (AllAsciiDigits(value)) {
+      std::uint64_t v = 0;
+      for (char c : value) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+      retry_ = v;
+    }
+  }
+  // Any other field is ignored, as the standard says.
+}
+
+SseParseResult ParseSse(std::string_view stream, std::vector<std::size_t> splits) {
+  std::sort(splits.begin(), splits.end());
+  SseParser parser;
+  SseParseResult result;
+  std::size_t at = 0;
+  for (std::size_t s : splits) {
+    s = std::min(s, stream.size());
+    if (s <= at) continue;
+    parser.Feed(stream.substr(at, s - at), result.events);
+    at = s;
+  }
+  parser.Feed(stream.substr(at), result.events);
+  parser.Finish();
+  result.retry = parser.retry();
+  result.comments = parser.comment_count();
+  return result;
+}
+
+std::string WriteSseEvent(const SseEvent& event) {
+  std::string out;
+  out.reserve(event.data.size() + event.event.size() + 16);
+  if (!event.event.empty() && event.event != "message") {
+    out.append("event: ").append(event.event).push_back('\n');
+  }
+  if (!event.id.empty()) out.append("id: ").append(event.id).push_back('\n');
+  std::string_view rest = event.data;
+  while (true) {
+    const auto eol = rest.find_first_of("\r\n");
+    out.append("data: ").append(rest.substr(0, eol)).push_back('\n');
+    if (eol == std::string_view::npos) break;
+    const std::size_t skip = (rest[eol] == '\r' && eol + 1 < rest.size() && rest[eol + 1] == '\n') ? 2 : 1;
+    rest.remove_prefix(eol + skip);
+  }
+  out.push_back('\n');
+  return out;
+}
+
+std::string WriteSseData(std::string_view payload) {
+  return WriteSseEvent(SseEvent{.event = "message", .data = std::string(payload), .id = ""});
+}
+
+std::string WriteSseComment(std::string_view text) {
+  std::string out(": ");
+  out.append(text).push_back('\n');
+  return out;
+}
+
+}  // namespace llmconform::wire

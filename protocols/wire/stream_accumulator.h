@@ -1,0 +1,70 @@
+// Turns a Chat Completions stream (SSE events of `chat.completion.chunk`
+// objects) into the final assistant message, tolerating every documented
+// provider deviation (DIALECTS.md) and reporting each one as a Finding whose
+// rule id is in specs/wire/rules.json.
+//
+// Accumulation (PROTOCOLS.md "wire"): tool calls are keyed by `index`; `id`,
+// `type` and `function.name` are set from the first non-empty value and never
+// concatenated; `arguments` fragments are concatenated. A delta without
+// `index` carries a whole call (Gemini, old Ollama) and becomes the next call
+// unless its id names a call already seen. Usage may come in a chunk with
+// `choices: []`. Tool calls are detected from the accumulated `tool_calls`,
+// never from `finish_reason`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "protocols/wire/chat.h"
+#include "protocols/wire/error.h"
+#include "protocols/wire/sse.h"
+
+namespace llmconform::wire {
+
+struct AccumulatedStream {
+  ChatMessage message;  // role "assistant"; content "" when no text arrived
+  std::optional<std::string> finish_reason;
+  Json usage = nullptr;
+  std::optional<ErrorBody> error;  // an `error` object seen in a data event
+  bool saw_done = false;
+  std::size_t chunks = 0;  // JSON chunks accumulated
+  Findings findings;
+};
+
+class StreamAccumulator {
+ public:
+  // Adds one SSE event (its `data` should be a chunk, `[DONE]` or an error).
+  void AddEvent(const SseEvent& event);
+  // Adds one parsed chunk object.
+  void AddChunk(const Json& chunk);
+  // Comments seen by the SSE parser (keep-alives).
+  void NoteComments(std::size_t count);
+  // Ends the stream and returns the result; call once.
+  AccumulatedStream Finish();
+
+ private:
+  void AddFinding(std::string rule, std::string message);
+  void AddDelta(const Json& delta, std::size_t chunk_no);
+  void AddToolCallDelta(const Json& tc, std::size_t chunk_no, std::size_t pos);
+
+  AccumulatedStream out_;
+  std::string content_;
+  bool any_content_ = false;
+  std::string reasoning_content_;
+  bool any_reasoning_content_ = false;
+  std::string reasoning_;  // Ollama's `reasoning`
+  bool any_reasoning_ = false;
+  std::map<int, ToolCall> calls_;  // by index
+  int next_free_index_ = 0;
+  std::size_t events_ = 0;
+  bool after_done_reported_ = false;
+  std::map<std::string, bool, std::less<>> reported_;  // one finding per rule and kind
+};
+
+// Parses and accumulates a whole raw SSE body.
+AccumulatedStream AccumulateStream(std::string_view raw_sse);
+
+}  // namespace llmconform::wire

@@ -1,0 +1,119 @@
+#include "protocols/wire/stream_accumulator.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+namespace llmconform::wire {
+namespace {
+
+std::vector<std::string> Rules(const AccumulatedStream& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s.findings) out.push_back(f.rule);
+  return out;
+}
+
+const char* kParallelToolCalls =
+    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
+    "\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"fs_read\","
+    "\"arguments\":\"\"}}]},\"finish_reason\":null}]}\n\n"
+    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+    "{\"arguments\":\"{\\\"path\\\":\"}}]},\"finish_reason\":null}]}\n\n"
+    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+    "{\"arguments\":\"\\\"a\\\"}\"}}]},\"finish_reason\":null}]}\n\n"
+    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\","
+    "\"type\":\"function\",\"function\":{\"name\":\"fs_list\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n"
+    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+    "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"total_tokens\":9}}\n\n"
+    "data: [DONE]\n\n";
+
+TEST(StreamAccumulator, ParallelToolCallsOpenAiStyle) {
+  auto s = AccumulateStream(kParallelToolCalls);
+  ASSERT_EQ(s.message.tool_calls.size(), 2u);
+  EXPECT_EQ(s.message.tool_calls[0].id, "call_a");
+  EXPECT_EQ(s.message.tool_calls[0].function.arguments, "{\"path\":\"a\"}");
+  EXPECT_EQ(s.message.tool_calls[1].function.name, "fs_list");
+  EXPECT_EQ(s.finish_reason, "tool_calls");
+  EXPECT_EQ(s.usage["total_tokens"], 9);
+  EXPECT_TRUE(s.saw_done);
+  EXPECT_TRUE(s.findings.empty()) << s.findings[0].message;
+  EXPECT_TRUE(s.message.content->is_null());
+}
+
+TEST(StreamAccumulator, DialectsAreToleratedAndReported) {
+  const std::string stream =
+      ": keep-alive\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g1\",\"type\":\"function\","
+      "\"function\":{\"name\":\"a\",\"arguments\":\"{}\"}}]}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g2\",\"function\":{\"name\":\"b\","
+      "\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}]}\n\n";
+  auto s = AccumulateStream(stream);
+  ASSERT_EQ(s.message.tool_calls.size(), 2u);
+  EXPECT_EQ(s.message.tool_calls[1].id, "g2");
+  EXPECT_EQ(s.message.tool_calls[1].type, "function");
+  EXPECT_EQ(s.message.reasoning_content, "hm");
+  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-REASONING-CONTENT",
+                                                "WIRE-DIALECT-MISSING-INDEX", "WIRE-DIALECT-MISSING-TYPE",
+                                                "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
+                                                "WIRE-DIALECT-NO-DONE"}));
+}
+
+TEST(StreamAccumulator, RepeatedIdIsNotConcatenated) {
+  auto s = AccumulateStream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"type\":\"function\","
+      "\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\"}}]}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"function\":"
+      "{\"arguments\":\"\\\":1}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n");
+  ASSERT_EQ(s.message.tool_calls.size(), 1u);
+  EXPECT_EQ(s.message.tool_calls[0].id, "x");
+  EXPECT_EQ(s.message.tool_calls[0].function.arguments, "{\"a\":1}");
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-REPEATED-ID"});
+}
+
+TEST(StreamAccumulator, ErrorAfterHttp200AndMalformedChunks) {
+  auto s = AccumulateStream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n"
+      "data: {not json\n\n"
+      "data: {\"error\":{\"code\":502,\"message\":\"upstream died\"}}\n\n");
+  EXPECT_EQ(s.message.Text(), "Hel");
+  ASSERT_TRUE(s.error);
+  EXPECT_EQ(s.error->message, "upstream died");
+  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK", "WIRE-DIALECT-ERROR-IN-STREAM",
+                                                "WIRE-DIALECT-NO-DONE"}));
+}
+
+TEST(StreamAccumulator, AzureEmptyFirstChoices) {
+  auto s = AccumulateStream(
+      "data: {\"id\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n");
+  EXPECT_EQ(s.message.Text(), "ok");
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-EMPTY-FIRST-CHOICES"});
+}
+
+RC_GTEST_PROP(StreamAccumulatorProperties, AnyChunkingAccumulatesTheSame, ()) {
+  const std::string stream = kParallelToolCalls;
+  const auto splits =
+      *rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(0, stream.size() + 1));
+  SseParser parser;
+  StreamAccumulator acc;
+  std::vector<std::size_t> sorted = splits;
+  std::sort(sorted.begin(), sorted.end());
+  std::size_t at = 0;
+  std::vector<SseEvent> events;
+  for (std::size_t s : sorted) {
+    if (s <= at) continue;
+    parser.Feed(std::string_view(stream).substr(at, s - at), events);
+    at = s;
+  }
+  parser.Feed(std::string_view(stream).substr(at), events);
+  for (const auto& e : events) acc.AddEvent(e);
+  auto got = acc.Finish();
+  auto want = AccumulateStream(stream);
+  RC_ASSERT(ToJson(got.message) == ToJson(want.message));
+  RC_ASSERT(got.finish_reason == want.finish_reason);
+  RC_ASSERT(got.usage == want.usage);
+}
+
+}  // namespace
+}  // namespace llmconform::wire
