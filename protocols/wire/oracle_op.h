@@ -1,0 +1,29 @@
+// One operation of the JSON oracle (`llmconform ref OP`): a reference function
+// callable from any language, one JSON document in, one out.
+//
+// Each protocol library exposes its operations as a function returning a
+// vector of these (e.g. `multiturn::OracleOps()`); harness/oracle.cpp lists
+// them all in one table. Names and JSON field names keep the seeds' spelling.
+#pragma once
+
+#include <expected>
+#include <functional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "protocols/wire/error.h"
+
+namespace llmconform {
+
+struct OracleOp {
+  std::string_view name;     // "multiturn.buildLLMMessages"
+  std::string_view summary;  // one line for `llmconform ref --list`
+  // Input: the parsed stdin document. Output: the result document, also for
+  // input that is invalid *for the protocol* (the result says so). An Error
+  // only for input the operation cannot take at all — a missing field, a
+  // wrong type — which `ref` reports on stderr as {"error": message}, exit 2.
+  std::function<std::expected<nlohmann::json, Error>(const nlohmann::json&)> run;
+};
+
+}  // namespace llmconform

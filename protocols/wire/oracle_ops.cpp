@@ -1,0 +1,64 @@
+#include "protocols/wire/oracle_ops.h"
+
+#include "protocols/wire/format.h"
+#include "protocols/wire/json_fields.h"
+#include "protocols/wire/sse.h"
+#include "protocols/wire/stream_accumulator.h"
+
+namespace llmconform::wire {
+namespace {
+
+std::expected<Json, Error> SseParseOp(const Json& in) {
+  auto stream = RequireString(in, "stream");
+  if (!stream) return std::unexpected(stream.error());
+  std::vector<std::size_t> splits;
+  if (in.contains("splits") && !in["splits"].is_null()) {
+    auto arr = RequireArray(in, "splits");
+    if (!arr) return std::unexpected(arr.error());
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      const Json& s = (*arr)[i];
+      if (!s.is_number_integer() || s.get<std::int64_t>() < 0) {
+        return std::unexpected(Error{Format("field \"splits\"[{}]: expected a byte offset (integer >= 0), got {}", i,
+                                            s.dump())});
+      }
+      splits.push_back(s.get<std::size_t>());
+    }
+  }
+  auto parsed = ParseSse(*stream, std::move(splits));
+  Json events = Json::array();
+  for (const auto& e : parsed.events) events.push_back({{"event", e.event}, {"data", e.data}, {"id", e.id}});
+  Json out{{"events", std::move(events)}};
+  if (parsed.retry) out["retry"] = *parsed.retry;
+  return out;
+}
+
+std::expected<Json, Error> AccumulateOp(const Json& in) {
+  auto stream = RequireString(in, "stream");
+  if (!stream) return std::unexpected(stream.error());
+  auto acc = AccumulateStream(*stream);
+  Json findings = Json::array();
+  for (const auto& f : acc.findings) findings.push_back({{"rule", f.rule}, {"message", f.message}});
+  Json out{{"message", ToJson(acc.message)},
+           {"finish_reason", acc.finish_reason ? Json(*acc.finish_reason) : Json(nullptr)},
+           {"usage", acc.usage},
+           {"findings", std::move(findings)}};
+  if (acc.error) out["error"] = ToJson(*acc.error)["error"];
+  return out;
+}
+
+}  // namespace
+
+std::vector<OracleOp> OracleOps() {
+  return {
+      {"sse.parse",
+       "WHATWG SSE parse, optionally split into reads: {\"stream\",\"splits\"?} -> {\"events\":[{\"event\",\"data\","
+       "\"id\"}],\"retry\"?}",
+       SseParseOp},
+      {"wire.accumulate",
+       "accumulate a raw Chat Completions SSE body: {\"stream\"} -> {\"message\",\"finish_reason\",\"usage\","
+       "\"findings\"}",
+       AccumulateOp},
+  };
+}
+
+}  // namespace llmconform::wire
