@@ -1,0 +1,85 @@
+// The result model: what a conformance run found, independent of how it is
+// shown. Closed outcome set, as rapidcheck's Success | Failure | GaveUp | Error:
+//   Pass  — the rule holds on what was observed;
+//   Fail  — it does not; the result carries the evidence (expected, actual, where);
+//   Skip  — the rule does not apply to this observation (the message says why);
+//   Error — the harness itself broke (a trace failed to load, a driver threw);
+//           never a verdict on the implementation under test.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmconform::reports {
+
+enum class Outcome { kPass, kFail, kSkip, kError };
+
+std::string_view OutcomeName(Outcome o);  // "pass" | "fail" | "skip" | "error"
+
+struct Evidence {
+  std::string expected;
+  std::string actual;
+  std::string where;  // a JSON pointer into the observation, or "journal[2]/request/body/messages/0"
+  friend bool operator==(const Evidence&, const Evidence&) = default;
+};
+
+struct CheckResult {
+  std::string rule;  // id from specs/<protocol>/rules.json
+  Outcome outcome = Outcome::kPass;
+  std::string message;  // one sentence; for Pass, what was verified
+  std::optional<Evidence> evidence;
+
+  static CheckResult Pass(std::string rule, std::string message);
+  static CheckResult Fail(std::string rule, std::string message, Evidence evidence);
+  static CheckResult Skip(std::string rule, std::string message);
+  static CheckResult Error(std::string rule, std::string message);
+  friend bool operator==(const CheckResult&, const CheckResult&) = default;
+};
+
+// What identifies a scenario in reports and how to reproduce it.
+struct ScenarioInfo {
+  std::string protocol;
+  std::string name;
+  std::string description;
+  std::string file;   // the scenario file, relative to the specs folder's parent
+  std::string trace;  // the trace it replays, if any
+  std::string provider;  // provider dialect of the trace ("openai", "deepseek", …)
+};
+
+struct ScenarioResult {
+  ScenarioInfo info;
+  std::vector<CheckResult> checks;
+  double duration_ms = 0;
+  // The worst outcome: Error > Fail > Pass > Skip (all Skip → Skip).
+  Outcome Overall() const;
+};
+
+struct RuleInfo {
+  std::string id;
+  std::string protocol;
+  std::string source;  // "<seed file> §<section>"
+  std::string text;
+  std::string severity;  // "must" | "should"
+};
+
+struct Totals {
+  int pass = 0, fail = 0, skip = 0, error = 0;
+  int Total() const { return pass + fail + skip + error; }
+  void Add(Outcome o);
+};
+
+struct RunResult {
+  std::string tool_version;
+  std::string started_at;  // ISO 8601 UTC
+  double duration_ms = 0;
+  std::vector<ScenarioResult> scenarios;
+  std::vector<RuleInfo> rules;  // the catalogue the run judged by
+  Totals CheckTotals() const;
+  Totals ScenarioTotals() const;
+  // 0 all conformant, 1 any Fail, 3 any Error (ARCHITECTURE.md exit codes).
+  int ExitCode() const;
+};
+
+}  // namespace llmconform::reports
