@@ -7,6 +7,7 @@
 #include <ctime>
 #include <set>
 
+#include "harness/json_location.h"
 #include "harness/suites/registry.h"
 #include "mockllm/server.h"
 #include "protocols/wire/format.h"
@@ -81,6 +82,28 @@ reports::ScenarioInfo InfoOf(const Scenario& s, const fs::path& source_root) {
   return info;
 }
 
+// Every rule the scenario names must be judged: one the suite left out is an Error.
+void CompleteChecks(const Scenario& s, std::vector<CheckResult>& checks) {
+  std::set<std::string> judged;
+  for (const auto& c : checks) judged.insert(c.rule);
+  for (const auto& rule : s.rules) {
+    if (!judged.contains(rule)) {
+      checks.push_back(CheckResult::Error(rule, Format("the {} suite reported no result for this rule", s.protocol)));
+    }
+  }
+}
+
+std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scenario& s, const Observation& obs) {
+  std::vector<CheckResult> checks;
+  try {
+    checks = suite.Check(s, obs);
+  } catch (const std::exception& e) {
+    return ErrorsForAll(s, Format("a check threw: {}", e.what()));
+  }
+  CompleteChecks(s, checks);
+  return checks;
+}
+
 // Drives one scenario; the checks it yields are in the suite's order.
 std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   const SuiteKind* kind = FindSuite(s.protocol);
@@ -117,21 +140,36 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
     obs->journal = server->Journal();
     server->Stop();
   }
-  std::vector<CheckResult> checks;
-  try {
-    checks = suite->Check(s, *obs);
-  } catch (const std::exception& e) {
-    return ErrorsForAll(s, Format("a check threw: {}", e.what()));
+  return CheckObservation(*suite, s, *obs);
+}
+
+// The run skeleton shared by RunScenarios and JudgeObservation.
+template <typename ChecksFor>
+reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected, const RunOptions& options,
+                       reports::Reporter& reporter, ChecksFor checks_for) {
+  const auto t0 = std::chrono::steady_clock::now();
+  reports::RunResult run;
+  run.tool_version = options.tool_version;
+  run.started_at = NowIso8601();
+  for (const auto& [protocol, rules] : specs.rules) run.rules.insert(run.rules.end(), rules.begin(), rules.end());
+  reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
+                                            .started_at = run.started_at,
+                                            .scenario_count = static_cast<int>(selected.size()),
+                                            .spec_dir = options.spec_dir});
+  for (const Scenario* s : selected) {
+    const auto st = std::chrono::steady_clock::now();
+    reports::ScenarioResult result;
+    result.info = InfoOf(*s, options.source_root);
+    reporter.OnScenarioStart(result.info);
+    result.checks = checks_for(*s);
+    for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
+    result.duration_ms = MsSince(st);
+    reporter.OnScenarioEnd(result);
+    run.scenarios.push_back(std::move(result));
   }
-  // Every rule the scenario names must be judged.
-  std::set<std::string> judged;
-  for (const auto& c : checks) judged.insert(c.rule);
-  for (const auto& rule : s.rules) {
-    if (!judged.contains(rule)) {
-      checks.push_back(CheckResult::Error(rule, Format("the {} suite reported no result for this rule", s.protocol)));
-    }
-  }
-  return checks;
+  run.duration_ms = MsSince(t0);
+  reporter.OnRunEnd(run);
+  return run;
 }
 
 }  // namespace
@@ -148,34 +186,49 @@ bool MatchesFilter(const Scenario& s, std::string_view filter) {
 }
 
 reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter) {
-  const auto t0 = std::chrono::steady_clock::now();
-  reports::RunResult run;
-  run.tool_version = options.tool_version;
-  run.started_at = NowIso8601();
-  for (const auto& [protocol, rules] : specs.rules) run.rules.insert(run.rules.end(), rules.begin(), rules.end());
-
   std::vector<const Scenario*> selected;
   for (const auto& s : specs.scenarios) {
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
-  reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
-                                            .started_at = run.started_at,
-                                            .scenario_count = static_cast<int>(selected.size()),
-                                            .spec_dir = options.spec_dir});
-  for (const Scenario* s : selected) {
-    const auto st = std::chrono::steady_clock::now();
-    reports::ScenarioResult result;
-    result.info = InfoOf(*s, options.source_root);
-    reporter.OnScenarioStart(result.info);
-    result.checks = RunOne(*s, options);
-    for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
-    result.duration_ms = MsSince(st);
-    reporter.OnScenarioEnd(result);
-    run.scenarios.push_back(std::move(result));
+  return Run(specs, selected, options, reporter, [&](const Scenario& s) { return RunOne(s, options); });
+}
+
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
+                                    const RunOptions& options, reports::Reporter& reporter) {
+  return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
+    const SuiteKind* kind = FindSuite(s.protocol);
+    if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
+    return CheckObservation(*kind->make(), s, observation);
+  });
+}
+
+std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '[') return ParseJsonText(name, text);
+  // An object with "entries", or JSON Lines of entries.
+  auto whole = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!whole.is_discarded() && whole.is_object() && whole.contains("entries") && whole["entries"].is_array()) {
+    return whole["entries"];
   }
-  run.duration_ms = MsSince(t0);
-  reporter.OnRunEnd(run);
-  return run;
+  Json entries = Json::array();
+  std::size_t line_no = 0, at = 0;
+  while (at < text.size()) {
+    const auto nl = text.find('\n', at);
+    const std::string_view line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    ++line_no;
+    at = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto entry = ParseJsonText(Format("{}:{}", name, line_no), line);
+    if (!entry) {
+      // "name:LINE:1:COL: …" → keep the line, drop the parser's own line 1.
+      std::string msg = entry.error().message;
+      const std::string prefix = Format("{}:{}:1:", name, line_no);
+      if (msg.rfind(prefix, 0) == 0) msg = Format("{}:{}:{}", name, line_no, msg.substr(prefix.size()));
+      return std::unexpected(Error{msg});
+    }
+    entries.push_back(std::move(*entry));
+  }
+  return entries;
 }
 
 }  // namespace llmconform::harness

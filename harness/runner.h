@@ -29,4 +29,15 @@ bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 // Error results for its rules, and the run goes on.
 reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter);
 
+// Judges an observation made elsewhere — another implementation's traffic,
+// captured in mockllm's journal — by the scenario's rules, with no driving.
+// Reported like a run of that one scenario.
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
+                                    const RunOptions& options, reports::Reporter& reporter);
+
+// Reads a journal as `mockllm serve --journal` or GET /__admin/journal
+// writes it: a JSON array of entries, an object with "entries", or JSON
+// Lines of entries. Errors are located ("j.jsonl:3:1: …").
+std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text);
+
 }  // namespace llmconform::harness
