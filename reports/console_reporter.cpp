@@ -137,18 +137,20 @@ void ConsoleReporter::WriteFailures(const ScenarioResult& result) {
          << Paint(kBold, ReadableText(c.rule)) << ": " << ReadableText(c.message) << '\n';
     if (!c.evidence) continue;
     const auto field = [&](std::string_view label, const std::string& value) {
-      // Continuation lines of a multi-line value line up under its first line.
-      const std::string continuation = "\n" + evidence_indent + std::string(label.size() + 2, ' ');
+      // "expected: value", values lined up; continuation lines of a
+      // multi-line value under its first line.
+      const std::string head = PadRight(Format("{}:", label), 10);
+      const std::string continuation = "\n" + evidence_indent + std::string(head.size(), ' ');
       std::string text = ReadableText(value);
       for (std::size_t at = text.find('\n'); at != std::string::npos;
            at = text.find('\n', at + continuation.size())) {
         text.replace(at, 1, continuation);
       }
-      out_ << evidence_indent << Paint(kDim, Format("{}:", label)) << ' ' << text << '\n';
+      out_ << evidence_indent << Paint(kDim, head) << text << '\n';
     };
     field("expected", c.evidence->expected);
-    field("actual  ", c.evidence->actual);
-    field("where   ", c.evidence->where);
+    field("actual", c.evidence->actual);
+    field("where", c.evidence->where);
   }
   if (!any) return;
   std::string files;
@@ -160,17 +162,13 @@ void ConsoleReporter::WriteFailures(const ScenarioResult& result) {
 }
 
 void ConsoleReporter::WriteSummary(const RunResult& run) {
-  std::vector<std::pair<std::string, ProtocolTotals>> rows;
+  std::vector<ProtocolTotals> rows = run.TotalsByProtocol();
+  rows.push_back({"total", run.ScenarioTotals(), run.CheckTotals()});
   std::size_t name_width = std::string_view("protocol").size();
-  ProtocolTotals all{"total", {}, {}};
-  for (ProtocolTotals& p : run.TotalsByProtocol()) {
-    all.scenarios += p.scenarios;
-    all.checks += p.checks;
-    std::string name = ReadableText(p.protocol);
-    name_width = std::max(name_width, Columns(name));
-    rows.emplace_back(std::move(name), std::move(p));
+  for (ProtocolTotals& row : rows) {
+    row.protocol = ReadableText(row.protocol);
+    name_width = std::max(name_width, Columns(row.protocol));
   }
-  rows.emplace_back("total", all);
 
   // Two groups of columns, "  total  pass  fail  skip error", for scenarios
   // and for checks; zeros dimmed, other counts in their outcome's colour.
@@ -191,9 +189,9 @@ void ConsoleReporter::WriteSummary(const RunResult& run) {
                              "  total  pass  fail  skip error";
   out_ << '\n' << Paint(kDim, header_top) << '\n' << Paint(kBold, header) << '\n';
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::string label = PadRight(rows[i].first, name_width);
-    out_ << (i + 1 == rows.size() ? Paint(kBold, label) : label) << "  "
-         << group(rows[i].second.scenarios) << "   " << group(rows[i].second.checks) << '\n';
+    const std::string label = PadRight(rows[i].protocol, name_width);
+    out_ << (i + 1 == rows.size() ? Paint(kBold, label) : label) << "  " << group(rows[i].scenarios)
+         << "   " << group(rows[i].checks) << '\n';
   }
 }
 

@@ -50,9 +50,9 @@ TEST(ConsoleReporter, OnATerminalRewritesTheProgressLineInPlace) {
                 erase + "[2/3] skill/b \u2026" + erase + "[2/3] skill/b \u2026 FAIL\n" +
                 "    FAIL  skill.r2: wrong tag\n"
                 "          expected: <ASK>\n"
-                "          actual  : two\n"
+                "          actual:   two\n"
                 "                    lines\n"
-                "          where   : /outputs/reply\n"
+                "          where:    /outputs/reply\n"
                 "    scenario specs/skill/b.json, trace fixtures/b.trace.jsonl\n" +
                 erase + "[3/3] skill/c \u2026" + erase + "[3/3] skill/c \u2026 skip" +
                 // the run's end erases the open line before the summary
