@@ -227,40 +227,41 @@ std::string ScenarioBlock(const RunResult& run, const ScenarioResult& s, std::si
   if (!s.info.trace.empty()) {
     files += Format("{}trace <code>{}</code>", files.empty() ? "" : " · ", H(s.info.trace));
   }
-  for (const std::string& tag : s.info.tags)
+  for (const std::string& tag : s.info.tags) {
     files += Format(" <span class=\"tag\">#{}</span>", H(tag));
+  }
   if (!files.empty()) out += Format("<p class=\"files\">{}</p>\n", files);
   if (s.checks.empty()) return out + "<p class=\"empty\">No checks ran.</p>\n</article>\n";
-  out +=
-      "<table "
-      "class=\"checks\">\n<thead><tr><th>outcome</th><th>rule</th><th>message</th></tr></thead>\n"
-      "<tbody>\n";
+  out += "<table class=\"checks\">\n";
+  out += "<thead><tr><th>outcome</th><th>rule</th><th>message</th></tr></thead>\n<tbody>\n";
   for (const CheckResult& c : s.checks) out += CheckRows(run, s, c);
   return out + "</tbody>\n</table>\n</article>\n";
 }
 
-std::string Verdict(const RunResult& run) {
+// The run's verdict: its CSS class and its words.
+std::pair<std::string_view, std::string_view> Verdict(const RunResult& run) {
   switch (run.ExitCode()) {
     case 0:
-      return "<div class=\"verdict pass\">Conformant</div>";
+      return {"pass", "Conformant"};
     case 1:
-      return "<div class=\"verdict fail\">Not conformant</div>";
+      return {"fail", "Not conformant"};
     default:
-      return "<div class=\"verdict error\">The harness failed on some checks</div>";
+      return {"error", "The harness failed on some checks"};
   }
 }
 
 }  // namespace
 
 std::string RenderHtml(const RunResult& run) {
+  const auto [verdict_class, verdict] = Verdict(run);
   std::string out = Format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>llmconform report — {} scenarios, {} failing "
-      "checks</title>\n<style>{}</style>\n</head>\n"
-      "<body>\n<div class=\"page\">\n<header class=\"run\">\n",
-      run.scenarios.size(), run.CheckTotals().fail, kStyle);
-  out += Verdict(run) + "\n<h1>llmconform conformance report</h1>\n";
+      "<title>llmconform report: {}</title>\n<style>{}</style>\n</head>\n",
+      verdict, kStyle);
+  out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
+  out += Format("<div class=\"verdict {}\">{}</div>\n", verdict_class, verdict);
+  out += "<h1>llmconform conformance report</h1>\n";
   out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
                 H(run.started_at), HumanDuration(run.duration_ms));
   out += "<div class=\"cards\">\n" + Card("scenarios", run.ScenarioTotals()) +
@@ -269,17 +270,17 @@ std::string RenderHtml(const RunResult& run) {
   const std::vector<ProtocolTotals> protocols = run.TotalsByProtocol();
   for (std::size_t i = 0; i < protocols.size(); ++i) {
     const ProtocolTotals& p = protocols[i];
-    out += Format(
-        "<section class=\"protocol\" id=\"p{}\">\n<h2>{} <span class=\"tally\">{} scenarios · {} "
-        "checks",
-        i + 1, H(p.protocol), p.scenarios.Total(), p.checks.Total());
+    out += Format("<section class=\"protocol\" id=\"p{}\">\n", i + 1);
+    out += Format("<h2>{} <span class=\"tally\">{} scenarios · {} checks", H(p.protocol),
+                  p.scenarios.Total(), p.checks.Total());
     for (Outcome o : kOutcomes) {
       if (p.checks.Of(o) > 0) out += Format(" · {} {}", p.checks.Of(o), OutcomeName(o));
     }
     out += "</span></h2>\n";
     for (std::size_t j = 0; j < run.scenarios.size(); ++j) {
-      if (run.scenarios[j].info.protocol == p.protocol)
+      if (run.scenarios[j].info.protocol == p.protocol) {
         out += ScenarioBlock(run, run.scenarios[j], j);
+      }
     }
     out += "</section>\n";
   }
