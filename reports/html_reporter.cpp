@@ -217,11 +217,12 @@ std::string ScenarioBlock(const RunResult& run, const ScenarioResult& s, std::si
   if (!s.info.provider.empty()) facts += H(s.info.provider) + " · ";
   facts += HumanDuration(s.duration_ms);
   std::string out = Format(
-      "<article class=\"scenario {}\" id=\"s{}\">\n<h3>{} <code>{}</code><span "
-      "class=\"facts\">{}</span></h3>\n",
+      "<article class=\"scenario {}\" id=\"s{}\">\n"
+      "<h3>{} <code>{}</code><span class=\"facts\">{}</span></h3>\n",
       OutcomeName(o), index + 1, Badge(o), H(s.info.name), facts);
-  if (!s.info.description.empty())
+  if (!s.info.description.empty()) {
     out += Format("<p class=\"desc\">{}</p>\n", H(s.info.description));
+  }
   std::string files;
   if (!s.info.file.empty()) files += Format("scenario <code>{}</code>", H(s.info.file));
   if (!s.info.trace.empty()) {

@@ -101,13 +101,13 @@ std::string RenderJUnit(const RunResult& run) {
     AddAttribute(suite, "time", Seconds(ms));
     AddAttribute(suite, "timestamp", Timestamp(run.started_at));
     pugi::xml_node props = suite.append_child("properties");
-    for (const auto& [name, value] :
-         {std::pair<const char*, const std::string&>{"tool_version", run.tool_version},
-          {"started_at", run.started_at}}) {
+    const auto add_property = [&props](const char* name, std::string_view value) {
       pugi::xml_node prop = props.append_child("property");
       prop.append_attribute("name") = name;
       AddAttribute(prop, "value", value);
-    }
+    };
+    add_property("tool_version", run.tool_version);
+    add_property("started_at", run.started_at);
     for (const ScenarioResult& s : run.scenarios) {
       if (s.info.protocol != p.protocol) continue;
       for (const CheckResult& c : s.checks) AddTestcase(suite, run, s, c);

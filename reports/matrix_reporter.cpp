@@ -41,8 +41,9 @@ Matrix BuildMatrix(const RunResult& run) {
     } else if (IndexOf(m.providers, s.info.provider) == m.providers.size()) {
       m.providers.push_back(s.info.provider);
     }
-    if (IndexOf(m.features, s.info.protocol) == m.features.size())
+    if (IndexOf(m.features, s.info.protocol) == m.features.size()) {
       m.features.push_back(s.info.protocol);
+    }
     for (const std::string& tag : s.info.tags) {
       if (IndexOf(tags, "#" + tag) == tags.size()) tags.push_back("#" + tag);
     }

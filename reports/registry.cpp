@@ -62,8 +62,9 @@ std::expected<ReportRequest, Error> ParseReportSpec(std::string_view spec) {
   const std::size_t colon = spec.find(':');
   const std::string_view name = spec.substr(0, colon);
   ReportRequest request{FindReporterKind(name), "", "", std::string(spec)};
-  if (name.empty())
+  if (name.empty()) {
     return Bad(spec, Format("missing reporter name; expected one of {}", KindNames()));
+  }
   if (!request.kind) return Bad(spec, Format("unknown reporter; expected one of {}", KindNames()));
   const bool has_companion = !request.kind->companion_file.empty();
   const std::string expected = has_companion ? "out=FILE or json=FILE" : "out=FILE";
@@ -77,8 +78,9 @@ std::expected<ReportRequest, Error> ParseReportSpec(std::string_view spec) {
       const std::string_view key = option.substr(0, eq);
       if (option.empty()) return Bad(spec, Format("empty option; expected {}", expected));
       const bool is_out = key == "out", is_json = key == "json" && has_companion;
-      if (!is_out && !is_json)
+      if (!is_out && !is_json) {
         return Bad(spec, Format("unknown option '{}'; expected {}", key, expected));
+      }
       if (eq == std::string_view::npos || eq + 1 == option.size()) {
         return Bad(spec, Format("option '{}' needs a value: {}=FILE", key, key));
       }
