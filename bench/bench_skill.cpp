@@ -1,13 +1,16 @@
 // Skill protocol hot paths: parsing typical replies, and cleaning a 1 MiB
-// terminal capture with ANSI colour (target: at least 100 MB/s), printed beside
-// a memchr line split of the same buffer as the floor of what any line-based
-// cleaner costs.
+// terminal capture with ANSI colour (issue target: at least 100 MB/s, read off
+// the bytes_per_second column). Printed beside a memchr line split of the same
+// buffer, the floor of what any line-based cleaner costs; the ratio target
+// (>= 0.01) is 100 MB/s against the ~10 GB/s memchr reaches on this class of
+// machine, so it stays meaningful when the machine is loaded.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench/ratio_main.h"
 #include "protocols/skill/clean_output.h"
 #include "protocols/skill/response.h"
 
@@ -106,4 +109,5 @@ BENCHMARK(BM_MemchrLineSplit)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+LLMCONFORM_BENCH_MAIN({{"BM_CleanOutputForAI", "BM_MemchrLineSplit", "bytes_per_second", 0.01,
+                        true}})

@@ -74,8 +74,9 @@ constexpr bool IsWordish(char c) {  // [\w.-]
          c == '.' || c == '-';
 }
 
-// The length of the terminal prompt at the start of `line`, 0 if none.
-std::size_t PromptLength(std::string_view line) {
+}  // namespace
+
+std::size_t TerminalPromptLength(std::string_view line) {
   const std::size_t n = line.size();
   if (n >= 3 && ((line[0] >= 'a' && line[0] <= 'z') || (line[0] >= 'A' && line[0] <= 'Z')) &&
       line[1] == ':' && line[2] == '\\') {
@@ -92,11 +93,13 @@ std::size_t PromptLength(std::string_view line) {
   return end == std::string_view::npos ? 0 : end + 1;
 }
 
-bool IsWindowsBanner(std::string_view line) {
+bool IsWindowsBannerLine(std::string_view line) {
   constexpr std::string_view kVersion = "Microsoft Windows [Version";
   if (line.starts_with(kVersion)) return line.find(']', kVersion.size()) != std::string_view::npos;
   return line.starts_with("(c) Microsoft Corporation");
 }
+
+namespace {
 
 // One line of output as it is sent: no CR, trimmed, prompts removed; "" when dropped.
 std::string_view CleanLine(std::string_view line, std::string& scratch) {
@@ -108,13 +111,19 @@ std::string_view CleanLine(std::string_view line, std::string& scratch) {
     line = scratch;
   }
   line = TrimLeft(line);
-  while (const std::size_t prompt = PromptLength(line)) line = TrimLeft(line.substr(prompt));
+  while (const std::size_t prompt = TerminalPromptLength(line))
+    line = TrimLeft(line.substr(prompt));
   line = TrimRight(line);
-  if (IsWindowsBanner(line)) return {};
+  if (IsWindowsBannerLine(line)) return {};
   return line;
 }
 
 }  // namespace
+
+std::string StripTerminalEscapes(std::string_view text) {
+  std::string storage;
+  return std::string(StripEscapes(text, storage));
+}
 
 std::string CleanOutputForAI(std::string_view raw, std::string_view last_command) {
   if (raw.empty()) return std::string(kNoOutput);

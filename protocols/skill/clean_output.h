@@ -33,4 +33,12 @@ inline constexpr std::string_view kNoOutput = "(no output)";
 // command) changes nothing.
 std::string CleanOutputForAI(std::string_view raw, std::string_view last_command = {});
 
+// The steps of the cleaning, for checks that judge other implementations' output:
+// step 2 alone;
+std::string StripTerminalEscapes(std::string_view text);
+// the length of the terminal prompt at the start of `line` (step 3), 0 if none;
+std::size_t TerminalPromptLength(std::string_view line);
+// whether `line` is a Windows banner line (step 3).
+bool IsWindowsBannerLine(std::string_view line);
+
 }  // namespace llmconform::skill
