@@ -78,6 +78,28 @@ TEST(CleanOutputForAI, SeedGitExamples) {
       "[main abc1234] fix: update skills API\n1 file changed, 5 insertions(+)");
 }
 
+TEST(CleaningSteps, StripTerminalEscapes) {
+  EXPECT_EQ(StripTerminalEscapes("\x1b[1;31mred\x1b[0m\n\x1b]0;t\x07x"), "red\nx");
+  EXPECT_EQ(StripTerminalEscapes("plain"), "plain");
+}
+
+TEST(CleaningSteps, TerminalPromptLength) {
+  EXPECT_EQ(TerminalPromptLength("user@host:~/a$ ls"), 14u);
+  EXPECT_EQ(TerminalPromptLength("root@db-1.local:/# id"), 18u);
+  EXPECT_EQ(TerminalPromptLength("C:\\Users\\me>dir"), 12u);
+  EXPECT_EQ(TerminalPromptLength("@host:~$ ls"), 0u);
+  EXPECT_EQ(TerminalPromptLength("user@:~$ ls"), 0u);
+  EXPECT_EQ(TerminalPromptLength("user@host ls $"), 0u);
+  EXPECT_EQ(TerminalPromptLength("C:\\no prompt end"), 0u);
+}
+
+TEST(CleaningSteps, IsWindowsBannerLine) {
+  EXPECT_TRUE(IsWindowsBannerLine("Microsoft Windows [Version 10.0.22631.4460]"));
+  EXPECT_TRUE(IsWindowsBannerLine("(c) Microsoft Corporation. All rights reserved."));
+  EXPECT_FALSE(IsWindowsBannerLine("Microsoft Windows [Version"));
+  EXPECT_FALSE(IsWindowsBannerLine(" (c) Microsoft Corporation"));
+}
+
 // Terminal-like text: escapes, prompts, banners and line ends are likely.
 rc::Gen<std::string> TerminalText() {
   return rc::gen::map(
