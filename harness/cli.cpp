@@ -1,5 +1,6 @@
 #include "harness/cli.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,7 @@
 #include "harness/scenario.h"
 #include "harness/suites/registry.h"
 #include "protocols/wire/format.h"
+#include "reports/baseline.h"
 #include "reports/registry.h"
 #include "reports/reporter.h"
 
@@ -55,6 +57,17 @@ fs::path DefaultSourceRoot(const fs::path& specs) {
 
 // ---- reports shared by run, judge and sse-check ------------------------------
 
+int TerminalWidth() {
+  winsize ws{};
+  return ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
+std::string ReporterNames() {
+  std::string names;
+  for (const auto& kind : reports::ReporterKinds()) names += (names.empty() ? "" : ", ") + std::string(kind.name);
+  return names;
+}
+
 // The --out and --report options, the reporters they select, and the report
 // files, written atomically once the run is over.
 class ReportOptions {
@@ -63,38 +76,34 @@ class ReportOptions {
     app.add_option("--out", out_, "folder the report files are written to")->capture_default_str();
     app.add_option("--report", reports_,
                    "reporter to use, repeatable: NAME[:out=FILE] (FILE relative to --out, '-' for stdout); names: " +
-                       reports::ReporterNames() + " (default: console plus every file report)");
+                       ReporterNames() + " (default: console, json, junit, markdown, html, matrix)");
   }
 
-  // Builds the reporters into `fan`. Error: an unknown reporter or option.
+  // Builds the reporters into `fan`. Error: an unknown reporter or option,
+  // or two reporters writing one file.
   std::expected<void, Error> Build(reports::MultiReporter& fan) {
-    std::vector<reports::ReportRequest> requests;
-    if (reports_.empty()) {
-      requests = reports::DefaultReportRequests();
-    } else {
-      for (const auto& spec : reports_) {
-        auto req = reports::ParseReportRequest(spec);
-        if (!req) return std::unexpected(req.error());
-        requests.push_back(*req);
-      }
-    }
+    static const std::vector<std::string> kDefault = {"console", "json", "junit", "markdown", "html", "matrix"};
+    auto requests = reports::ParseReportSpecs(reports_.empty() ? kDefault : reports_);
+    if (!requests) return std::unexpected(requests.error());
     const bool tty = ::isatty(STDOUT_FILENO) == 1;
-    const bool color = tty && std::getenv("NO_COLOR") == nullptr;
-    for (const auto& req : requests) {
-      const reports::ReporterKind* kind = reports::FindReporterKind(req.name);
+    for (const auto& req : *requests) {
+      reports::ReporterOutputs outputs;
       if (req.out.empty() || req.out == "-") {
-        fan.Add(kind->make(std::cout, reports::ReporterOptions{.color = color, .tty = tty}));
+        outputs.out = &std::cout;  // the terminal: human output goes to stdout, diagnostics to stderr
+        outputs.console = reports::ConsoleOptionsFor(tty, std::getenv("NO_COLOR"), TerminalWidth());
       } else {
-        auto buffer = std::make_unique<std::ostringstream>();
-        fan.Add(kind->make(*buffer, reports::ReporterOptions{.color = false, .tty = false}));
-        AddFile(fs::path(req.out), std::move(buffer));
+        outputs.out = AddFile(req.out);
       }
+      if (!req.companion.empty()) outputs.companion = AddFile(req.companion);
+      fan.Add(req.kind->factory(outputs));
     }
     return {};
   }
 
-  void AddFile(const fs::path& name, std::unique_ptr<std::ostringstream> buffer) {
-    files_.emplace_back(name.is_absolute() ? name : out_ / name, std::move(buffer));
+  // A buffer whose content becomes the file `name` (relative to --out).
+  std::ostringstream* AddFile(const fs::path& name) {
+    files_.emplace_back(name.is_absolute() ? name : out_ / name, std::make_unique<std::ostringstream>());
+    return files_.back().second.get();
   }
 
   // Writes every file; returns false (after saying why) when one could not be.
@@ -179,9 +188,12 @@ class RunCommand final : public Command {
       return kExitUsage;
     }
     if (baseline) {
-      auto buffer = std::make_unique<std::ostringstream>();
-      *buffer << reports::RenderBaselineDiffMarkdown(reports::DiffAgainstBaseline(*baseline, run));
-      reports_.AddFile("baseline-diff.md", std::move(buffer));
+      auto diff = reports::DiffAgainstBaseline(*baseline, run);
+      if (!diff) {
+        std::cerr << "llmconform run: --baseline " << baseline_ << ": " << diff.error().message << '\n';
+        return kExitUsage;
+      }
+      *reports_.AddFile("baseline-diff.md") << reports::RenderBaselineDiffMarkdown(*diff);
     }
     if (!reports_.WriteFiles("run")) return 3;
     return run.ExitCode();

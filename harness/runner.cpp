@@ -31,21 +31,6 @@ std::string NowIso8601() {
   return buf;
 }
 
-std::string UrlEncode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 // A scratch folder for one scenario, removed when it goes out of scope.
 class ScratchDir {
  public:
@@ -119,14 +104,14 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
     auto trace = mockllm::LoadTraceFile(options.source_root / s.trace);
     if (!trace) return ErrorsForAll(s, Format("trace {}: {}", s.trace, trace.error().message));
     const std::string trace_id = trace->id;
-    mockllm::ServerOptions server_options;
+    mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
     server_options.speed = options.speed;
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);
     if (!started) return ErrorsForAll(s, Format("mockllm could not start: {}", started.error().message));
     server = std::move(*started);
-    ctx.llm_base_url = server->base_url() + "/t/" + UrlEncode(trace_id) + "/v1";
+    ctx.llm_base_url = server->TraceBaseUrl(trace_id);
   }
 
   std::expected<Observation, Error> obs;
