@@ -218,6 +218,7 @@ struct Recorder::Impl {
     cli.set_decompress(false);
     cli.set_keep_alive(false);
     cli.set_follow_location(false);
+    if (!options.upstream_ca_file.empty()) cli.set_ca_cert_path(options.upstream_ca_file);
     {
       std::lock_guard lock(flow->mu);
       flow->client = &cli;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+#include <thread>
+
 namespace mockllm {
 namespace {
 
@@ -279,6 +282,28 @@ TEST(ReplayServer, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
   EXPECT_EQ(r.error(), httplib::Error::Read);
   (*s)->Stop();  // returns although the stall has most of a minute to go
   (*s)->Stop();
+}
+
+TEST(ReplayServer, ClientLeavingMidStreamIsJournaledAndTheNextRequestServed) {
+  auto t = DemoTrace();
+  t.exchanges[1].fault = OJson{{"stall_ms", 300}, {"stall_after_events", 1}};
+  auto s = Server::Start({t}, {});
+  ASSERT_TRUE(s);
+  Post(**s, kPinned, kFirst);
+  {
+    httplib::Client c("127.0.0.1", (*s)->port());
+    c.set_read_timeout(0, 50000);  // gives up during the stall
+    EXPECT_FALSE(c.Post(kPinned.c_str(), kSecond, "application/json"));
+  }
+  // The stall ends, the writes fail, the entry says so; meanwhile others are served.
+  EXPECT_EQ(Post(**s, kPinned, kFirst, {{"X-Mockllm-Session", "other"}}).status, 200);
+  std::string outcome;
+  for (int i = 0; i < 200 && outcome != "client_disconnected"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    outcome = (*s)->Journal()[1]["response"]["outcome"].get<std::string>();
+  }
+  EXPECT_EQ(outcome, "client_disconnected");
+  EXPECT_EQ((*s)->Journal()[1]["findings"][0]["rule"], "client_disconnected");
 }
 
 }  // namespace
