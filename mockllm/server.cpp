@@ -204,6 +204,15 @@ struct Server::Impl {
                 "invalid_request_error", nullptr, "unsupported_content_type"),
             "malformed_request");
       }
+      if (JsonNestingDepth(req.body) > kMaxJsonDepth) {
+        entry["request"]["body"] = req.body;
+        return fail(
+            400,
+            MakeErrorJson(Format("the request body nests arrays and objects deeper than {} levels",
+                                 kMaxJsonDepth),
+                          "invalid_request_error", nullptr, "invalid_json"),
+            "malformed_request");
+      }
       try {
         body = Json::parse(req.body);
       } catch (const nlohmann::json::exception& e) {

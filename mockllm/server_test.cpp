@@ -201,7 +201,7 @@ TEST(ReplayServer, ModelsComeFromTheTraces) {
 }
 
 TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
-  auto s = StartDemo({.max_body_bytes = 1024});
+  auto s = StartDemo({.max_body_bytes = 2048});
   Reply malformed = Post(*s, kPinned, "{\"model\":");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(nlohmann::json::parse(malformed.body)["error"]["code"], "invalid_json");
@@ -211,10 +211,14 @@ TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
   Reply big = Post(*s, kPinned, std::string(4096, ' '));
   EXPECT_EQ(big.status, 413);
   EXPECT_EQ(nlohmann::json::parse(big.body)["error"]["message"],
-            "the request body is larger than the limit of 1024 bytes");
+            "the request body is larger than the limit of 2048 bytes");
   Reply unknown = Get(*s, "/nowhere");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(nlohmann::json::parse(unknown.body)["error"]["message"], "Invalid URL (GET /nowhere)");
+  Reply deep = Post(*s, kPinned, std::string(600, '[') + std::string(600, ']'));
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(deep.body)["error"]["message"],
+            "the request body nests arrays and objects deeper than 512 levels");
   Reply no_trace = Post(*s, "/t/nope/v1/chat/completions", kFirst);
   EXPECT_EQ(no_trace.status, 404);
   EXPECT_EQ(nlohmann::json::parse(no_trace.body)["error"]["type"], "mockllm_unknown_trace");
