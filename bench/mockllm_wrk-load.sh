@@ -2,7 +2,7 @@
 # mockllm replay throughput under wrk, beside WireMock standalone serving the
 # same responses, in the same run on loopback.
 #
-#   bench/mockllm_wrk.sh [BUILD_DIR]      (default build/release; built if missing)
+#   bench/mockllm_wrk-load.sh [BUILD_DIR]      (default build/release; built if missing)
 #
 # Measures, for each server: a non-streamed chat completion, and a streamed
 # one of 200 chunks (mockllm at --speed 0), both matched on the request body
@@ -32,11 +32,11 @@ mockllm=$build/mockllm/mockllm
 jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
 
 for tool in wrk node java; do
-  command -v "$tool" >/dev/null || { echo "mockllm_wrk: $tool is missing (scripts/install-deps)" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "mockllm_wrk-load: $tool is missing (scripts/install-deps)" >&2; exit 2; }
 done
-[ -n "$jar" ] || { echo "mockllm_wrk: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
+[ -n "$jar" ] || { echo "mockllm_wrk-load: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
 if [ ! -x "$mockllm" ]; then
-  echo "mockllm_wrk: building $mockllm" >&2
+  echo "mockllm_wrk-load: building $mockllm" >&2
   (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
 fi
 
@@ -106,7 +106,7 @@ wait_for() {  # URL BODY_FILE: until the server answers 200
     [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' --data-binary @"$2" "$1" || true)" = 200 ] && return 0
     sleep 0.1
   done
-  echo "mockllm_wrk: $1 never answered" >&2
+  echo "mockllm_wrk-load: $1 never answered" >&2
   exit 1
 }
 
@@ -147,7 +147,7 @@ for kind in json stream; do
     url_var=${server}_url
     curl -s -o "$work/got-$server-$kind" -H 'content-type: application/json' --data-binary @"$work/$kind.body" \
       "${!url_var}/v1/chat/completions"
-    cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk: $server answers $kind differently" >&2; exit 1; }
+    cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk-load: $server answers $kind differently" >&2; exit 1; }
   done
 done
 
@@ -207,9 +207,9 @@ printf 'mockllm RSS over %ss at %.0f req/s: %s kB after 3 s, %s kB at the end, p
 awk -v g="$growth" -v l="$rss_limit" 'BEGIN { exit !(g < l) }' || verdict=1
 
 if [ "$verdict" -eq 0 ]; then
-  echo "mockllm_wrk: PASS (≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%)"
+  echo "mockllm_wrk-load: PASS (≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%)"
 else
-  echo "mockllm_wrk: FAIL (target ≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%); wrk output in the log above" >&2
+  echo "mockllm_wrk-load: FAIL (target ≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%); wrk output in the log above" >&2
   cat "$work/wrk.log" >&2
 fi
 exit "$verdict"
