@@ -124,6 +124,16 @@ class Tree {
   fs::path root_;
 };
 
+// A ToolHost on the real filesystem over a tree's mounts.
+struct RealHost {
+  explicit RealHost(const Tree& tree, Limits limits = {})
+      : sandbox(pfs, tree.Mounts()), host(sandbox, clock, limits) {}
+  PosixFilesystem pfs;
+  Sandbox sandbox;
+  SystemClock clock;
+  ToolHost host;
+};
+
 OJson LoadCorpus() {
   std::ifstream in(std::string(LLMCONFORM_SOURCE_ROOT) + "/tests/security/escape_corpus.json");
   return OJson::parse(in);
@@ -152,10 +162,8 @@ TEST(EscapeCorpus, HasAtLeastFiftyAttemptsThroughEveryTool) {
 
 TEST(EscapeCorpus, EveryAttemptIsRefusedAndNothingOutsideIsTouched) {
   Tree tree;
-  PosixFilesystem pfs;
-  Sandbox sandbox(pfs, tree.Mounts());
-  SystemClock clock;
-  ToolHost host(sandbox, clock);
+  RealHost real(tree);
+  ToolHost& host = real.host;
   const auto before = tree.Protected();
   for (const auto& attempt : LoadCorpus()) {
     OJson args = attempt["args"];
@@ -181,10 +189,8 @@ TEST(EscapeCorpus, EveryAttemptIsRefusedAndNothingOutsideIsTouched) {
 TEST(EscapeCorpus, SymlinksThatStayInsideStillWork) {
   Tree tree;
   fs::create_symlink("docs/a.md", tree.root() / "project" / "inside");
-  PosixFilesystem pfs;
-  Sandbox sandbox(pfs, tree.Mounts());
-  SystemClock clock;
-  ToolHost host(sandbox, clock);
+  RealHost real(tree);
+  ToolHost& host = real.host;
   EXPECT_EQ(host.Run("1", "fs.read", OJson{{"path", "@project/inside"}}).result["content"],
             "alpha\n");
   EXPECT_EQ(host.Run("2", "fs.write", OJson{{"path", "@project/inside"}, {"content", "beta\n"}})
@@ -197,10 +203,8 @@ TEST(EscapeCorpus, SymlinksThatStayInsideStillWork) {
 TEST(EscapeCorpus, AnAuditLogFolderThatIsASymlinkOutsideIsNotWrittenThrough) {
   Tree tree;
   fs::create_symlink("../outside", tree.root() / "state" / "logs");
-  PosixFilesystem pfs;
-  Sandbox sandbox(pfs, tree.Mounts());
-  SystemClock clock;
-  ToolHost host(sandbox, clock);
+  RealHost real(tree);
+  ToolHost& host = real.host;
   const auto before = tree.Protected();
   EXPECT_EQ(host.Run("1", "fs.read", OJson{{"path", "@project/docs/a.md"}}).result["ok"], true);
   EXPECT_EQ(host.audit_error(),
@@ -222,10 +226,8 @@ TEST(EscapeRace, AFolderSwappedWithASymlinkWhileToolsRunNeverLeaksOrWritesOutsid
   if (!Exchange(p / "swap", p / "swap-alt") || !Exchange(p / "swap", p / "swap-alt")) {
     GTEST_SKIP() << "renameat2(RENAME_EXCHANGE) is not supported here";
   }
-  PosixFilesystem pfs;
-  Sandbox sandbox(pfs, tree.Mounts());
-  SystemClock clock;
-  ToolHost host(sandbox, clock);
+  RealHost real(tree);
+  ToolHost& host = real.host;
   const auto outside_before = Snapshot(tree.root() / "outside");
 
   std::atomic<bool> stop{false};
@@ -278,10 +280,8 @@ TEST(AtomicWrite, AWriteKilledAtAnyMomentLeavesTheOldOrTheNewFile) {
     ASSERT_GE(child, 0);
     if (child == 0) {
       ::close(pipefd[0]);
-      PosixFilesystem pfs;
-      Sandbox sandbox(pfs, tree.Mounts());
-      SystemClock clock;
-      ToolHost host(sandbox, clock, limits);
+      RealHost real(tree, limits);
+      ToolHost& host = real.host;
       for (int i = 0;; ++i) {
         host.Run("k", "fs.write",
                  OJson{{"path", "@project/victim.txt"}, {"content", i % 2 ? b : a}});
