@@ -218,6 +218,9 @@ std::expected<std::unique_ptr<File>, SandboxError> Sandbox::OpenFile(const Mount
                                                                      MountPath* physical) {
   for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
     auto r = Resolve(path);
+    if (!r && r.error().kind == SandboxErrorKind::kNotFound) {
+      return Err(SandboxErrorKind::kNotFound, Format("File not found: {}", path.Display()));
+    }
     if (!r) return std::unexpected(r.error());
     const std::string at = r->physical.Display();
     if (!r->kind)
@@ -245,6 +248,9 @@ std::expected<std::unique_ptr<File>, SandboxError> Sandbox::OpenFile(const Mount
 std::expected<std::unique_ptr<Dir>, SandboxError> Sandbox::OpenDir(const MountPath& path) {
   for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
     auto r = Resolve(path);
+    if (!r && r.error().kind == SandboxErrorKind::kNotFound) {
+      return Err(SandboxErrorKind::kNotFound, Format("Folder not found: {}", path.Display()));
+    }
     if (!r) return std::unexpected(r.error());
     if (!r->parent) return OpenRoot(path.mount);
     if (!r->kind)

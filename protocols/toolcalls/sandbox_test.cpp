@@ -60,7 +60,7 @@ TEST_F(SandboxTest, ReportsMissingEntries) {
   EXPECT_EQ(sandbox_.OpenFile(P("@project/nope.md")).error().message,
             "File not found: @project/nope.md");
   EXPECT_EQ(sandbox_.OpenFile(P("@project/no/such/file.md")).error().message,
-            "@project/no/such/file.md: no folder @project/no");
+            "File not found: @project/no/such/file.md");
   EXPECT_EQ(sandbox_.OpenFile(P("@project/docs")).error().kind, SandboxErrorKind::kIsDirectory);
   EXPECT_EQ(sandbox_.OpenDir(P("@project/docs/a.md")).error().kind,
             SandboxErrorKind::kNotDirectory);
