@@ -211,8 +211,11 @@ std::shared_ptr<Node> MemoryFilesystem::Walk(std::string_view path, bool create,
   }
   if (canonical) {
     canonical->clear();
-    for (std::size_t i = 1; i < stack.size(); ++i) *canonical += "/" + stack[i].first;
-    if (canonical->empty()) *canonical = "/";
+    for (std::size_t i = 1; i < stack.size(); ++i) {
+      canonical->push_back('/');
+      canonical->append(stack[i].first);
+    }
+    if (canonical->empty()) canonical->push_back('/');
   }
   return stack.back().second;
 }

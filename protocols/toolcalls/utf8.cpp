@@ -34,9 +34,20 @@ std::size_t ValidSequence(std::string_view s, std::size_t i) {
 }  // namespace
 
 std::string ToValidUtf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+  // Fast path: ASCII runs, then whole valid sequences; copy once when valid.
   std::size_t i = 0;
+  while (i < text.size()) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = ValidSequence(text, i);
+    if (n == 0) break;
+    i += n;
+  }
+  if (i == text.size()) return std::string(text);
+  std::string out(text.substr(0, i));  // the valid head
+  out.reserve(text.size());
   while (i < text.size()) {
     const std::size_t n = ValidSequence(text, i);
     if (n == 0) {
