@@ -747,7 +747,10 @@ std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
   tc::PosixFilesystem filesystem;
   tc::Sandbox sandbox(filesystem, {project.string(), pkg.string(), state.string()});
   tc::SystemClock clock;
-  tc::ToolHost host(sandbox, clock);
+  auto limits = tc::LimitsFromJson(in.value("limits", Json()));
+  if (!limits)
+    return std::unexpected(Error{Format("{}: input.{}", scenario.name, limits.error().message)});
+  tc::ToolHost host(sandbox, clock, *limits);
   tc::EngineOptions options;
   options.model = in.value("model", "gpt-4o-mini");
   options.mode = in.value("mode", "run");

@@ -7,6 +7,7 @@
 //    "mode": "run"|"chat", "intent": "start"|"resume", "stream": bool,
 //    "model": string, "activeAgentId": string,
 //    "state"?: text of @state/workflow.md to start from,
+//    "limits"?: ToolHost limits ({"maxReadBytes",…}, tool_host.h),
 //    "userInputs": [string] (fed while the run waits for the user)}
 // Scenario expect:
 //   {"phase": "Completed"|"WaitingUser"|…, "stopReason"?, "finalNode"?,

@@ -203,7 +203,7 @@ std::string Synthesize(const Scenario& s) {
 TEST(ToolcallsSuite, SynthesizedTracesAreWhatTheEngineSends) {
   const bool regenerate = std::getenv("LLMCONFORM_REGENERATE_FIXTURES") != nullptr;
   const auto scenarios = LoadScenarios();
-  ASSERT_GE(scenarios.size(), 7u);
+  ASSERT_GE(scenarios.size(), 9u);
   for (const auto& s : scenarios) {
     const std::string trace = Synthesize(s);
     const fs::path file = kRoot / s.trace;
@@ -286,6 +286,7 @@ TEST(ToolcallsSuite, EveryScenarioPassesAgainstMockllm) {
   EXPECT_EQ(OutcomeOf(by_scenario["resume-from-state"], "TC-1-1"), Outcome::kPass);
   EXPECT_EQ(OutcomeOf(by_scenario["chat-mode"], "TC-3.1-2"), Outcome::kPass);
   EXPECT_EQ(OutcomeOf(by_scenario["streamed-tool-calls"], "TC-4.1-4"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["truncated-read"], "TC-1-3"), Outcome::kPass);
 }
 
 // The checks judge the journal: a client that drops a tool message or the
