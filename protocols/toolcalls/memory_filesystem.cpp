@@ -220,7 +220,10 @@ std::shared_ptr<Node> MemoryFilesystem::Walk(std::string_view path, bool create,
   return stack.back().second;
 }
 
-void MemoryFilesystem::AddDir(std::string_view path) { Walk(path, true, nullptr); }
+bool MemoryFilesystem::AddDir(std::string_view path) {
+  auto n = Walk(path, true, nullptr);
+  return n && n->kind == EntryKind::kDirectory;
+}
 
 namespace {
 std::pair<std::string, std::string> ParentAndName(std::string_view path) {
@@ -230,34 +233,40 @@ std::pair<std::string, std::string> ParentAndName(std::string_view path) {
 }
 }  // namespace
 
-void MemoryFilesystem::AddFile(std::string_view path, std::string_view content) {
+bool MemoryFilesystem::AddFile(std::string_view path, std::string_view content) {
   auto [parent, name] = ParentAndName(path);
   auto dir = Walk(parent, true, nullptr);
+  if (!dir || dir->kind != EntryKind::kDirectory) return false;
   auto n = std::make_shared<Node>();
   n->kind = EntryKind::kFile;
   n->content = std::string(content);
   n->inode = next_inode_++;
   n->version = 1;
   dir->children[name] = n;
+  return true;
 }
 
-void MemoryFilesystem::AddSymlink(std::string_view path, std::string_view target) {
+bool MemoryFilesystem::AddSymlink(std::string_view path, std::string_view target) {
   auto [parent, name] = ParentAndName(path);
   auto dir = Walk(parent, true, nullptr);
+  if (!dir || dir->kind != EntryKind::kDirectory) return false;
   auto n = std::make_shared<Node>();
   n->kind = EntryKind::kSymlink;
   n->content = std::string(target);
   n->inode = next_inode_++;
   dir->children[name] = n;
+  return true;
 }
 
-void MemoryFilesystem::AddFifo(std::string_view path) {
+bool MemoryFilesystem::AddFifo(std::string_view path) {
   auto [parent, name] = ParentAndName(path);
   auto dir = Walk(parent, true, nullptr);
+  if (!dir || dir->kind != EntryKind::kDirectory) return false;
   auto n = std::make_shared<Node>();
   n->kind = EntryKind::kOther;
   n->inode = next_inode_++;
   dir->children[name] = n;
+  return true;
 }
 
 void MemoryFilesystem::Remove(std::string_view path) {

@@ -2,7 +2,9 @@
 // under "/", with the same contract as PosixFilesystem (filesystem.h).
 //
 // Setup helpers take absolute paths and create missing parent folders
-// (symlinks on the way are followed, as a shell would). A hook runs before
+// (symlinks on the way are followed, as a shell would); they return false,
+// changing nothing, when the parent cannot be a folder (a file or a dangling
+// symlink is in the way). A hook runs before
 // every Dir operation: it can change the tree (swap a folder for a symlink
 // between a check and a use) or make the operation fail.
 #pragma once
@@ -30,10 +32,10 @@ class MemoryFilesystem final : public Filesystem {
   MemoryFilesystem();
   ~MemoryFilesystem() override;
 
-  void AddDir(std::string_view path);
-  void AddFile(std::string_view path, std::string_view content);
-  void AddSymlink(std::string_view path, std::string_view target);
-  void AddFifo(std::string_view path);
+  bool AddDir(std::string_view path);
+  bool AddFile(std::string_view path, std::string_view content);
+  bool AddSymlink(std::string_view path, std::string_view target);
+  bool AddFifo(std::string_view path);
   // Removes the entry (a folder with all it holds); no-op when absent.
   void Remove(std::string_view path);
   // Content of the file at `path` (symlinks followed), nullopt if none.

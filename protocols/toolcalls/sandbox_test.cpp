@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/sandbox.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include "protocols/toolcalls/memory_filesystem.h"
 
@@ -109,6 +110,61 @@ TEST_F(SandboxTest, AFileSwappedForASymlinkIsResolvedAgain) {
   auto file = sandbox_.OpenFile(P("@project/docs/a.md"));
   ASSERT_FALSE(file);
   EXPECT_EQ(file.error().kind, SandboxErrorKind::kViolation);
+}
+
+}  // namespace
+}  // namespace llmconform::toolcalls
+
+namespace llmconform::toolcalls {
+namespace {
+
+// Random trees of folders, files and symlinks with hostile targets: whatever
+// a path resolves to, it is inside the mount, and a file opened through the
+// sandbox is the file at its physical mount path.
+RC_GTEST_PROP(SandboxProperties, NothingResolvesOutsideTheMount, ()) {
+  MemoryFilesystem fs;
+  fs.AddFile("/outside/f", "OUTSIDE");
+  fs.AddFile("/m2/f", "OUTSIDE");
+  fs.AddDir("/m");
+  const std::vector<std::string> names = {"a", "b", "f"};
+  const std::vector<std::string> targets = {
+      "a",     "b/f", "../f",    "..",       "../..", "/outside/f", "/m/a", "/m/../outside/f",
+      "/m2/f", "/",   "b/../..", "a/b/../f", ".",     "/m"};
+  const int entries = *rc::gen::inRange(5, 40);
+  for (int i = 0; i < entries; ++i) {
+    std::string path = "/m";
+    const int depth = *rc::gen::inRange(1, 3);
+    for (int d = 0; d < depth; ++d) path += "/" + *rc::gen::elementOf(names);
+    if (fs.Exists(path)) continue;
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0:
+        fs.AddDir(path);
+        break;
+      case 1:
+        fs.AddFile(path, "inside:" + path);
+        break;
+      default:
+        fs.AddSymlink(path, *rc::gen::elementOf(targets));
+        break;
+    }
+  }
+  Sandbox sandbox(fs, {"/m", "", ""});
+  std::string text = "@project";
+  const int depth = *rc::gen::inRange(1, 4);
+  for (int d = 0; d < depth; ++d) text += "/" + *rc::gen::elementOf(names);
+  MountPath physical;
+  auto file = sandbox.OpenFile(*ParseMountPath(text), &physical);
+  RC_CLASSIFY(file.has_value(), "opened");
+  RC_CLASSIFY(!file && file.error().kind == SandboxErrorKind::kViolation, "refused");
+  if (!file) return;
+  char buf[256];
+  auto n = (*file)->ReadAt(0, buf);
+  RC_ASSERT(n.has_value());
+  const std::string content(buf, *n);
+  RC_ASSERT(content != "OUTSIDE");
+  std::string host = "/m";
+  for (const auto& s : physical.segments) host += "/" + s;
+  RC_ASSERT(fs.ReadFile(host) == std::optional<std::string>(content));
 }
 
 }  // namespace
