@@ -233,12 +233,12 @@ std::pair<std::string, std::string> ParentAndName(std::string_view path) {
 }
 }  // namespace
 
-bool MemoryFilesystem::AddFile(std::string_view path, std::string_view content) {
+bool MemoryFilesystem::AddEntry(std::string_view path, EntryKind kind, std::string_view content) {
   auto [parent, name] = ParentAndName(path);
   auto dir = Walk(parent, true, nullptr);
   if (!dir || dir->kind != EntryKind::kDirectory) return false;
   auto n = std::make_shared<Node>();
-  n->kind = EntryKind::kFile;
+  n->kind = kind;
   n->content = std::string(content);
   n->inode = next_inode_++;
   n->version = 1;
@@ -246,27 +246,16 @@ bool MemoryFilesystem::AddFile(std::string_view path, std::string_view content) 
   return true;
 }
 
+bool MemoryFilesystem::AddFile(std::string_view path, std::string_view content) {
+  return AddEntry(path, EntryKind::kFile, content);
+}
+
 bool MemoryFilesystem::AddSymlink(std::string_view path, std::string_view target) {
-  auto [parent, name] = ParentAndName(path);
-  auto dir = Walk(parent, true, nullptr);
-  if (!dir || dir->kind != EntryKind::kDirectory) return false;
-  auto n = std::make_shared<Node>();
-  n->kind = EntryKind::kSymlink;
-  n->content = std::string(target);
-  n->inode = next_inode_++;
-  dir->children[name] = n;
-  return true;
+  return AddEntry(path, EntryKind::kSymlink, target);
 }
 
 bool MemoryFilesystem::AddFifo(std::string_view path) {
-  auto [parent, name] = ParentAndName(path);
-  auto dir = Walk(parent, true, nullptr);
-  if (!dir || dir->kind != EntryKind::kDirectory) return false;
-  auto n = std::make_shared<Node>();
-  n->kind = EntryKind::kOther;
-  n->inode = next_inode_++;
-  dir->children[name] = n;
-  return true;
+  return AddEntry(path, EntryKind::kOther, "");
 }
 
 void MemoryFilesystem::Remove(std::string_view path) {

@@ -52,6 +52,7 @@ class MemoryFilesystem final : public Filesystem {
 
  private:
   std::shared_ptr<Node> Walk(std::string_view path, bool create, std::string* canonical) const;
+  bool AddEntry(std::string_view path, EntryKind kind, std::string_view content);
 
   std::shared_ptr<Node> root_;
   Hook hook_;
