@@ -99,11 +99,12 @@ class MultiturnSuite final : public ProtocolSuite {
       obs.outputs["error"] = built.error().message;
       return obs;
     }
-    obs.outputs["messages"] = ToJson(*built);
+    const std::vector<Message> messages = multiturn::ToMessages(*built);
+    obs.outputs["messages"] = ToJson(messages);
     if (ctx.llm_base_url.empty()) return obs;
 
     const bool stream = scenario.input.value("stream", false);
-    Json request{{"model", scenario.input.value("model", "gpt-4o-mini")}, {"messages", ToJson(*built)}};
+    Json request{{"model", scenario.input.value("model", "gpt-4o-mini")}, {"messages", ToJson(messages)}};
     if (stream) request["stream"] = true;
     auto transport = MakeHttpTransport(ctx.llm_base_url);
     auto response = transport->PostJson("/chat/completions", request.dump(), kTimeout);
@@ -229,9 +230,10 @@ class MultiturnSuite final : public ProtocolSuite {
     if (rule == "REQ-AIS-MULTITURN-8") {
       auto want = multiturn::BuildLLMMessages(args);
       if (!want) return CheckResult::Error(rule, want.error().message);
-      if (*want == ms) return CheckResult::Pass(rule, "the request carries exactly buildLLMMessages' result");
+      const std::vector<Message> want_messages = multiturn::ToMessages(*want);
+      if (want_messages == ms) return CheckResult::Pass(rule, "the request carries exactly buildLLMMessages' result");
       return CheckResult::Fail(rule, "the request does not carry buildLLMMessages' result for this input",
-                               {Show(*want), Show(ms), sent.where});
+                               {Show(want_messages), Show(ms), sent.where});
     }
     if (rule == "REQ-AIS-MULTITURN") {
       if (!scenario.expect.contains("messages")) {

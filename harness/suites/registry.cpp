@@ -5,6 +5,7 @@
 #include "harness/suites/action_suite.h"
 #include "harness/suites/multiturn_suite.h"
 #include "harness/suites/skill_suite.h"
+#include "harness/suites/toolcalls_suite.h"
 
 namespace llmconform::harness {
 
@@ -13,6 +14,7 @@ std::span<const SuiteKind> Suites() {
       SuiteKind{"action", &MakeActionSuite},
       SuiteKind{"multiturn", &MakeMultiturnSuite},
       SuiteKind{"skill", &MakeSkillSuite},
+      SuiteKind{"toolcalls", &MakeToolcallsSuite},
   };
   return kSuites;
 }

@@ -10,7 +10,14 @@ std::int64_t EstimateMessageTokens(std::string_view text) {
   return (bytes + 3) / 4;  // ceil(bytes / 4) >= 1 for bytes >= 1
 }
 
-std::expected<std::vector<Message>, Error> BuildLLMMessages(const BuildArgs& args) {
+std::vector<Message> ToMessages(const std::vector<MessageView>& views) {
+  std::vector<Message> out;
+  out.reserve(views.size());
+  for (const auto& v : views) out.push_back(v.ToMessage());
+  return out;
+}
+
+std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs& args) {
   const auto& history = args.history;
   for (std::size_t i = 0; i < history.size(); ++i) {
     const auto& role = history[i].role;
@@ -33,10 +40,10 @@ std::expected<std::vector<Message>, Error> BuildLLMMessages(const BuildArgs& arg
     --first_kept;
   }
 
-  std::vector<Message> out;
+  std::vector<MessageView> out;
   out.reserve(history.size() - first_kept + 2);
   out.push_back({"system", args.system_prompt});
-  out.insert(out.end(), history.begin() + static_cast<std::ptrdiff_t>(first_kept), history.end());
+  for (std::size_t i = first_kept; i < history.size(); ++i) out.push_back({history[i].role, history[i].content});
   out.push_back({"user", args.current_user_message});
   return out;
 }

@@ -21,7 +21,7 @@ TEST(BuildLLMMessages, S1StandardAssembly) {
                              "他的性格？",
                              10000});
   ASSERT_TRUE(r);
-  EXPECT_EQ(*r, (std::vector<Message>{{"system", "<identity>AI</identity>"},
+  EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "<identity>AI</identity>"},
                                       {"user", "介绍林默"},
                                       {"assistant", "林默是28岁侦探"},
                                       {"user", "他的性格？"}}));
@@ -31,13 +31,13 @@ TEST(BuildLLMMessages, S2TrimsOldestHistory) {
   auto r = BuildLLMMessages(
       {"S", {{"user", "AAAA"}, {"assistant", "BBBB"}, {"user", "CCCC"}, {"assistant", "DDDD"}}, "E", 4});
   ASSERT_TRUE(r);
-  EXPECT_EQ(*r, (std::vector<Message>{{"system", "S"}, {"user", "CCCC"}, {"assistant", "DDDD"}, {"user", "E"}}));
+  EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "S"}, {"user", "CCCC"}, {"assistant", "DDDD"}, {"user", "E"}}));
 }
 
 TEST(BuildLLMMessages, S3EmptyHistory) {
   auto r = BuildLLMMessages({"system text", {}, "你好", 10000});
   ASSERT_TRUE(r);
-  EXPECT_EQ(*r, (std::vector<Message>{{"system", "system text"}, {"user", "你好"}}));
+  EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "system text"}, {"user", "你好"}}));
 }
 
 TEST(BuildLLMMessages, ForcedWhenSystemAndCurrentExceedBudget) {
@@ -65,7 +65,7 @@ RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, 
   const auto budget = *rc::gen::inRange<std::int64_t>(-10, 400);
   auto r = BuildLLMMessages({system, history, current, budget});
   RC_ASSERT(r.has_value());
-  const auto& out = *r;
+  const auto out = ToMessages(*r);
   RC_ASSERT(out.size() >= 2u);
   RC_ASSERT(out.front() == (Message{"system", system}));
   RC_ASSERT(out.back() == (Message{"user", current}));
