@@ -24,9 +24,9 @@ test: build-asan
 	ctest --preset asan -j $(JOBS)
 
 bench: deps
-	cmake --preset release -DLLMCONFORM_BUILD_BENCH=ON >/dev/null
-	cmake --build --preset release -j $(JOBS)
-	bench/run-all build/release
+	cmake --preset bench >/dev/null
+	cmake --build --preset bench -j $(JOBS)
+	bench/run-all build/bench
 
 clean:
 	rm -rf build out

@@ -15,6 +15,12 @@ bool AllAsciiDigits(std::string_view s) {
 }  // namespace
 
 void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  Feed(bytes, [&out](const SseEventView& ev) {
+    out.push_back(SseEvent{std::string(ev.event), std::string(ev.data), std::string(ev.id)});
+  });
+}
+
+void SseParser::FeedImpl(std::string_view bytes, Sink sink, void* ctx) {
   bytes_fed_ += bytes.size();
   if (!bom_checked_) {
     // Hold bytes back until we know whether the stream starts with a BOM.
@@ -30,8 +36,9 @@ void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
     }
     std::string held;
     held.swap(partial_);
-    Feed(held, out);
+    FeedImpl(held, sink, ctx);
     bytes_fed_ -= held.size();
+    OwnData();  // `held` dies here
     return;
   }
 
@@ -52,15 +59,15 @@ void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
     if (next_cr && (!lf || next_cr < lf)) eol = next_cr;
     if (!eol) {
       partial_.append(p, end);
-      return;
+      break;
     }
     std::string_view line(p, static_cast<std::size_t>(eol - p));
     if (!partial_.empty()) {
       partial_.append(line);
-      ProcessLine(partial_, out);
+      ProcessLine(partial_, /*in_input=*/false, sink, ctx);
       partial_.clear();
     } else {
-      ProcessLine(line, out);
+      ProcessLine(line, /*in_input=*/true, sink, ctx);
     }
     p = eol + 1;
     if (*eol == '\r') {
@@ -71,6 +78,14 @@ void SseParser::Feed(std::string_view bytes, std::vector<SseEvent>& out) {
       }
     }
   }
+  OwnData();  // views into `bytes` end with this call
+}
+
+void SseParser::OwnData() {
+  if (data_is_view_) {
+    data_.assign(data_view_);
+    data_is_view_ = false;
+  }
 }
 
 void SseParser::Finish() {
@@ -78,22 +93,22 @@ void SseParser::Finish() {
   // line is never dispatched. Both are dropped.
   partial_.clear();
   data_.clear();
+  data_is_view_ = false;
+  has_data_ = false;
   event_type_.clear();
   skip_lf_ = false;
 }
 
-void SseParser::ProcessLine(std::string_view line, std::vector<SseEvent>& out) {
+void SseParser::ProcessLine(std::string_view line, bool in_input, Sink sink, void* ctx) {
   if (line.empty()) {
-    if (!data_.empty()) {
-      // The data buffer always ends in the LF appended after its last line.
-      data_.pop_back();
-      SseEvent ev;
-      if (!event_type_.empty()) ev.event = event_type_;
-      ev.data = std::move(data_);
-      ev.id = last_event_id_;
-      out.push_back(std::move(ev));
+    if (has_data_) {
+      const SseEventView ev{event_type_.empty() ? std::string_view("message") : std::string_view(event_type_),
+                            data_is_view_ ? data_view_ : std::string_view(data_), last_event_id_};
+      sink(ctx, ev);
     }
     data_.clear();
+    data_is_view_ = false;
+    has_data_ = false;
     event_type_.clear();
     return;
   }
@@ -103,14 +118,22 @@ void SseParser::ProcessLine(std::string_view line, std::vector<SseEvent>& out) {
   }
   std::string_view field = line;
   std::string_view value;
-  if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-    field = line.substr(0, colon);
-    value = line.substr(colon + 1);
+  if (const void* colon = std::memchr(line.data(), ':', line.size())) {
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(colon) - line.data());
+    field = line.substr(0, at);
+    value = line.substr(at + 1);
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   if (field == "data") {
-    data_.append(value);
-    data_.push_back('\n');
+    if (!has_data_ && in_input) {
+      data_view_ = value;  // the common case: one data line, no copy
+      data_is_view_ = true;
+    } else {
+      OwnData();
+      if (has_data_) data_.push_back('\n');
+      data_.append(value);
+    }
+    has_data_ = true;
   } else if (field == "event") {
     event_type_.assign(value);
   } else if (field == "id") {

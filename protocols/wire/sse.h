@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace llmconform::wire {
@@ -26,10 +27,27 @@ struct SseEvent {
   friend bool operator==(const SseEvent&, const SseEvent&) = default;
 };
 
+// An event as the parser dispatches it: views valid only during the
+// callback that receives it (they may point into the bytes being fed).
+struct SseEventView {
+  std::string_view event;  // "message" when unnamed
+  std::string_view data;
+  std::string_view id;
+};
+
 class SseParser {
  public:
-  // Parses `bytes` (the next read of the stream) and appends every event it
-  // completes to `out`. Never fails: every byte sequence is a valid stream.
+  // Parses `bytes` (the next read of the stream) and calls `on_event` for
+  // every event it completes, without copying data that lies whole in
+  // `bytes`. Never fails: every byte sequence is a valid stream. `on_event`
+  // must not call back into this parser.
+  template <typename F>
+  void Feed(std::string_view bytes, F&& on_event) {
+    FeedImpl(bytes, [](void* fn, const SseEventView& ev) { (*static_cast<std::remove_reference_t<F>*>(fn))(ev); },
+             static_cast<void*>(&on_event));
+  }
+
+  // Parses `bytes` and appends every event it completes to `out`, owned.
   void Feed(std::string_view bytes, std::vector<SseEvent>& out);
 
   // Ends the stream: a pending partial line is processed as the standard says
@@ -44,12 +62,22 @@ class SseParser {
   std::uint64_t bytes_fed() const { return bytes_fed_; }
 
  private:
-  void ProcessLine(std::string_view line, std::vector<SseEvent>& out);
+  using Sink = void (*)(void*, const SseEventView&);
+  void FeedImpl(std::string_view bytes, Sink sink, void* ctx);
+  // `in_input`: the line lies in the bytes of the current Feed call, so a
+  // view of it stays valid until that call returns.
+  void ProcessLine(std::string_view line, bool in_input, Sink sink, void* ctx);
+  void OwnData();  // turns a data view into an owned copy
 
   std::string partial_;         // bytes of an unfinished line
   bool bom_checked_ = false;    // past the point where a BOM could appear
   bool skip_lf_ = false;        // the previous read ended in CR: a leading LF is its pair
+  // The data buffer: either `data_view_` (one data line, still in the input)
+  // or `data_` (owned), with `has_data_` telling whether any data line came.
   std::string data_;
+  std::string_view data_view_;
+  bool data_is_view_ = false;
+  bool has_data_ = false;
   std::string event_type_;
   std::string last_event_id_;
   std::optional<std::uint64_t> retry_;

@@ -20,7 +20,7 @@ void StreamAccumulator::NoteComments(std::size_t count) {
   }
 }
 
-void StreamAccumulator::AddEvent(const SseEvent& event) {
+void StreamAccumulator::AddEvent(const SseEventView& event) {
   ++events_;
   if (out_.saw_done) {
     if (!after_done_reported_) {
@@ -225,10 +225,11 @@ AccumulatedStream StreamAccumulator::Finish() {
 }
 
 AccumulatedStream AccumulateStream(std::string_view raw_sse) {
-  SseParseResult parsed = ParseSse(raw_sse);
+  SseParser parser;
   StreamAccumulator acc;
-  acc.NoteComments(parsed.comments);
-  for (const auto& ev : parsed.events) acc.AddEvent(ev);
+  parser.Feed(raw_sse, [&acc](const SseEventView& ev) { acc.AddEvent(ev); });
+  parser.Finish();
+  acc.NoteComments(parser.comment_count());
   return acc.Finish();
 }
 

@@ -52,8 +52,8 @@ TEST(StreamAccumulator, DialectsAreToleratedAndReported) {
   EXPECT_EQ(s.message.tool_calls[1].id, "g2");
   EXPECT_EQ(s.message.tool_calls[1].type, "function");
   EXPECT_EQ(s.message.reasoning_content, "hm");
-  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-REASONING-CONTENT",
-                                                "WIRE-DIALECT-MISSING-INDEX", "WIRE-DIALECT-MISSING-TYPE",
+  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-DIALECT-REASONING-CONTENT", "WIRE-DIALECT-MISSING-INDEX",
+                                                "WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-MISSING-TYPE",
                                                 "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
                                                 "WIRE-DIALECT-NO-DONE"}));
 }

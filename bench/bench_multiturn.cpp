@@ -1,0 +1,53 @@
+// BuildLLMMessages on 100 000 history messages, beside merely summing their
+// UTF-8 lengths (target: within 3x of that baseline's time).
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/ratio_main.h"
+#include "protocols/multiturn/multiturn.h"
+
+namespace {
+
+using llmconform::multiturn::BuildArgs;
+using llmconform::multiturn::Message;
+
+const BuildArgs& Args() {
+  static const BuildArgs args = [] {
+    BuildArgs a;
+    a.system_prompt = std::string(400, 's');
+    a.current_user_message = "他的性格？";
+    const char* samples[] = {"介绍林默", "林默是28岁侦探，习惯独自思考。", "What did the night guard see?",
+                             "He saw smoke rising from the east wing shortly after midnight. 😀"};
+    for (int i = 0; i < 100000; ++i) a.history.push_back({i % 2 ? "assistant" : "user", samples[i % 4]});
+    a.max_token_budget = 1 << 30;  // everything fits: the whole history is walked and copied
+    return a;
+  }();
+  return args;
+}
+
+void BM_BuildLLMMessages(benchmark::State& state) {
+  const BuildArgs& args = Args();
+  for (auto _ : state) {
+    auto out = llmconform::multiturn::BuildLLMMessages(args);
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * args.history.size()));
+}
+BENCHMARK(BM_BuildLLMMessages)->Unit(benchmark::kMicrosecond);
+
+void BM_SumUtf8Lengths(benchmark::State& state) {
+  const BuildArgs& args = Args();
+  for (auto _ : state) {
+    std::size_t total = 0;
+    for (const Message& m : args.history) total += m.content.size();
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * args.history.size()));
+}
+BENCHMARK(BM_SumUtf8Lengths)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+LLMCONFORM_BENCH_MAIN({{"BM_BuildLLMMessages", "BM_SumUtf8Lengths", "real_time", 1.0 / 3.0, false}})

@@ -1,0 +1,428 @@
+#include "harness/cli.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/atomic_file.h"
+#include "harness/json_location.h"
+#include "harness/oracle.h"
+#include "harness/runner.h"
+#include "harness/scenario.h"
+#include "harness/suites/registry.h"
+#include "protocols/wire/format.h"
+#include "reports/baseline.h"
+#include "reports/registry.h"
+#include "reports/reporter.h"
+
+#ifndef LLMCONFORM_VERSION
+#define LLMCONFORM_VERSION "0.0.0"
+#endif
+
+namespace llmconform::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+
+// One subcommand: registers its options on `app`, then runs when chosen.
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual void Setup(CLI::App& app) = 0;
+  virtual int Run() = 0;
+};
+
+struct CommandKind {
+  const char* name;
+  const char* description;
+  std::unique_ptr<Command> (*make)();
+};
+
+fs::path DefaultSourceRoot(const fs::path& specs) {
+  const fs::path abs = fs::absolute(specs).lexically_normal();
+  fs::path parent = abs.has_filename() ? abs.parent_path() : abs.parent_path().parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+// ---- reports shared by run, judge and sse-check ------------------------------
+
+int TerminalWidth() {
+  winsize ws{};
+  return ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
+std::string ReporterNames() {
+  std::string names;
+  for (const auto& kind : reports::ReporterKinds()) names += (names.empty() ? "" : ", ") + std::string(kind.name);
+  return names;
+}
+
+// The --out and --report options, the reporters they select, and the report
+// files, written atomically once the run is over.
+class ReportOptions {
+ public:
+  void Setup(CLI::App& app) {
+    app.add_option("--out", out_, "folder the report files are written to")->capture_default_str();
+    app.add_option("--report", reports_,
+                   "reporter to use, repeatable: NAME[:out=FILE] (FILE relative to --out, '-' for stdout); names: " +
+                       ReporterNames() + " (default: console, json, junit, markdown, html, matrix)");
+  }
+
+  // Builds the reporters into `fan`. Error: an unknown reporter or option,
+  // or two reporters writing one file.
+  std::expected<void, Error> Build(reports::MultiReporter& fan) {
+    static const std::vector<std::string> kDefault = {"console", "json", "junit", "markdown", "html", "matrix"};
+    auto requests = reports::ParseReportSpecs(reports_.empty() ? kDefault : reports_);
+    if (!requests) return std::unexpected(requests.error());
+    const bool tty = ::isatty(STDOUT_FILENO) == 1;
+    for (const auto& req : *requests) {
+      reports::ReporterOutputs outputs;
+      if (req.out.empty() || req.out == "-") {
+        outputs.out = &std::cout;  // the terminal: human output goes to stdout, diagnostics to stderr
+        outputs.console = reports::ConsoleOptionsFor(tty, std::getenv("NO_COLOR"), TerminalWidth());
+      } else {
+        outputs.out = AddFile(req.out);
+      }
+      if (!req.companion.empty()) outputs.companion = AddFile(req.companion);
+      fan.Add(req.kind->factory(outputs));
+    }
+    return {};
+  }
+
+  // A buffer whose content becomes the file `name` (relative to --out).
+  std::ostringstream* AddFile(const fs::path& name) {
+    files_.emplace_back(name.is_absolute() ? name : out_ / name, std::make_unique<std::ostringstream>());
+    return files_.back().second.get();
+  }
+
+  // Writes every file; returns false (after saying why) when one could not be.
+  bool WriteFiles(std::string_view command) {
+    for (auto& [path, buffer] : files_) {
+      if (auto written = WriteFileAtomically(path, buffer->str()); !written) {
+        std::cerr << "llmconform " << command << ": " << written.error().message << '\n';
+        return false;
+      }
+    }
+    if (!files_.empty()) {
+      std::cerr << "reports written to " << out_.string() << "/:";
+      for (const auto& [path, buffer] : files_) std::cerr << ' ' << path.filename().string();
+      std::cerr << '\n';
+    }
+    return true;
+  }
+
+  const fs::path& out() const { return out_; }
+
+ private:
+  fs::path out_ = "out/reports";
+  std::vector<std::string> reports_;
+  std::vector<std::pair<fs::path, std::unique_ptr<std::ostringstream>>> files_;
+};
+
+// ---- run -------------------------------------------------------------------
+
+class RunCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("--specs", specs_, "folder of specs/<protocol>/ with rules.json and scenarios")
+        ->capture_default_str();
+    reports_.Setup(app);
+    app.add_option("--filter", filter_,
+                   "run only scenarios whose <protocol>/<name> matches this glob (e.g. 'skill/*', '*trim*')");
+    app.add_option("--root", root_, "folder scenario trace paths are relative to (default: the parent of --specs)");
+    app.add_option("--speed", speed_, "mockllm replay speed: 0 replays streams without waiting, 1 at recorded pace")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--baseline", baseline_, "a previous report.json: also write baseline-diff.md of what changed");
+  }
+
+  int Run() override {
+    auto specs = LoadSpecs(specs_);
+    if (!specs) {
+      std::cerr << specs.error().message << '\n';
+      return kExitUsage;
+    }
+    if (specs->scenarios.empty()) {
+      std::cerr << "llmconform run: no scenarios under " << specs_ << '\n';
+      return kExitUsage;
+    }
+    std::optional<nlohmann::json> baseline;
+    if (!baseline_.empty()) {
+      auto text = ReadFile(baseline_);
+      if (!text) {
+        std::cerr << "llmconform run: --baseline " << text.error().message << '\n';
+        return kExitUsage;
+      }
+      nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+      if (doc.is_discarded() || !doc.is_object()) {
+        std::cerr << "llmconform run: --baseline " << baseline_ << ": not a JSON report\n";
+        return kExitUsage;
+      }
+      baseline = std::move(doc);
+    }
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform run: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    RunOptions options;
+    options.spec_dir = specs_.string();
+    options.source_root = root_.empty() ? DefaultSourceRoot(specs_) : fs::path(root_);
+    options.filter = filter_;
+    options.speed = speed_;
+    options.tool_version = LLMCONFORM_VERSION;
+    reports::RunResult run = RunScenarios(*specs, options, fan);
+    if (run.scenarios.empty()) {
+      std::cerr << "llmconform run: --filter '" << filter_ << "' matches no scenario (see `llmconform list`)\n";
+      return kExitUsage;
+    }
+    if (baseline) {
+      auto diff = reports::DiffAgainstBaseline(*baseline, run);
+      if (!diff) {
+        std::cerr << "llmconform run: --baseline " << baseline_ << ": " << diff.error().message << '\n';
+        return kExitUsage;
+      }
+      *reports_.AddFile("baseline-diff.md") << reports::RenderBaselineDiffMarkdown(*diff);
+    }
+    if (!reports_.WriteFiles("run")) return 3;
+    return run.ExitCode();
+  }
+
+ private:
+  fs::path specs_ = "specs";
+  ReportOptions reports_;
+  std::string filter_;
+  std::string root_;
+  double speed_ = 0;
+  std::string baseline_;
+};
+
+// ---- judge -----------------------------------------------------------------
+
+class JudgeCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("--specs", specs_, "folder of specs/<protocol>/")->capture_default_str();
+    app.add_option("--scenario", scenario_, "the scenario, as <protocol>/<name> (see `llmconform list`)")->required();
+    app.add_option("--journal", journal_, "mockllm's journal of your client's traffic (mockllm serve --journal FILE)")
+        ->required();
+    app.add_option("--outputs", outputs_, "optional JSON of what your client produced, in the suite's output shape");
+    reports_.Setup(app);
+    app.footer(
+        "Judges another implementation by the same rules as the reference:\n"
+        "  mockllm serve --traces fixtures/synthesized/multiturn-s1-standard-assembly.trace.jsonl --journal j.json\n"
+        "  (point your client at the printed URL + /t/<trace id>/v1, run it, stop mockllm)\n"
+        "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
+        "Rules that need outputs the journal cannot show are skipped unless --outputs gives them.");
+  }
+
+  int Run() override {
+    auto specs = LoadSpecs(specs_);
+    if (!specs) {
+      std::cerr << specs.error().message << '\n';
+      return kExitUsage;
+    }
+    const Scenario* scenario = nullptr;
+    for (const auto& s : specs->scenarios) {
+      if (s.protocol + "/" + s.name == scenario_) scenario = &s;
+    }
+    if (!scenario) {
+      std::cerr << "llmconform judge: --scenario '" << scenario_ << "': no such scenario (see `llmconform list`)\n";
+      return kExitUsage;
+    }
+    Observation obs;
+    auto journal_text = ReadFile(journal_);
+    if (!journal_text) {
+      std::cerr << "llmconform judge: --journal " << journal_text.error().message << '\n';
+      return kExitUsage;
+    }
+    auto journal = ParseJournal(journal_.string(), *journal_text);
+    if (!journal) {
+      std::cerr << "llmconform judge: " << journal.error().message << '\n';
+      return kExitUsage;
+    }
+    obs.journal = std::move(*journal);
+    if (!outputs_.empty()) {
+      auto text = ReadFile(outputs_);
+      auto doc = text ? ParseJsonText(outputs_.string(), *text) : std::expected<Json, Error>(std::unexpected(text.error()));
+      if (!doc) {
+        std::cerr << "llmconform judge: --outputs " << doc.error().message << '\n';
+        return kExitUsage;
+      }
+      obs.outputs = std::move(*doc);
+    }
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform judge: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    RunOptions options;
+    options.spec_dir = specs_.string();
+    options.source_root = DefaultSourceRoot(specs_);
+    options.tool_version = LLMCONFORM_VERSION;
+    reports::RunResult run = JudgeObservation(*specs, *scenario, obs, options, fan);
+    if (!reports_.WriteFiles("judge")) return 3;
+    return run.ExitCode();
+  }
+
+ private:
+  fs::path specs_ = "specs";
+  std::string scenario_;
+  fs::path journal_;
+  fs::path outputs_;
+  ReportOptions reports_;
+};
+
+// ---- list ------------------------------------------------------------------
+
+class ListCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("--specs", specs_, "folder of specs/<protocol>/")->capture_default_str();
+    app.add_option("--filter", filter_, "only scenarios whose <protocol>/<name> matches this glob");
+    app.add_flag("--rules", rules_, "list the rule catalogue instead of the scenarios");
+    app.add_flag("--json", json_, "print JSON instead of text");
+  }
+
+  int Run() override {
+    auto specs = LoadSpecs(specs_);
+    if (!specs) {
+      std::cerr << specs.error().message << '\n';
+      return kExitUsage;
+    }
+    nlohmann::json doc = nlohmann::json::array();
+    if (rules_) {
+      for (const auto& [protocol, rules] : specs->rules) {
+        if (!filter_.empty() && !MatchesFilter(Scenario{.protocol = protocol, .name = ""}, filter_)) continue;
+        for (const auto& r : rules) {
+          if (json_) {
+            doc.push_back({{"protocol", protocol}, {"id", r.id}, {"severity", r.severity}, {"source", r.source},
+                           {"text", r.text}});
+          } else {
+            std::cout << r.id << "  [" << r.severity << "]  " << r.source << "\n    " << r.text << '\n';
+          }
+        }
+      }
+    } else {
+      for (const auto& s : specs->scenarios) {
+        if (!MatchesFilter(s, filter_)) continue;
+        if (json_) {
+          doc.push_back({{"protocol", s.protocol}, {"name", s.name}, {"description", s.description},
+                         {"trace", s.trace}, {"rules", s.rules}});
+        } else {
+          std::cout << s.protocol << '/' << s.name << "  (" << s.rules.size() << " rules"
+                    << (s.trace.empty() ? "" : ", " + s.trace) << ")\n    " << s.description << '\n';
+        }
+      }
+    }
+    if (json_) std::cout << doc.dump(2) << '\n';
+    return kExitOk;
+  }
+
+ private:
+  fs::path specs_ = "specs";
+  std::string filter_;
+  bool rules_ = false;
+  bool json_ = false;
+};
+
+// ---- ref -------------------------------------------------------------------
+
+class RefCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("operation", op_, "the operation, e.g. multiturn.buildLLMMessages");
+    app.add_flag("--list", list_, "print every operation with a one-line description");
+    app.footer(
+        "Reads one JSON document on stdin and writes the result on stdout.\n"
+        "Exit 0 with a result (also when the input is invalid for the protocol: the result says so);\n"
+        "exit 2 with {\"error\": ...} on stderr for malformed JSON, a missing or mistyped field, or an\n"
+        "unknown operation.\n\n"
+        "Example:\n"
+        "  echo '{\"text\":\"介绍林默\"}' | llmconform ref multiturn.estimateMessageTokens\n"
+        "  {\"tokens\":3}");
+  }
+
+  int Run() override {
+    if (list_) {
+      std::size_t width = 0;
+      for (const auto& op : OracleOperations()) width = std::max(width, op.name.size());
+      for (const auto& op : OracleOperations()) {
+        std::cout << op.name << std::string(width + 2 - op.name.size(), ' ') << op.summary << '\n';
+      }
+      return kExitOk;
+    }
+    if (op_.empty()) {
+      std::cerr << "llmconform ref: name an operation (see `llmconform ref --list`)\n";
+      return kExitUsage;
+    }
+    return RunOracle(op_, std::cin, std::cout, std::cerr);
+  }
+
+ private:
+  std::string op_;
+  bool list_ = false;
+};
+
+template <typename T>
+std::unique_ptr<Command> Make() {
+  return std::make_unique<T>();
+}
+
+constexpr CommandKind kCommands[] = {
+    {"run", "Run the conformance scenarios and write reports", &Make<RunCommand>},
+    {"judge", "Judge another implementation's traffic (a mockllm journal) by a scenario's rules", &Make<JudgeCommand>},
+    {"list", "List scenarios (or, with --rules, the rule catalogue)", &Make<ListCommand>},
+    {"ref", "Call a reference operation: JSON on stdin, JSON on stdout", &Make<RefCommand>},
+};
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  CLI::App app{
+      "llmconform — record/replay conformance for LLM conversation protocols over OpenAI-compatible Chat "
+      "Completions.\n\nIt replays recorded traces with mockllm, drives each protocol's reference client against "
+      "them, evaluates every rule of specs/<protocol>/rules.json, and writes reports.",
+      "llmconform"};
+  app.set_version_flag("--version", "llmconform " LLMCONFORM_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  llmconform run                         all bundled scenarios; reports in out/reports/\n"
+      "  llmconform run --filter 'multiturn/*'  one protocol\n"
+      "  llmconform list --rules                the rule catalogue\n"
+      "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
+      "                                         judge your own client's traffic\n"
+      "  llmconform ref --list                  the JSON oracle's operations\n\n"
+      "Exit codes: 0 all conformant, 1 conformance failures, 2 usage or input error, 3 harness failure.");
+  std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+  for (const auto& kind : kCommands) {
+    CLI::App* sub = app.add_subcommand(kind.name, kind.description);
+    auto command = kind.make();
+    command->Setup(*sub);
+    commands.emplace_back(sub, std::move(command));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  for (auto& [sub, command] : commands) {
+    if (sub->parsed()) return command->Run();
+  }
+  return kExitUsage;
+}
+
+}  // namespace llmconform::harness

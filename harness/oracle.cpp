@@ -1,0 +1,74 @@
+#include "harness/oracle.h"
+
+#include <algorithm>
+#include <istream>
+#include <iterator>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "harness/json_location.h"
+#include "protocols/multiturn/oracle_ops.h"
+#include "protocols/wire/format.h"
+#include "protocols/wire/oracle_ops.h"
+
+namespace llmconform::harness {
+namespace {
+
+std::vector<OracleOp> BuildTable() {
+  std::vector<OracleOp> all;
+  for (auto ops : {wire::OracleOps(), multiturn::OracleOps()}) {
+    all.insert(all.end(), std::make_move_iterator(ops.begin()), std::make_move_iterator(ops.end()));
+  }
+  std::sort(all.begin(), all.end(), [](const OracleOp& a, const OracleOp& b) { return a.name < b.name; });
+  return all;
+}
+
+void WriteError(std::ostream& err, std::string_view message) {
+  err << nlohmann::json{{"error", message}}.dump() << '\n';
+}
+
+}  // namespace
+
+std::span<const OracleOp> OracleOperations() {
+  static const std::vector<OracleOp> table = BuildTable();
+  return table;
+}
+
+const OracleOp* FindOracleOperation(std::string_view name) {
+  for (const auto& op : OracleOperations()) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std::ostream& err) {
+  const OracleOp* op = FindOracleOperation(op_name);
+  if (!op) {
+    WriteError(err, Format("unknown operation \"{}\"; `llmconform ref --list` lists them", op_name));
+    return 2;
+  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto input = ParseJsonText("stdin", text);
+  if (!input) {
+    WriteError(err, input.error().message);
+    return 2;
+  }
+  std::expected<nlohmann::json, Error> result;
+  try {
+    result = op->run(*input);
+  } catch (const std::exception& e) {
+    // Operations do not throw by contract; if one does, it is our bug, said plainly.
+    WriteError(err, Format("{}: internal error: {}", op->name, e.what()));
+    return 3;
+  }
+  if (!result) {
+    WriteError(err, Format("{}: {}", op->name, result.error().message));
+    return 2;
+  }
+  // Invalid UTF-8 in a result string is replaced rather than failing the call.
+  out << result->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  return 0;
+}
+
+}  // namespace llmconform::harness

@@ -1,0 +1,219 @@
+#include "harness/runner.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <ctime>
+#include <set>
+
+#include "harness/json_location.h"
+#include "harness/suites/registry.h"
+#include "mockllm/server.h"
+#include "protocols/wire/format.h"
+
+namespace llmconform::harness {
+namespace {
+
+using reports::CheckResult;
+namespace fs = std::filesystem;
+
+double MsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string NowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A scratch folder for one scenario, removed when it goes out of scope.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "llmconform-XXXXXX").string();
+    if (mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& message) {
+  std::vector<CheckResult> out;
+  for (const auto& rule : s.rules) out.push_back(CheckResult::Error(rule, message));
+  return out;
+}
+
+reports::ScenarioInfo InfoOf(const Scenario& s, const fs::path& source_root) {
+  reports::ScenarioInfo info;
+  info.protocol = s.protocol;
+  info.name = s.name;
+  info.description = s.description;
+  std::error_code ec;
+  const fs::path rel = fs::relative(s.file, source_root, ec);
+  info.file = (ec || rel.empty() ? s.file : rel).generic_string();
+  info.trace = s.trace;
+  info.provider = s.raw.value("provider", "");
+  return info;
+}
+
+// Every rule the scenario names must be judged: one the suite left out is an Error.
+void CompleteChecks(const Scenario& s, std::vector<CheckResult>& checks) {
+  std::set<std::string> judged;
+  for (const auto& c : checks) judged.insert(c.rule);
+  for (const auto& rule : s.rules) {
+    if (!judged.contains(rule)) {
+      checks.push_back(CheckResult::Error(rule, Format("the {} suite reported no result for this rule", s.protocol)));
+    }
+  }
+}
+
+std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scenario& s, const Observation& obs) {
+  std::vector<CheckResult> checks;
+  try {
+    checks = suite.Check(s, obs);
+  } catch (const std::exception& e) {
+    return ErrorsForAll(s, Format("a check threw: {}", e.what()));
+  }
+  CompleteChecks(s, checks);
+  return checks;
+}
+
+// Drives one scenario; the checks it yields are in the suite's order.
+std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
+  const SuiteKind* kind = FindSuite(s.protocol);
+  if (!kind) return ErrorsForAll(s, Format("no suite drives protocol \"{}\"", s.protocol));
+  std::unique_ptr<ProtocolSuite> suite = kind->make();
+
+  ScratchDir scratch;
+  if (scratch.path().empty()) return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
+  DriveContext ctx{.llm_base_url = "", .source_root = options.source_root, .work_dir = scratch.path()};
+
+  std::unique_ptr<mockllm::Server> server;
+  if (!s.trace.empty()) {
+    auto trace = mockllm::LoadTraceFile(options.source_root / s.trace);
+    if (!trace) return ErrorsForAll(s, Format("trace {}: {}", s.trace, trace.error().message));
+    const std::string trace_id = trace->id;
+    mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
+    server_options.speed = options.speed;
+    std::vector<mockllm::Trace> traces;
+    traces.push_back(std::move(*trace));
+    auto started = mockllm::Server::Start(std::move(traces), server_options);
+    if (!started) return ErrorsForAll(s, Format("mockllm could not start: {}", started.error().message));
+    server = std::move(*started);
+    ctx.llm_base_url = server->TraceBaseUrl(trace_id);
+  }
+
+  std::expected<Observation, Error> obs;
+  try {
+    obs = suite->Drive(s, ctx);
+  } catch (const std::exception& e) {
+    return ErrorsForAll(s, Format("the driver threw: {}", e.what()));
+  }
+  if (!obs) return ErrorsForAll(s, Format("the driver could not run the scenario: {}", obs.error().message));
+  if (server) {
+    obs->journal = server->Journal();
+    server->Stop();
+  }
+  return CheckObservation(*suite, s, *obs);
+}
+
+// The run skeleton shared by RunScenarios and JudgeObservation.
+template <typename ChecksFor>
+reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected, const RunOptions& options,
+                       reports::Reporter& reporter, ChecksFor checks_for) {
+  const auto t0 = std::chrono::steady_clock::now();
+  reports::RunResult run;
+  run.tool_version = options.tool_version;
+  run.started_at = NowIso8601();
+  for (const auto& [protocol, rules] : specs.rules) run.rules.insert(run.rules.end(), rules.begin(), rules.end());
+  reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
+                                            .started_at = run.started_at,
+                                            .scenario_count = static_cast<int>(selected.size()),
+                                            .spec_dir = options.spec_dir});
+  for (const Scenario* s : selected) {
+    const auto st = std::chrono::steady_clock::now();
+    reports::ScenarioResult result;
+    result.info = InfoOf(*s, options.source_root);
+    reporter.OnScenarioStart(result.info);
+    result.checks = checks_for(*s);
+    for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
+    result.duration_ms = MsSince(st);
+    reporter.OnScenarioEnd(result);
+    run.scenarios.push_back(std::move(result));
+  }
+  run.duration_ms = MsSince(t0);
+  reporter.OnRunEnd(run);
+  return run;
+}
+
+}  // namespace
+
+bool MatchesFilter(const Scenario& s, std::string_view filter) {
+  if (filter.empty()) return true;
+  const std::string glob(filter);
+  const std::string full = s.protocol + "/" + s.name;
+  if (fnmatch(glob.c_str(), full.c_str(), 0) == 0) return true;
+  if (glob.find('/') == std::string::npos) {
+    return fnmatch(glob.c_str(), s.protocol.c_str(), 0) == 0 || fnmatch(glob.c_str(), s.name.c_str(), 0) == 0;
+  }
+  return false;
+}
+
+reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter) {
+  std::vector<const Scenario*> selected;
+  for (const auto& s : specs.scenarios) {
+    if (MatchesFilter(s, options.filter)) selected.push_back(&s);
+  }
+  return Run(specs, selected, options, reporter, [&](const Scenario& s) { return RunOne(s, options); });
+}
+
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
+                                    const RunOptions& options, reports::Reporter& reporter) {
+  return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
+    const SuiteKind* kind = FindSuite(s.protocol);
+    if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
+    return CheckObservation(*kind->make(), s, observation);
+  });
+}
+
+std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '[') return ParseJsonText(name, text);
+  // An object with "entries", or JSON Lines of entries.
+  auto whole = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!whole.is_discarded() && whole.is_object() && whole.contains("entries") && whole["entries"].is_array()) {
+    return whole["entries"];
+  }
+  Json entries = Json::array();
+  std::size_t line_no = 0, at = 0;
+  while (at < text.size()) {
+    const auto nl = text.find('\n', at);
+    const std::string_view line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    ++line_no;
+    at = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto entry = ParseJsonText(Format("{}:{}", name, line_no), line);
+    if (!entry) {
+      // "name:LINE:1:COL: …" → keep the line, drop the parser's own line 1.
+      std::string msg = entry.error().message;
+      const std::string prefix = Format("{}:{}:1:", name, line_no);
+      if (msg.rfind(prefix, 0) == 0) msg = Format("{}:{}:{}", name, line_no, msg.substr(prefix.size()));
+      return std::unexpected(Error{msg});
+    }
+    entries.push_back(std::move(*entry));
+  }
+  return entries;
+}
+
+}  // namespace llmconform::harness

@@ -1,0 +1,43 @@
+// Runs scenarios: for each, replay its trace with an in-process mockllm on an
+// ephemeral loopback port, drive the protocol's reference client against it,
+// check the observation, and tell the reporter as results arrive.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "harness/scenario.h"
+#include "reports/reporter.h"
+#include "reports/result.h"
+
+namespace llmconform::harness {
+
+struct RunOptions {
+  std::string spec_dir = "specs";            // as the user gave it, for reports
+  std::filesystem::path source_root = ".";  // scenario "trace" paths are relative to it
+  std::string filter;                        // glob on "<protocol>/<name>"; "" = all
+  double speed = 0;                          // mockllm --speed: 0 replays streams without waiting
+  std::string tool_version;
+};
+
+// True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'
+// also matches the protocol alone or the name alone).
+bool MatchesFilter(const Scenario& scenario, std::string_view filter);
+
+// Runs every scenario of `specs` that matches the filter. Never throws: a
+// scenario that cannot run (a missing trace, a suite that failed) yields
+// Error results for its rules, and the run goes on.
+reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter);
+
+// Judges an observation made elsewhere — another implementation's traffic,
+// captured in mockllm's journal — by the scenario's rules, with no driving.
+// Reported like a run of that one scenario.
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
+                                    const RunOptions& options, reports::Reporter& reporter);
+
+// Reads a journal as `mockllm serve --journal` or GET /__admin/journal
+// writes it: a JSON array of entries, an object with "entries", or JSON
+// Lines of entries. Errors are located ("j.jsonl:3:1: …").
+std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text);
+
+}  // namespace llmconform::harness

@@ -1,0 +1,249 @@
+#include "harness/scenario.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "harness/json_location.h"
+#include "protocols/wire/chat.h"
+#include "protocols/wire/format.h"
+
+namespace llmconform::harness {
+namespace {
+
+using Pointer = Json::json_pointer;
+
+// Collects located errors for one file.
+class Problems {
+ public:
+  Problems(std::string_view name, std::string_view text) : name_(name), text_(text) {}
+  void Add(const Pointer& where, std::string_view message) {
+    lines_.push_back(LocatedMessage(name_, text_, where, message));
+  }
+  void ExpectType(const Pointer& where, const Json& v, bool ok, std::string_view expected) {
+    if (!ok) Add(where, Format("expected {}, got {}", expected, wire::JsonTypeName(v)));
+  }
+  bool empty() const { return lines_.empty(); }
+  Error ToError() const {
+    std::string all;
+    for (const auto& l : lines_) all += (all.empty() ? "" : "\n") + l;
+    return Error{all};
+  }
+
+ private:
+  std::string name_;
+  std::string_view text_;
+  std::vector<std::string> lines_;
+};
+
+std::string Quoted(std::string_view key) { return Format("\"{}\"", key); }
+
+}  // namespace
+
+std::expected<std::string, Error> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(Error{Format("{}: cannot read: {}", path.string(), std::strerror(errno))});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::string_view text,
+                                                   std::string_view protocol) {
+  auto doc = ParseJsonText(name, text);
+  if (!doc) return std::unexpected(doc.error());
+  Problems problems(name, text);
+  RuleCatalog out;
+  if (!doc->is_array()) {
+    problems.Add(Pointer(), Format("expected an array of rules, got {}", wire::JsonTypeName(*doc)));
+    return std::unexpected(problems.ToError());
+  }
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < doc->size(); ++i) {
+    const Json& r = (*doc)[i];
+    const Pointer at = Pointer() / i;
+    if (!r.is_object()) {
+      problems.Add(at, Format("expected a rule object, got {}", wire::JsonTypeName(r)));
+      continue;
+    }
+    reports::RuleInfo info;
+    info.protocol = std::string(protocol);
+    bool ok = true;
+    for (auto [key, field] : {std::pair{"id", &info.id}, std::pair{"source", &info.source},
+                              std::pair{"text", &info.text}, std::pair{"severity", &info.severity}}) {
+      auto it = r.find(key);
+      if (it == r.end()) {
+        problems.Add(at, Format("expected field {}, got nothing", Quoted(key)));
+        ok = false;
+      } else if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+        problems.Add(at / key, Format("{}: expected a non-empty string, got {}", Quoted(key),
+                                      it->is_string() ? std::string("\"\"") : std::string(wire::JsonTypeName(*it))));
+        ok = false;
+      } else {
+        *field = it->get<std::string>();
+      }
+    }
+    if (!ok) continue;
+    if (info.severity != "must" && info.severity != "should") {
+      problems.Add(at / "severity", Format("\"severity\": expected \"must\" or \"should\", got \"{}\"", info.severity));
+    }
+    if (!seen.insert(info.id).second) problems.Add(at / "id", Format("\"id\": rule \"{}\" is defined twice", info.id));
+    out.push_back(std::move(info));
+  }
+  if (!problems.empty()) return std::unexpected(problems.ToError());
+  return out;
+}
+
+std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_view text,
+                                             std::string_view expected_protocol, const RuleCatalog& rules) {
+  auto doc = ParseJsonText(name, text);
+  if (!doc) return std::unexpected(doc.error());
+  Problems problems(name, text);
+  if (!doc->is_object()) {
+    problems.Add(Pointer(), Format("expected a scenario object, got {}", wire::JsonTypeName(*doc)));
+    return std::unexpected(problems.ToError());
+  }
+  static const std::set<std::string> kKnown = {"protocol", "name", "description", "trace", "provider",
+                                               "tags",     "input", "expect",     "rules", "notes"};
+  for (auto it = doc->begin(); it != doc->end(); ++it) {
+    if (!kKnown.contains(it.key())) {
+      problems.Add(Pointer() / it.key(),
+                   Format("unknown field \"{}\"; expected one of protocol, name, description, trace, provider, tags, "
+                          "input, expect, rules, notes",
+                          it.key()));
+    }
+  }
+  Scenario s;
+  s.raw = *doc;
+  auto string_field = [&](const char* key, std::string& into, bool required) {
+    auto it = doc->find(key);
+    if (it == doc->end()) {
+      if (required) problems.Add(Pointer(), Format("expected field {}, got nothing", Quoted(key)));
+      return;
+    }
+    if (!it->is_string()) {
+      problems.Add(Pointer() / key, Format("{}: expected string, got {}", Quoted(key), wire::JsonTypeName(*it)));
+      return;
+    }
+    into = it->get<std::string>();
+  };
+  string_field("protocol", s.protocol, true);
+  string_field("name", s.name, true);
+  string_field("description", s.description, false);
+  string_field("trace", s.trace, false);
+  if (!s.protocol.empty() && s.protocol != expected_protocol) {
+    problems.Add(Pointer() / "protocol", Format("\"protocol\": expected \"{}\" (the folder it is in), got \"{}\"",
+                                                expected_protocol, s.protocol));
+  }
+  if (doc->contains("name") && s.name.empty() && (*doc)["name"].is_string()) {
+    problems.Add(Pointer() / "name", "\"name\": expected a non-empty string, got \"\"");
+  }
+  for (const char* key : {"input", "expect"}) {
+    if (auto it = doc->find(key); it != doc->end()) {
+      if (!it->is_object()) {
+        problems.Add(Pointer() / key, Format("{}: expected object, got {}", Quoted(key), wire::JsonTypeName(*it)));
+      } else {
+        (std::string_view(key) == "input" ? s.input : s.expect) = *it;
+      }
+    }
+  }
+  if (auto it = doc->find("provider"); it != doc->end() && !it->is_string()) {
+    problems.Add(Pointer() / "provider", Format("\"provider\": expected string, got {}", wire::JsonTypeName(*it)));
+  }
+  auto rules_it = doc->find("rules");
+  if (rules_it == doc->end()) {
+    problems.Add(Pointer(), "expected field \"rules\" (the rule ids this scenario exercises), got nothing");
+  } else if (!rules_it->is_array() || rules_it->empty()) {
+    problems.Add(Pointer() / "rules", Format("\"rules\": expected a non-empty array of rule ids, got {}",
+                                             rules_it->is_array() ? std::string("[]")
+                                                                  : std::string(wire::JsonTypeName(*rules_it))));
+  } else {
+    for (std::size_t i = 0; i < rules_it->size(); ++i) {
+      const Json& r = (*rules_it)[i];
+      const Pointer at = Pointer() / "rules" / i;
+      if (!r.is_string()) {
+        problems.Add(at, Format("\"rules\"[{}]: expected a rule id string, got {}", i, wire::JsonTypeName(r)));
+        continue;
+      }
+      const std::string id = r.get<std::string>();
+      const bool known = std::any_of(rules.begin(), rules.end(), [&](const auto& info) { return info.id == id; });
+      if (!known) {
+        problems.Add(at, Format("\"rules\"[{}]: unknown rule id \"{}\" (not in specs/{}/rules.json)", i, id,
+                                expected_protocol));
+        continue;
+      }
+      s.rules.push_back(id);
+    }
+  }
+  if (!problems.empty()) return std::unexpected(problems.ToError());
+  return s;
+}
+
+std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(specs_dir, ec)) {
+    return std::unexpected(Error{Format("{}: not a folder of specs (expected specs/<protocol>/rules.json)",
+                                        specs_dir.string())});
+  }
+  const fs::path base = specs_dir.has_parent_path() ? specs_dir.parent_path() : fs::path(".");
+  auto display = [&](const fs::path& p) { return p.lexically_relative(base).generic_string(); };
+  SpecSet set;
+  std::vector<std::string> errors;
+  std::vector<fs::path> protocol_dirs;
+  for (const auto& entry : fs::directory_iterator(specs_dir, ec)) {
+    if (entry.is_directory()) protocol_dirs.push_back(entry.path());
+  }
+  std::sort(protocol_dirs.begin(), protocol_dirs.end());
+  for (const auto& dir : protocol_dirs) {
+    const std::string protocol = dir.filename().string();
+    const fs::path rules_path = dir / "rules.json";
+    if (!fs::exists(rules_path)) {
+      errors.push_back(Format("{}: missing; every protocol folder has a rule catalogue", display(rules_path)));
+      continue;
+    }
+    auto rules_text = ReadFile(rules_path);
+    if (!rules_text) {
+      errors.push_back(rules_text.error().message);
+      continue;
+    }
+    auto catalog = ParseRuleCatalog(display(rules_path), *rules_text, protocol);
+    if (!catalog) {
+      errors.push_back(catalog.error().message);
+      continue;
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json" && entry.path().filename() != "rules.json") {
+        files.push_back(entry.path());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      auto text = ReadFile(file);
+      if (!text) {
+        errors.push_back(text.error().message);
+        continue;
+      }
+      auto scenario = ParseScenario(display(file), *text, protocol, *catalog);
+      if (!scenario) {
+        errors.push_back(scenario.error().message);
+        continue;
+      }
+      scenario->file = file;
+      set.scenarios.push_back(std::move(*scenario));
+    }
+    set.rules[protocol] = std::move(*catalog);
+  }
+  if (!errors.empty()) {
+    std::string all;
+    for (const auto& e : errors) all += (all.empty() ? "" : "\n") + e;
+    return std::unexpected(Error{all});
+  }
+  return set;
+}
+
+}  // namespace llmconform::harness

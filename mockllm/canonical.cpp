@@ -1,0 +1,158 @@
+#include "mockllm/canonical.h"
+
+#include <algorithm>
+
+#include "protocols/wire/format.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+
+void RemovePath(Json& j, const std::vector<std::string>& tokens, std::size_t depth) {
+  const std::string& token = tokens[depth];
+  const bool last = depth + 1 == tokens.size();
+  if (j.is_object()) {
+    if (token == "*") {
+      if (last) {
+        j = Json::object();
+        return;
+      }
+      for (auto& [key, value] : j.items()) RemovePath(value, tokens, depth + 1);
+      return;
+    }
+    auto it = j.find(token);
+    if (it == j.end()) return;
+    if (last) {
+      j.erase(it);
+    } else {
+      RemovePath(*it, tokens, depth + 1);
+    }
+  } else if (j.is_array()) {
+    if (token == "*") {
+      if (last) {
+        j = Json::array();
+        return;
+      }
+      for (Json& e : j) RemovePath(e, tokens, depth + 1);
+      return;
+    }
+    if (token.empty() ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return;
+    }
+    const std::size_t index = std::stoul(token);
+    if (index >= j.size()) return;
+    if (last) {
+      j.erase(index);
+    } else {
+      RemovePath(j[index], tokens, depth + 1);
+    }
+  }
+}
+
+std::string Short(const Json& j) {
+  std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  constexpr std::size_t kMax = 200;
+  if (s.size() > kMax) s = s.substr(0, kMax) + "…";
+  return s;
+}
+
+std::optional<Difference> Diff(const Json& e, const Json& a, const std::string& pointer) {
+  if (e == a) return std::nullopt;
+  if (e.is_object() && a.is_object()) {
+    // Keys in sorted order (nlohmann::json keeps objects sorted).
+    auto ei = e.begin();
+    auto ai = a.begin();
+    while (ei != e.end() || ai != a.end()) {
+      if (ai == a.end() || (ei != e.end() && ei.key() < ai.key())) {
+        return Difference{PointerAppend(pointer, ei.key()), *ei, std::nullopt};
+      }
+      if (ei == e.end() || ai.key() < ei.key()) {
+        return Difference{PointerAppend(pointer, ai.key()), std::nullopt, *ai};
+      }
+      if (auto d = Diff(*ei, *ai, PointerAppend(pointer, ei.key()))) return d;
+      ++ei;
+      ++ai;
+    }
+    return std::nullopt;
+  }
+  if (e.is_array() && a.is_array()) {
+    const std::size_t n = std::min(e.size(), a.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (auto d = Diff(e[i], a[i], Format("{}/{}", pointer, i))) return d;
+    }
+    const std::string at = Format("{}/{}", pointer, n);
+    if (e.size() > n) return Difference{at, e[n], std::nullopt};
+    return Difference{at, std::nullopt, a[n]};
+  }
+  return Difference{pointer, e, a};
+}
+
+}  // namespace
+
+std::expected<IgnorePaths, Error> IgnorePaths::Parse(const std::vector<std::string>& pointers) {
+  IgnorePaths out;
+  for (const std::string& p : pointers) {
+    if (p.empty() || p.front() != '/') {
+      return std::unexpected(
+          Error{Format("ignore path \"{}\": expected a JSON pointer starting with '/'", p)});
+    }
+    std::vector<std::string> tokens;
+    std::string token;
+    for (std::size_t i = 1; i <= p.size(); ++i) {
+      if (i == p.size() || p[i] == '/') {
+        tokens.push_back(token);
+        token.clear();
+      } else if (p[i] == '~' && i + 1 < p.size() && (p[i + 1] == '0' || p[i + 1] == '1')) {
+        token.push_back(p[i + 1] == '0' ? '~' : '/');
+        ++i;
+      } else {
+        token.push_back(p[i]);
+      }
+    }
+    out.patterns_.push_back(std::move(tokens));
+  }
+  return out;
+}
+
+Json IgnorePaths::Apply(Json j) const {
+  for (const auto& tokens : patterns_) RemovePath(j, tokens, 0);
+  return j;
+}
+
+Json BodyValue(std::string_view body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return nullptr;
+  Json j = Json::parse(body, nullptr, false);
+  if (j.is_discarded()) return Json(std::string(body));
+  return j;
+}
+
+std::string Difference::Describe() const {
+  const std::string where = pointer.empty() ? "/" : pointer;
+  if (!expected)
+    return Format("{}: unexpected value {} (not in the recording)", where, Short(*actual));
+  if (!actual) return Format("{}: missing, expected {}", where, Short(*expected));
+  return Format("{}: expected {}, got {}", where, Short(*expected), Short(*actual));
+}
+
+std::optional<Difference> FirstDifference(const Json& expected, const Json& actual) {
+  return Diff(expected, actual, "");
+}
+
+std::string PointerAppend(std::string_view pointer, std::string_view token) {
+  std::string out(pointer);
+  out.push_back('/');
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace mockllm

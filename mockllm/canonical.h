@@ -1,0 +1,56 @@
+// Canonical comparison of request bodies: JSON values compared as values
+// (key order and whitespace never matter, 1 equals 1.0), after removing the
+// paths a matcher is told to ignore.
+#pragma once
+
+#include <expected>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocols/wire/error.h"
+
+namespace mockllm {
+
+using Json = nlohmann::json;
+using llmconform::Error;
+
+// JSON pointers whose values are removed before comparing. A `*` token
+// matches every key or index at its level: "/messages/*/name", "/user".
+class IgnorePaths {
+ public:
+  IgnorePaths() = default;
+  // Error: a pointer that does not start with '/'.
+  static std::expected<IgnorePaths, Error> Parse(const std::vector<std::string>& pointers);
+
+  // `j` without the ignored values.
+  Json Apply(Json j) const;
+  bool empty() const { return patterns_.empty(); }
+
+ private:
+  std::vector<std::vector<std::string>> patterns_;  // unescaped tokens
+};
+
+// A request body as the matcher sees it: parsed JSON, or the text itself as a
+// JSON string when it is not JSON, or null when empty.
+Json BodyValue(std::string_view body);
+
+struct Difference {
+  std::string pointer;           // where the values first differ ("" for the root)
+  std::optional<Json> expected;  // absent: the recording has nothing there
+  std::optional<Json> actual;    // absent: the request has nothing there
+
+  // "/messages/1/content: expected \"hi\", got \"hello\"" and friends.
+  std::string Describe() const;
+};
+
+// The first place (in document order, keys sorted) where `actual` differs from
+// `expected`, nullopt when they are equal as JSON values.
+std::optional<Difference> FirstDifference(const Json& expected, const Json& actual);
+
+// Appends a JSON pointer token, escaping '~' and '/'.
+std::string PointerAppend(std::string_view pointer, std::string_view token);
+
+}  // namespace mockllm

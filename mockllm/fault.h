@@ -1,0 +1,73 @@
+// Faults injected into a replayed response, from an exchange's `fault` object
+// or from `mockllm serve --fault KEY[=VALUE]`. Every fault is deterministic:
+// the same trace, fault and seed give the same bytes.
+//
+//   {"status": 429, "body": {...}|"text", "retry_after": 2, "retry_after_ms": 1500,
+//    "headers": {"x-should-retry": "true"}}     answer with this status instead
+//                                              (default body: an OpenAI error)
+//   {"delay_ms": N}                            wait before the first byte (headers)
+//   {"cut_after_bytes": N}                     close the connection after N body bytes
+//   {"cut_after_events": N}                    close it after N SSE events
+//   {"drop_done": true}                        leave out the `data: [DONE]` event
+//   {"malformed_event": K}                     replace event K (0-based) with broken JSON
+//   {"resplit": true, "seed": S}               re-split the stream into random pieces
+//                                              (same bytes; seed from --seed if absent)
+//   {"crlf": true}                             CRLF line ends
+//   {"bom": true}                              a UTF-8 BOM before the body
+//   {"keepalive_ms": N}                        `: keep-alive` comments every N ms of
+//                                              the recorded timeline
+//   {"error_event": {"after_events": K, "error": {...}}}   a `data: {"error":…}`
+//                                              event after K events (HTTP 200), then end
+//   {"stall_ms": N, "stall_after_events": K}   stop sending for N ms after K events
+//                                              (0: right after the headers)
+// Times in faults are absolute milliseconds, not scaled by --speed.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mockllm/json_locate.h"
+#include "mockllm/trace.h"
+
+namespace mockllm {
+
+struct Fault {
+  std::optional<int> status;
+  std::optional<OJson> body;
+  std::optional<double> retry_after;  // seconds
+  std::optional<std::int64_t> retry_after_ms;
+  OJson headers = OJson::object();  // extra headers with a status fault
+  std::int64_t delay_ms = 0;
+  std::optional<std::int64_t> cut_after_bytes;
+  std::optional<std::int64_t> cut_after_events;
+  bool drop_done = false;
+  std::optional<std::int64_t> malformed_event;
+  bool resplit = false;
+  std::optional<std::uint64_t> seed;
+  bool crlf = false;
+  bool bom = false;
+  std::int64_t keepalive_ms = 0;
+  std::optional<std::int64_t> error_event_after;  // events before the error event
+  OJson error_event_error;                        // the `error` object it carries
+  std::int64_t stall_ms = 0;
+  std::int64_t stall_after_events = 0;
+
+  bool Empty() const;
+};
+
+// Validates and reads a fault object. Errors carry the JSON pointer relative
+// to the object ("/status") and say what was expected.
+std::expected<Fault, PointedError> FaultFromJson(const OJson& j);
+
+// Adds one `--fault KEY[=VALUE]` to `into` (an object): VALUE is read as JSON
+// when it parses (`status=429`, `error_event={"after_events":2}`), else as a
+// string; KEY alone means true. Error: unknown key or a malformed flag.
+std::expected<void, Error> AddFaultFlag(OJson& into, std::string_view flag);
+
+// `base` with every key of `over` set over it (exchange faults over --fault).
+OJson MergeFaults(const OJson& base, const OJson& over);
+
+}  // namespace mockllm

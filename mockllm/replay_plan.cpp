@@ -1,0 +1,343 @@
+#include "mockllm/replay_plan.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "protocols/wire/format.h"
+#include "protocols/wire/sse.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+struct Boundary {
+  std::size_t end;  // offset just past the blank line
+  bool has_data;    // the block it ends holds a data field
+};
+
+std::vector<Boundary> BlockBoundaries(std::string_view s) {
+  std::vector<Boundary> out;
+  std::size_t pos = s.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
+  bool has_data = false;
+  while (pos < s.size()) {
+    const auto eol = s.find_first_of("\r\n", pos);
+    if (eol == std::string_view::npos) break;
+    std::size_t next = eol + 1;
+    if (s[eol] == '\r' && next < s.size() && s[next] == '\n') ++next;
+    const std::string_view line = s.substr(pos, eol - pos);
+    if (line.empty()) {
+      out.push_back({next, has_data});
+      has_data = false;
+    } else if (line.substr(0, 4) == "data" && (line.size() == 4 || line[4] == ':')) {
+      has_data = true;
+    }
+    pos = next;
+  }
+  return out;
+}
+
+std::string Join(const std::vector<Piece>& pieces) {
+  std::string out;
+  for (const Piece& p : pieces) out += p.bytes;
+  return out;
+}
+
+// The recorded time of the byte at `offset` (the last piece's time past the end).
+std::int64_t TimeAt(const std::vector<Piece>& pieces, std::size_t offset) {
+  std::size_t at = 0;
+  for (const Piece& p : pieces) {
+    at += p.bytes.size();
+    if (offset < at) return p.at_ms;
+  }
+  return pieces.empty() ? 0 : pieces.back().at_ms;
+}
+
+// Makes a piece start at `offset`; returns its index (pieces.size() at the end).
+std::size_t SplitAt(std::vector<Piece>& pieces, std::size_t offset) {
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (offset == at) return i;
+    const std::size_t size = pieces[i].bytes.size();
+    if (offset < at + size) {
+      Piece tail = pieces[i];
+      tail.stall_ms_before = 0;
+      tail.bytes = pieces[i].bytes.substr(offset - at);
+      pieces[i].bytes.resize(offset - at);
+      pieces.insert(pieces.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
+      return i + 1;
+    }
+    at += size;
+  }
+  return pieces.size();
+}
+
+// Re-cuts the stream so that each piece is one block (an event, a comment
+// block, or a trailing partial block), timed by its last byte.
+struct Block {
+  std::string bytes;
+  std::int64_t at_ms;
+  bool has_data;
+};
+
+std::vector<Block> ToBlocks(const std::vector<Piece>& pieces) {
+  const std::string all = Join(pieces);
+  std::vector<Block> blocks;
+  std::size_t start = 0;
+  for (const Boundary& b : BlockBoundaries(all)) {
+    blocks.push_back({all.substr(start, b.end - start), TimeAt(pieces, b.end - 1), b.has_data});
+    start = b.end;
+  }
+  if (start < all.size())
+    blocks.push_back({all.substr(start), TimeAt(pieces, all.size() - 1), false});
+  return blocks;
+}
+
+std::vector<Piece> FromBlocks(const std::vector<Block>& blocks) {
+  std::vector<Piece> pieces;
+  for (const Block& b : blocks) pieces.push_back(Piece{b.at_ms, 0, b.bytes});
+  return pieces;
+}
+
+// The data payload of a one-event block, "" if it has none.
+std::string EventData(std::string_view block) {
+  auto parsed = llmconform::wire::ParseSse(block);
+  return parsed.events.empty() ? "" : parsed.events.front().data;
+}
+
+// A payload that is no longer JSON: its first half, made unparseable.
+std::string BrokenJson(std::string_view payload) {
+  std::string broken(payload.substr(0, std::max<std::size_t>(1, payload.size() / 2)));
+  if (nlohmann::json::accept(broken)) broken += ",";
+  return broken;
+}
+
+std::string ReplaceEventData(std::string_view block, const std::string& data,
+                             const std::string& replacement) {
+  std::string out(block);
+  if (!data.empty()) {
+    if (auto at = out.find(data); at != std::string::npos)
+      return out.replace(at, data.size(), replacement);
+  }
+  llmconform::wire::SseEvent ev;
+  ev.data = replacement;
+  return llmconform::wire::WriteSseEvent(ev);
+}
+
+void EditEvents(std::vector<Piece>& pieces, const Fault& f) {
+  if (!f.drop_done && !f.malformed_event && !f.error_event_after) return;
+  std::vector<Block> blocks = ToBlocks(pieces);
+  std::vector<Block> out;
+  std::int64_t data_index = 0;
+  std::int64_t last_at = 0;
+  for (Block& b : blocks) {
+    if (f.error_event_after && b.has_data && data_index >= *f.error_event_after) break;
+    if (b.has_data) {
+      const std::string data = EventData(b.bytes);
+      if (f.drop_done && data == "[DONE]") continue;
+      if (f.malformed_event && *f.malformed_event == data_index) {
+        b.bytes = ReplaceEventData(b.bytes, data, BrokenJson(data));
+      }
+      ++data_index;
+    }
+    last_at = b.at_ms;
+    out.push_back(std::move(b));
+  }
+  if (f.error_event_after) {
+    const OJson error = {{"error", f.error_event_error}};
+    out.push_back(Block{llmconform::wire::WriteSseData(error.dump()), last_at, true});
+  }
+  pieces = FromBlocks(out);
+}
+
+void ToCrlf(std::vector<Piece>& pieces) {
+  char prev = '\0';
+  for (Piece& p : pieces) {
+    std::string out;
+    out.reserve(p.bytes.size() + p.bytes.size() / 8);
+    for (char c : p.bytes) {
+      if (c == '\n' && prev != '\r') out.push_back('\r');
+      out.push_back(c);
+      prev = c;
+    }
+    p.bytes = std::move(out);
+  }
+}
+
+void InsertKeepAlives(std::vector<Piece>& pieces, std::int64_t every_ms) {
+  const std::string comment = llmconform::wire::WriteSseComment("keep-alive") + "\n";
+  std::vector<Block> blocks = ToBlocks(pieces);
+  std::vector<Block> out;
+  std::int64_t next_tick = every_ms;
+  for (Block& b : blocks) {
+    while (next_tick <= b.at_ms) {
+      out.push_back(Block{comment, next_tick, false});
+      next_tick += every_ms;
+    }
+    out.push_back(std::move(b));
+  }
+  pieces = FromBlocks(out);
+}
+
+void Resplit(std::vector<Piece>& pieces, std::uint64_t seed) {
+  const std::string all = Join(pieces);
+  std::vector<Piece> out;
+  std::size_t offset = 0;
+  for (std::string& bytes : SeededSplit(all, seed)) {
+    offset += bytes.size();
+    out.push_back(Piece{TimeAt(pieces, offset - 1), 0, std::move(bytes)});
+  }
+  pieces = std::move(out);
+}
+
+// The offset just past the n-th event (n ≥ 1), or the end of the stream.
+std::size_t EndOfEvents(const std::vector<Piece>& pieces, std::int64_t n) {
+  const std::string all = Join(pieces);
+  if (n <= 0) return 0;
+  const auto ends = SseEventEnds(all);
+  if (static_cast<std::size_t>(n) <= ends.size()) return ends[static_cast<std::size_t>(n) - 1];
+  return all.size();
+}
+
+void Truncate(std::vector<Piece>& pieces, std::size_t offset) {
+  pieces.resize(SplitAt(pieces, offset));
+}
+
+std::string_view ErrorType(int status) {
+  if (status == 429) return "requests";
+  if (status >= 500) return "server_error";
+  if (status == 401) return "invalid_authentication";
+  return "invalid_request_error";
+}
+
+std::string RetryAfterText(double seconds) {
+  if (seconds == static_cast<double>(static_cast<std::int64_t>(seconds))) {
+    return std::to_string(static_cast<std::int64_t>(seconds));
+  }
+  return Format("{}", seconds);
+}
+
+bool SkippedHeader(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return lower == "content-type" || lower == "content-length" || lower == "transfer-encoding" ||
+         lower == "connection" || lower == "keep-alive" || lower == "content-encoding";
+}
+
+}  // namespace
+
+std::string ResponsePlan::Body() const { return Join(pieces); }
+
+std::vector<std::size_t> SseEventEnds(std::string_view stream) {
+  std::vector<std::size_t> ends;
+  for (const Boundary& b : BlockBoundaries(stream)) {
+    if (b.has_data) ends.push_back(b.end);
+  }
+  return ends;
+}
+
+std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
+                                     std::size_t max_piece) {
+  // splitmix64: the same sequence on every platform and standard library.
+  std::uint64_t state = seed;
+  auto next = [&state] {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  };
+  std::vector<std::string> out;
+  while (!bytes.empty()) {
+    const std::size_t n =
+        std::min<std::size_t>(bytes.size(), 1 + next() % std::max<std::size_t>(1, max_piece));
+    out.emplace_back(bytes.substr(0, n));
+    bytes.remove_prefix(n);
+  }
+  return out;
+}
+
+OJson DefaultErrorBody(int status) {
+  OJson error = OJson::object();
+  error["message"] = Format("mockllm injected HTTP {}", status);
+  error["type"] = ErrorType(status);
+  error["param"] = nullptr;
+  error["code"] = status == 429 ? OJson("rate_limit_exceeded") : OJson(nullptr);
+  return {{"error", error}};
+}
+
+ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std::uint64_t seed) {
+  ResponsePlan plan;
+  plan.delay_ms = f.delay_ms;
+  if (f.status) {
+    plan.status = *f.status;
+    plan.content_type = "application/json";
+    std::string body;
+    if (!f.body) {
+      body = DefaultErrorBody(*f.status).dump();
+    } else if (f.body->is_string()) {
+      body = f.body->get<std::string>();
+      plan.content_type = "text/plain";
+    } else {
+      body = f.body->dump();
+    }
+    if (f.retry_after) plan.headers.emplace_back("retry-after", RetryAfterText(*f.retry_after));
+    if (f.retry_after_ms)
+      plan.headers.emplace_back("retry-after-ms", std::to_string(*f.retry_after_ms));
+    for (auto it = f.headers.begin(); it != f.headers.end(); ++it) {
+      if (SkippedHeader(it.key())) continue;
+      plan.headers.emplace_back(it.key(), it->get<std::string>());
+    }
+    plan.pieces.push_back(Piece{0, 0, std::move(body)});
+  } else {
+    plan.status = response.status;
+    plan.chunked = response.streamed;
+    plan.content_type = response.Header("content-type");
+    if (plan.content_type.empty())
+      plan.content_type = response.streamed ? "text/event-stream" : "application/json";
+    for (auto it = response.headers.begin(); it != response.headers.end(); ++it) {
+      if (SkippedHeader(it.key())) continue;
+      plan.headers.emplace_back(it.key(), it->get<std::string>());
+    }
+    if (response.streamed) {
+      for (const Chunk& c : response.chunks) plan.pieces.push_back(Piece{c.t_ms, 0, c.raw});
+    } else {
+      plan.pieces.push_back(Piece{0, 0, response.BodyBytes()});
+    }
+  }
+  if (plan.chunked) {
+    EditEvents(plan.pieces, f);
+    if (f.crlf) ToCrlf(plan.pieces);
+  }
+  if (f.bom) {
+    if (plan.pieces.empty()) plan.pieces.push_back(Piece{});
+    plan.pieces.front().bytes.insert(0, kBom);
+  }
+  if (plan.chunked && f.keepalive_ms > 0) InsertKeepAlives(plan.pieces, f.keepalive_ms);
+  if (f.resplit) Resplit(plan.pieces, f.seed.value_or(seed));
+  plan.content_length = Join(plan.pieces).size();
+  if (f.stall_ms > 0) {
+    const std::size_t at = plan.chunked ? EndOfEvents(plan.pieces, f.stall_after_events) : 0;
+    const std::size_t index = SplitAt(plan.pieces, at);
+    if (index == plan.pieces.size()) plan.pieces.push_back(Piece{TimeAt(plan.pieces, at), 0, ""});
+    plan.pieces[index].stall_ms_before = f.stall_ms;
+  }
+  if (plan.chunked && f.cut_after_events) {
+    Truncate(plan.pieces, EndOfEvents(plan.pieces, *f.cut_after_events));
+    plan.cut = true;
+  }
+  if (f.cut_after_bytes) {
+    const std::size_t total = Join(plan.pieces).size();
+    Truncate(plan.pieces,
+             std::min<std::size_t>(total, static_cast<std::size_t>(*f.cut_after_bytes)));
+    plan.cut = true;
+  }
+  // Empty pieces carry nothing to write unless they hold a stall.
+  std::erase_if(plan.pieces,
+                [](const Piece& p) { return p.bytes.empty() && p.stall_ms_before == 0; });
+  return plan;
+}
+
+}  // namespace mockllm

@@ -1,0 +1,58 @@
+// What a replay writes for one exchange: status, headers and the body as a
+// list of timed pieces, with its faults applied. Pure: no sockets or clocks,
+// so the bytes a fault produces are tested without a server, and the same
+// response, fault and seed always give the same plan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mockllm/fault.h"
+#include "mockllm/trace.h"
+
+namespace mockllm {
+
+struct Piece {
+  std::int64_t at_ms = 0;            // recorded offset from the start of the response
+  std::int64_t stall_ms_before = 0;  // an extra wait before this piece (a stall fault)
+  std::string bytes;
+  friend bool operator==(const Piece&, const Piece&) = default;
+};
+
+struct ResponsePlan {
+  int status = 200;
+  std::string content_type;
+  std::vector<std::pair<std::string, std::string>> headers;  // besides content type and framing
+  bool chunked = false;       // a streamed response (Transfer-Encoding: chunked)
+  std::int64_t delay_ms = 0;  // wait before the status line
+  std::vector<Piece> pieces;  // the body in the pieces it is written in
+  std::size_t content_length =
+      0;             // announced length of a non-chunked body (the whole body, also when cut)
+  bool cut = false;  // close the connection after the pieces instead of ending cleanly
+
+  std::string Body() const;  // the pieces joined
+};
+
+// The plan for `response` under `fault`; `seed` drives `resplit` when the fault
+// names no seed of its own. Streams keep their recorded pieces and times
+// unless a fault changes them; faults apply in this order: event edits
+// (drop_done, malformed_event, error_event), crlf, bom, keepalive_ms, resplit,
+// stall, cut_after_events / cut_after_bytes.
+ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, std::uint64_t seed);
+
+// The byte offsets just past each SSE event in `stream` (after the blank line
+// that ends a block holding a `data` field), any line ends.
+std::vector<std::size_t> SseEventEnds(std::string_view stream);
+
+// Splits `bytes` into pieces of 1..max_piece bytes chosen by `seed`
+// (deterministic on every platform).
+std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
+                                     std::size_t max_piece = 32);
+
+// The body of an injected HTTP error: OpenAI's error object for `status`.
+OJson DefaultErrorBody(int status);
+
+}  // namespace mockllm

@@ -1,0 +1,531 @@
+#include "mockllm/server.h"
+
+#include <httplib.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "mockllm/journal.h"
+#include "mockllm/replay_book.h"
+#include "mockllm/secrets.h"
+#include "protocols/wire/chat.h"
+#include "protocols/wire/format.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Finding;
+using llmconform::Format;
+using llmconform::wire::MakeErrorJson;
+using Clock = std::chrono::steady_clock;
+
+// Set while mockllm's own handler answers a request on this thread, so the
+// error handler leaves its (possibly empty, recorded) error bodies alone.
+thread_local bool t_handled = false;
+
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+bool IsJsonContentType(std::string_view ct) {
+  std::string lower(ct);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto semi = lower.find(';');
+  const std::string type = lower.substr(0, semi);
+  return type == "application/json" ||
+         (type.starts_with("application/") && type.ends_with("+json"));
+}
+
+Json FindingsJson(const llmconform::Findings& findings) {
+  Json out = Json::array();
+  for (const Finding& f : findings) out.push_back({{"rule", f.rule}, {"message", f.message}});
+  return out;
+}
+
+Json HeadersJson(const httplib::Headers& headers) {
+  Json out = Json::object();
+  for (const auto& [name, value] : headers) {
+    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+        name == "LOCAL_PORT")
+      continue;
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out[lower] = IsSecretName(lower) ? std::string(kRedacted) : RedactText(value);
+  }
+  return out;
+}
+
+// Where a request goes, from its raw target.
+struct Route {
+  enum class Kind { kAdmin, kPinned, kUnpinned, kUnknownTrace } kind = Kind::kUnpinned;
+  std::string path;                  // the raw path (no query)
+  std::string rest;                  // the replay path: "/v1/…" (pinned: after the pin)
+  std::optional<std::size_t> trace;  // pinned trace
+  std::string trace_id;              // as the client named it
+};
+
+}  // namespace
+
+struct Server::Impl {
+  ServerOptions options;
+  std::unique_ptr<ReplayBook> book;
+  mockllm::Journal journal;
+  httplib::Server http;
+  std::thread listener;
+  int port = 0;
+  int listen_fd = -1;
+  bool capture_fd = false;
+
+  std::mutex stop_mu;
+  std::condition_variable stop_cv;
+  bool stopping = false;
+  bool stopped = false;
+
+  explicit Impl(ServerOptions opts) : options(std::move(opts)), journal(options.journal_limit) {}
+
+  // Waits until `t`; false when the server is stopping.
+  bool WaitUntil(Clock::time_point t) {
+    std::unique_lock lock(stop_mu);
+    return !stop_cv.wait_until(lock, t, [this] { return stopping; });
+  }
+
+  Route Resolve(const std::string& target) const {
+    Route r;
+    r.path = target.substr(0, target.find('?'));
+    if (r.path.starts_with("/__admin/") || r.path == "/__admin") {
+      r.kind = Route::Kind::kAdmin;
+      r.rest = r.path;
+      return r;
+    }
+    if (!r.path.starts_with("/t/")) {
+      r.rest = UrlDecode(r.path);
+      return r;
+    }
+    const auto seg_end = r.path.find('/', 3);
+    r.trace_id =
+        UrlDecode(r.path.substr(3, seg_end == std::string::npos ? std::string::npos : seg_end - 3));
+    if (auto t = book->FindTrace(r.trace_id); t && seg_end != std::string::npos) {
+      r.kind = Route::Kind::kPinned;
+      r.trace = t;
+      r.rest = UrlDecode(r.path.substr(seg_end));
+      return r;
+    }
+    // An id with an unencoded '/': the longest loaded id the path starts with.
+    const std::string decoded = UrlDecode(r.path.substr(3));
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < book->traces().size(); ++i) {
+      const std::string& id = book->traces()[i].id;
+      if (decoded.starts_with(id + "/") && id.size() > best) {
+        best = id.size();
+        r.trace = i;
+      }
+    }
+    if (r.trace) {
+      r.kind = Route::Kind::kPinned;
+      r.trace_id = book->traces()[*r.trace].id;
+      r.rest = decoded.substr(best);
+      return r;
+    }
+    r.kind = Route::Kind::kUnknownTrace;
+    return r;
+  }
+
+  void Answer(httplib::Response& res, int status, const Json& body) {
+    res.status = status;
+    res.set_content(Dump(body), "application/json");
+  }
+
+  void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
+    if (req.method == "GET" && route.path == "/__admin/health") {
+      Json ids = Json::array();
+      for (const Trace& t : book->traces()) ids.push_back(t.id);
+      return Answer(res, 200,
+                    {{"status", "ok"},
+                     {"traces", std::move(ids)},
+                     {"requests", journal.total()},
+                     {"journal_dropped", journal.dropped()}});
+    }
+    if (req.method == "GET" && route.path == "/__admin/journal")
+      return Answer(res, 200, journal.Entries());
+    if (req.method == "GET" && route.path == "/__admin/sessions")
+      return Answer(res, 200, book->Sessions());
+    if (req.method == "POST" && route.path == "/__admin/reset") {
+      book->Reset();
+      journal.Clear();
+      return Answer(res, 200, {{"reset", true}});
+    }
+    Answer(
+        res, 404,
+        MakeErrorJson(
+            Format(
+                "Invalid URL ({} {}): admin routes are GET /__admin/health, GET /__admin/journal, "
+                "GET /__admin/sessions, POST /__admin/reset",
+                req.method, route.path),
+            "invalid_request_error"));
+  }
+
+  Json ModelsList(std::optional<std::size_t> trace) const {
+    Json data = Json::array();
+    for (const std::string& m : book->Models(trace)) {
+      data.push_back({{"id", m}, {"object", "model"}, {"created", 0}, {"owned_by", "mockllm"}});
+    }
+    return {{"object", "list"}, {"data", std::move(data)}};
+  }
+
+  bool KnownPath(std::string_view method, std::string_view path) const {
+    if (path.starts_with("/v1/")) return true;
+    for (const Trace& t : book->traces()) {
+      for (const Exchange& x : t.exchanges) {
+        if (x.request.method == method && x.request.path == path) return true;
+      }
+    }
+    return false;
+  }
+
+  void Handle(const httplib::Request& req, httplib::Response& res) {
+    t_handled = true;
+    const Route route = Resolve(req.target);
+    if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
+
+    const bool pinned = route.kind == Route::Kind::kPinned;
+    const std::string session = pinned ? req.get_header_value("X-Mockllm-Session") : "";
+    Json entry = {{"session", pinned ? Json(session.empty() ? "default" : session) : Json(nullptr)},
+                  {"trace", pinned ? Json(route.trace_id) : Json(nullptr)},
+                  {"method", req.method},
+                  {"path", route.path},
+                  {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}}};
+
+    // Answers with an error and journals it.
+    auto fail = [&](int status, Json body, std::string_view rule) {
+      const std::string message = body["error"]["message"].get<std::string>();
+      entry["response"] = {{"status", status}, {"exchange", nullptr}};
+      entry["findings"] =
+          rule.empty() ? Json::array() : FindingsJson({Finding{std::string(rule), message}});
+      journal.Append(std::move(entry));
+      Answer(res, status, body);
+    };
+
+    Json body = nullptr;
+    if (!req.body.empty()) {
+      entry["request"]["body"] = BodyValue(req.body);
+      const std::string ct = req.get_header_value("Content-Type");
+      if (!IsJsonContentType(ct)) {
+        return fail(
+            415,
+            MakeErrorJson(
+                Format("unsupported content type \"{}\": send the body as application/json", ct),
+                "invalid_request_error", nullptr, "unsupported_content_type"),
+            "malformed_request");
+      }
+      try {
+        body = Json::parse(req.body);
+      } catch (const nlohmann::json::exception& e) {
+        std::string what = e.what();
+        if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        return fail(400,
+                    MakeErrorJson(Format("the request body is not valid JSON: {}", what),
+                                  "invalid_request_error", nullptr, "invalid_json"),
+                    "malformed_request");
+      }
+    }
+
+    if (route.kind == Route::Kind::kUnknownTrace) {
+      return fail(404,
+                  MakeErrorJson(Format("no loaded trace has the id \"{}\" (pinned route {})",
+                                       route.trace_id, route.path),
+                                "mockllm_unknown_trace"),
+                  "unknown_trace");
+    }
+    if (req.method == "GET" && route.rest == "/v1/models") {
+      entry["response"] = {{"status", 200}, {"exchange", nullptr}};
+      entry["findings"] = Json::array();
+      journal.Append(std::move(entry));
+      return Answer(res, 200, ModelsList(route.trace));
+    }
+    if (!pinned && !KnownPath(req.method, route.rest)) {
+      return fail(404,
+                  MakeErrorJson(Format("Invalid URL ({} {})", req.method, route.path),
+                                "invalid_request_error"),
+                  "");
+    }
+
+    Verdict v = pinned ? book->ReplayPinned(*route.trace, session.empty() ? "default" : session,
+                                            req.method, route.rest, body)
+                       : book->ReplayUnpinned(req.method, route.rest, body);
+    if (!pinned && v.trace) entry["trace"] = book->traces()[*v.trace].id;
+    entry["findings"] = FindingsJson(v.findings);
+    if (!v.plan) {
+      entry["response"] = {{"status", v.status},
+                           {"exchange", v.exchange ? Json(*v.exchange) : Json(nullptr)}};
+      journal.Append(std::move(entry));
+      return Answer(res, v.status, v.error_body);
+    }
+    const ResponsePlan& plan = *v.plan;
+    entry["response"] = {{"status", plan.status},  {"exchange", *v.exchange},
+                         {"stream", plan.chunked}, {"bytes", plan.Body().size()},
+                         {"cut", plan.cut},        {"outcome", "sending"}};
+    if (!v.fault.empty()) entry["fault"] = Json::parse(v.fault.dump());
+    const std::uint64_t seq = journal.Append(std::move(entry));
+    Replay(plan, seq, res);
+  }
+
+  void SetOutcome(std::uint64_t seq, std::string_view outcome) {
+    journal.Amend(seq, [&](Json& e) {
+      e["response"]["outcome"] = outcome;
+      if (outcome == "client_disconnected") {
+        e["findings"].push_back(
+            {{"rule", "client_disconnected"},
+             {"message", "the client closed the connection before the response was complete"}});
+      }
+    });
+  }
+
+  // Writes the plan's pieces on time; false when the response ends early.
+  bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
+                   Clock::time_point start) {
+    for (const Piece& p : plan.pieces) {
+      if (options.speed > 0) {
+        const auto due = start + std::chrono::microseconds(static_cast<std::int64_t>(
+                                     static_cast<double>(p.at_ms) * 1000.0 * options.speed));
+        if (!WaitUntil(due)) return SetOutcome(seq, "stopped"), false;
+      }
+      if (p.stall_ms_before > 0) {
+        const auto stall = std::chrono::milliseconds(p.stall_ms_before);
+        if (!WaitUntil(Clock::now() + stall)) return SetOutcome(seq, "stopped"), false;
+        start += stall;
+      }
+      if (!p.bytes.empty() && !sink.write(p.bytes.data(), p.bytes.size())) {
+        return SetOutcome(seq, "client_disconnected"), false;
+      }
+    }
+    if (plan.cut) return SetOutcome(seq, "cut"), false;
+    SetOutcome(seq, "complete");
+    return true;
+  }
+
+  void Replay(const ResponsePlan& plan, std::uint64_t seq, httplib::Response& res) {
+    if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
+    const Clock::time_point start = Clock::now();
+    res.status = plan.status;
+    for (const auto& [name, value] : plan.headers) res.set_header(name, value);
+    if (plan.chunked) {
+      res.set_chunked_content_provider(
+          plan.content_type, [this, &plan, seq, start](std::size_t, httplib::DataSink& sink) {
+            if (!WritePieces(plan, sink, seq, start)) return false;
+            sink.done();
+            return true;
+          });
+    } else if (plan.content_length == 0) {
+      for (const Piece& p : plan.pieces) {
+        if (p.stall_ms_before > 0)
+          WaitUntil(Clock::now() + std::chrono::milliseconds(p.stall_ms_before));
+      }
+      SetOutcome(seq, plan.cut ? "cut" : "complete");
+      res.set_content("", plan.content_type);
+    } else {
+      res.set_content_provider(
+          plan.content_length, plan.content_type,
+          [this, &plan, seq, start](std::size_t, std::size_t, httplib::DataSink& sink) {
+            return WritePieces(plan, sink, seq, start);
+          });
+    }
+  }
+
+  // Answers what the HTTP layer refused before mockllm's handler ran
+  // (oversized body, malformed request) in OpenAI's error form, and journals it.
+  httplib::Server::HandlerResponse HandleHttpError(const httplib::Request& req,
+                                                   httplib::Response& res) {
+    if (t_handled) return httplib::Server::HandlerResponse::Unhandled;
+    std::string message;
+    std::string code;
+    switch (res.status) {
+      case 413:
+        message =
+            Format("the request body is larger than the limit of {} bytes", options.max_body_bytes);
+        code = "request_too_large";
+        break;
+      case 414:
+        message = "the request URI is too long";
+        code = "uri_too_long";
+        break;
+      case 400:
+        message = "malformed HTTP request";
+        code = "bad_request";
+        break;
+      default:
+        message = Format("HTTP {} ({} {})", res.status, req.method, req.path);
+        break;
+    }
+    const Json body = MakeErrorJson(message, "invalid_request_error", nullptr,
+                                    code.empty() ? Json() : Json(code));
+    if (!req.method.empty() && !req.path.starts_with("/__admin")) {
+      journal.Append({{"session", nullptr},
+                      {"trace", nullptr},
+                      {"method", req.method},
+                      {"path", req.path},
+                      {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}},
+                      {"response", {{"status", res.status}, {"exchange", nullptr}}},
+                      {"findings", FindingsJson({Finding{"malformed_request", message}})}});
+    }
+    res.set_content(Dump(body), "application/json");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+
+  std::expected<void, Error> Listen() {
+    http.new_task_queue = [n = options.threads] {
+      return new httplib::ThreadPool(static_cast<std::size_t>(n));
+    };
+    http.set_tcp_nodelay(true);
+    http.set_keep_alive_max_count(100000);
+    http.set_keep_alive_timeout(options.keep_alive_seconds);
+    http.set_payload_max_length(options.max_body_bytes);
+    http.set_socket_options([this](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+      if (capture_fd) listen_fd = sock;
+    });
+    http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+      t_handled = false;
+      // Replay writes the recorded bytes: no transfer compression, no ranges.
+      // (The request object is not const; the handler type only says so.)
+      auto& headers = const_cast<httplib::Headers&>(req.headers);
+      headers.erase("Accept-Encoding");
+      headers.erase("Range");
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    http.set_error_handler(httplib::Server::HandlerWithResponse(
+        [this](const httplib::Request& req, httplib::Response& res) {
+          return HandleHttpError(req, res);
+        }));
+    http.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+          std::string what = "unknown error";
+          try {
+            if (ep) std::rethrow_exception(ep);
+          } catch (const std::exception& e) {
+            what = e.what();
+          } catch (...) {
+          }
+          res.status = 500;
+          res.set_content(
+              Dump(MakeErrorJson(Format("mockllm internal error: {}", what), "server_error")),
+              "application/json");
+        });
+    http.set_logger([](const httplib::Request&, const httplib::Response&) { t_handled = false; });
+    const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
+      Handle(req, res);
+    };
+    http.Get("/.*", handler);
+    http.Post("/.*", handler);
+    http.Put("/.*", handler);
+    http.Patch("/.*", handler);
+    http.Delete("/.*", handler);
+    http.Options("/.*", handler);
+
+    capture_fd = true;
+    if (options.port == 0) {
+      port = http.bind_to_any_port(options.host);
+    } else {
+      port = http.bind_to_port(options.host, options.port) ? options.port : -1;
+    }
+    capture_fd = false;
+    if (port <= 0)
+      return std::unexpected(Error{Format("cannot listen on {}:{}", options.host, options.port)});
+    // httplib listens with a backlog of 5; a benchmark opens more connections at once.
+    if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
+    listener = std::thread([this] { http.listen_after_bind(); });
+    while (!http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return {};
+  }
+
+  void Stop() {
+    {
+      std::lock_guard lock(stop_mu);
+      if (stopped) return;
+      stopping = true;
+      stopped = true;
+    }
+    stop_cv.notify_all();
+    http.stop();
+    if (listener.joinable()) listener.join();
+  }
+};
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() { Stop(); }
+
+std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> traces,
+                                                            ServerOptions options) {
+  ReplayOptions replay{.strict = options.strict,
+                       .ignore_paths = options.ignore_paths,
+                       .fault = options.fault,
+                       .seed = options.seed};
+  auto book = ReplayBook::Build(std::move(traces), replay);
+  if (!book) return std::unexpected(book.error());
+  if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
+  auto impl = std::make_unique<Impl>(std::move(options));
+  impl->book = std::move(*book);
+  if (auto ok = impl->Listen(); !ok) return std::unexpected(ok.error());
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+int Server::port() const { return impl_->port; }
+
+std::string Server::base_url() const {
+  return Format("http://{}:{}", impl_->options.host, impl_->port);
+}
+
+std::string Server::TraceBaseUrl(std::string_view trace_id) const {
+  return Format("{}/t/{}/v1", base_url(), UrlEncode(trace_id));
+}
+
+nlohmann::json Server::Journal() const { return impl_->journal.Entries(); }
+
+nlohmann::json Server::Sessions() const { return impl_->book->Sessions(); }
+
+void Server::Reset() {
+  impl_->book->Reset();
+  impl_->journal.Clear();
+}
+
+void Server::Stop() { impl_->Stop(); }
+
+std::string UrlEncode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 15]);
+    }
+  }
+  return out;
+}
+
+std::string UrlDecode(std::string_view s) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace mockllm

@@ -1,0 +1,109 @@
+// mockllm::Server: an OpenAI-compatible HTTP server that replays traces,
+// in-process. The harness and the tests start one on 127.0.0.1:0, point
+// clients at it, read its journal and stop it.
+//
+//   auto trace = mockllm::LoadTraceFile("fixtures/…/x.trace.jsonl");
+//   auto server = mockllm::Server::Start({*trace}, {});
+//   std::string url = (*server)->TraceBaseUrl(trace->id);  // …/t/<id>/v1
+//   … client POSTs url + "/chat/completions" …
+//   nlohmann::json journal = (*server)->Journal();
+//   (*server)->Stop();
+//
+// Routes:
+//   POST|GET /t/{trace-id}/v1/…   pinned replay of that trace (id URL-encoded);
+//                                 header X-Mockllm-Session names the session
+//                                 (default "default")
+//   POST|GET /v1/…                unpinned: the first exchange of any trace whose
+//                                 request equals this one, as often as asked
+//   GET [/t/{id}]/v1/models       the models of the loaded traces (of that trace)
+//   GET /__admin/health           {"status":"ok","traces":[ids],"requests":N,"journal_dropped":N}
+//   GET /__admin/journal          the journal (below)
+//   GET /__admin/sessions         cursor and unused exchanges per session
+//   POST /__admin/reset           forgets sessions and journal
+// mockllm's own errors use OpenAI's body {"error":{"message","type","param","code"}}
+// with these types: mockllm_request_mismatch (400, also "pointer", "expected",
+// "actual", "trace", "session", "exchange"), mockllm_trace_exhausted (400),
+// mockllm_no_match (404), mockllm_unknown_trace (404), invalid_request_error
+// (malformed JSON 400, wrong content type 415, body over the limit 413,
+// unknown route 404).
+//
+// Journal: a JSON array, one entry a request (admin requests excepted):
+//   {"seq":1, "session":"default"|null, "trace":"id"|null, "method":"POST",
+//    "path":"/t/x/v1/chat/completions",
+//    "request":{"headers":{lower-case name: value, secrets "[redacted]"},
+//               "body": parsed JSON | the text | null},
+//    "response":{"status":200, "exchange":0|null (0-based index in the trace),
+//                "stream":true, "bytes":N (planned), "cut":false,
+//                "outcome":"sending"|"complete"|"cut"|"client_disconnected"|"stopped"},
+//    "fault":{…} (when one applied),
+//    "findings":[{"rule":"request_mismatch","message":"…"}]}
+// `outcome` is amended when the body has been written, which may be just
+// after a client has read the last byte.
+//
+// Thread safety: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mockllm/trace.h"
+
+namespace mockllm {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 0;        // 0: an ephemeral port
+  double speed = 0;    // recorded gaps are multiplied by this; 0: no waiting
+  bool strict = true;  // false: lenient matching (mismatches replayed, journaled)
+  std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
+  OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
+  std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
+  std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
+  std::size_t journal_limit = 10000;              // entries kept (oldest dropped)
+  int threads = 32;                               // connections served at once
+  int keep_alive_seconds = 1;                     // idle keep-alive connections close after this
+};
+
+class Server {
+ public:
+  // Loads the traces and starts serving on background threads. Errors: a
+  // trace id loaded twice, an invalid fault or ignore path, the port cannot be
+  // bound.
+  static std::expected<std::unique_ptr<Server>, Error> Start(std::vector<Trace> traces,
+                                                             ServerOptions options);
+
+  ~Server();  // stops
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  int port() const;
+  std::string base_url() const;  // "http://127.0.0.1:PORT"
+  // base_url() + "/t/" + URL-encoded id + "/v1".
+  std::string TraceBaseUrl(std::string_view trace_id) const;
+
+  nlohmann::json Journal() const;
+  nlohmann::json Sessions() const;
+  // Forgets every session and the journal.
+  void Reset();
+
+  // Stops accepting, ends responses in progress (stalls and waits are cut
+  // short), and returns when every server thread has finished. Idempotent.
+  void Stop();
+
+ private:
+  struct Impl;
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Percent-encodes everything but unreserved characters (RFC 3986), so a
+// trace id like "skill/git-quick-commit" is one path segment.
+std::string UrlEncode(std::string_view s);
+std::string UrlDecode(std::string_view s);
+
+}  // namespace mockllm

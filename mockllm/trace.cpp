@@ -1,0 +1,517 @@
+#include "mockllm/trace.h"
+
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "mockllm/fault.h"
+#include "mockllm/json_locate.h"
+#include "protocols/wire/format.h"
+#include "protocols/wire/sse.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+
+std::string_view TypeName(const OJson& j) {
+  switch (j.type()) {
+    case OJson::value_t::null:
+      return "null";
+    case OJson::value_t::boolean:
+      return "boolean";
+    case OJson::value_t::string:
+      return "string";
+    case OJson::value_t::array:
+      return "array";
+    case OJson::value_t::object:
+      return "object";
+    case OJson::value_t::number_integer:
+    case OJson::value_t::number_unsigned:
+      return "integer";
+    default:
+      return "number";
+  }
+}
+
+std::unexpected<PointedError> Expected(std::string pointer, std::string_view what,
+                                       const OJson& got) {
+  return std::unexpected(
+      PointedError{std::move(pointer), Format("expected {}, got {}", what, TypeName(got))});
+}
+
+std::unexpected<PointedError> Problem(std::string pointer, std::string message) {
+  return std::unexpected(PointedError{std::move(pointer), std::move(message)});
+}
+
+// Keys of `j` not in `known`, in file order.
+template <std::size_t N>
+OJson Extras(const OJson& j, const std::array<std::string_view, N>& known) {
+  OJson extra = OJson::object();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool modelled = false;
+    for (auto k : known) modelled = modelled || it.key() == k;
+    if (!modelled) extra[it.key()] = it.value();
+  }
+  return extra;
+}
+
+std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string& pointer) {
+  if (!j.is_object()) return Expected(pointer, "object", j);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it->is_string()) return Expected(pointer + "/" + it.key(), "string", *it);
+  }
+  return j;
+}
+
+std::expected<std::int64_t, PointedError> NonNegativeInt(const OJson& j,
+                                                         const std::string& pointer) {
+  if (!j.is_number_integer()) return Expected(pointer, "integer", j);
+  const auto v = j.get<std::int64_t>();
+  if (v < 0) return Problem(pointer, Format("expected a non-negative integer, got {}", v));
+  return v;
+}
+
+// A string field holding bytes: `raw` (text) or `raw_b64` (base64).
+std::expected<std::optional<std::string>, PointedError> RawBytes(const OJson& j,
+                                                                 const std::string& pointer) {
+  const bool has_raw = j.contains("raw");
+  const bool has_b64 = j.contains("raw_b64");
+  if (has_raw && has_b64) return Problem(pointer, "give one of raw and raw_b64, not both");
+  if (has_raw) {
+    if (!j["raw"].is_string()) return Expected(pointer + "/raw", "string", j["raw"]);
+    return std::optional<std::string>(j["raw"].get<std::string>());
+  }
+  if (has_b64) {
+    if (!j["raw_b64"].is_string()) return Expected(pointer + "/raw_b64", "string", j["raw_b64"]);
+    auto bytes = Base64Decode(j["raw_b64"].get<std::string>());
+    if (!bytes) return Problem(pointer + "/raw_b64", "invalid base64");
+    return std::optional<std::string>(std::move(*bytes));
+  }
+  return std::optional<std::string>();
+}
+
+std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
+  const std::string base = "/response/chunks";
+  if (!j.is_array()) return Expected(base, "array", j);
+  std::vector<Chunk> chunks;
+  std::int64_t last = 0;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string where = Format("{}/{}", base, i);
+    const OJson& c = j[i];
+    if (!c.is_object()) return Expected(where, "object", c);
+    if (!c.contains("t_ms")) return Problem(where, "missing field \"t_ms\"");
+    auto t = NonNegativeInt(c["t_ms"], where + "/t_ms");
+    if (!t) return std::unexpected(t.error());
+    if (*t < last)
+      return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *t, last));
+    last = *t;
+    auto raw = RawBytes(c, where);
+    if (!raw) return std::unexpected(raw.error());
+    if (!*raw) return Problem(where, "missing field \"raw\"");
+    chunks.push_back(Chunk{*t, std::move(**raw)});
+  }
+  return chunks;
+}
+
+// The `events` shorthand: one chunk per event in standard SSE framing.
+std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
+  const std::string base = "/response/events";
+  if (!j.is_array()) return Expected(base, "array", j);
+  std::vector<Chunk> chunks;
+  std::int64_t t = 0;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string where = Format("{}/{}", base, i);
+    const OJson& e = j[i];
+    if (!e.is_object()) return Expected(where, "object", e);
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      static constexpr std::array<std::string_view, 5> kKnown = {"data", "event", "id", "t_ms",
+                                                                 "comment"};
+      bool known = false;
+      for (auto k : kKnown) known = known || it.key() == k;
+      if (!known)
+        return Problem(where + "/" + it.key(), Format("unknown event field \"{}\"", it.key()));
+    }
+    if (e.contains("t_ms")) {
+      auto v = NonNegativeInt(e["t_ms"], where + "/t_ms");
+      if (!v) return std::unexpected(v.error());
+      if (*v < t)
+        return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *v, t));
+      t = *v;
+    }
+    if (e.contains("comment")) {
+      if (!e["comment"].is_string()) return Expected(where + "/comment", "string", e["comment"]);
+      if (e.contains("data")) return Problem(where, "an event has either data or comment");
+      chunks.push_back(
+          Chunk{t, llmconform::wire::WriteSseComment(e["comment"].get<std::string>()) + "\n"});
+      continue;
+    }
+    if (!e.contains("data")) return Problem(where, "missing field \"data\"");
+    llmconform::wire::SseEvent ev;
+    ev.data = e["data"].is_string() ? e["data"].get<std::string>() : e["data"].dump();
+    for (auto [key, field] : {std::pair{"event", &ev.event}, std::pair{"id", &ev.id}}) {
+      if (!e.contains(key)) continue;
+      if (!e[key].is_string()) return Expected(where + "/" + key, "string", e[key]);
+      *field = e[key].get<std::string>();
+    }
+    chunks.push_back(Chunk{t, llmconform::wire::WriteSseEvent(ev)});
+  }
+  return chunks;
+}
+
+std::expected<RecordedRequest, PointedError> RequestFrom(const OJson& j) {
+  if (!j.is_object()) return Expected("/request", "object", j);
+  RecordedRequest r;
+  if (j.contains("method")) {
+    if (!j["method"].is_string()) return Expected("/request/method", "string", j["method"]);
+    r.method = j["method"].get<std::string>();
+  }
+  if (!j.contains("path")) return Problem("/request", "missing field \"path\"");
+  if (!j["path"].is_string()) return Expected("/request/path", "string", j["path"]);
+  r.path = j["path"].get<std::string>();
+  if (r.path.empty() || r.path.front() != '/') {
+    return Problem("/request/path",
+                   Format("expected a path starting with '/', got \"{}\"", r.path));
+  }
+  if (j.contains("headers")) {
+    auto h = HeadersFrom(j["headers"], "/request/headers");
+    if (!h) return std::unexpected(h.error());
+    r.headers = *h;
+  }
+  if (j.contains("body")) r.body = j["body"];
+  r.extra = Extras(j, std::array<std::string_view, 4>{"method", "path", "headers", "body"});
+  return r;
+}
+
+std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
+  if (!j.is_object()) return Expected("/response", "object", j);
+  RecordedResponse r;
+  if (!j.contains("status")) return Problem("/response", "missing field \"status\"");
+  if (!j["status"].is_number_integer()) return Expected("/response/status", "integer", j["status"]);
+  r.status = j["status"].get<int>();
+  if (r.status < 100 || r.status > 599) {
+    return Problem("/response/status", Format("expected an HTTP status 100-599, got {}", r.status));
+  }
+  if (j.contains("headers")) {
+    auto h = HeadersFrom(j["headers"], "/response/headers");
+    if (!h) return std::unexpected(h.error());
+    r.headers = *h;
+  }
+  int bodies = 0;
+  for (auto key : {"body", "raw", "raw_b64", "chunks", "events"}) bodies += j.contains(key) ? 1 : 0;
+  if (bodies > 1) return Problem("/response", "give one of body, raw, raw_b64, chunks and events");
+  if (j.contains("body")) r.body = j["body"];
+  auto raw = RawBytes(j, "/response");
+  if (!raw) return std::unexpected(raw.error());
+  r.raw = std::move(*raw);
+  if (j.contains("chunks")) {
+    auto chunks = ChunksFrom(j["chunks"]);
+    if (!chunks) return std::unexpected(chunks.error());
+    r.chunks = std::move(*chunks);
+    r.streamed = true;
+  }
+  if (j.contains("events")) {
+    auto chunks = EventsFrom(j["events"]);
+    if (!chunks) return std::unexpected(chunks.error());
+    r.chunks = std::move(*chunks);
+    r.streamed = true;
+  }
+  r.extra = Extras(j, std::array<std::string_view, 7>{"status", "headers", "body", "raw", "raw_b64",
+                                                      "chunks", "events"});
+  return r;
+}
+
+std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
+  if (!j.is_object()) return Expected("", "object", j);
+  Exchange x;
+  if (j.contains("seq")) {
+    if (!j["seq"].is_number_integer()) return Expected("/seq", "integer", j["seq"]);
+    x.seq = j["seq"].get<std::int64_t>();
+  }
+  if (!j.contains("request")) return Problem("", "missing field \"request\"");
+  auto req = RequestFrom(j["request"]);
+  if (!req) return std::unexpected(req.error());
+  x.request = std::move(*req);
+  if (!j.contains("response")) return Problem("", "missing field \"response\"");
+  auto res = ResponseFrom(j["response"]);
+  if (!res) return std::unexpected(res.error());
+  x.response = std::move(*res);
+  if (j.contains("fault")) {
+    auto fault = FaultFromJson(j["fault"]);
+    if (!fault) return Problem("/fault" + fault.error().pointer, fault.error().message);
+    x.fault = j["fault"];
+  }
+  x.extra = Extras(j, std::array<std::string_view, 4>{"seq", "request", "response", "fault"});
+  return x;
+}
+
+// Parses one line as JSON; errors located at nlohmann's line and column.
+std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view name,
+                                      std::size_t line_no) {
+  try {
+    return OJson::parse(line);
+  } catch (const nlohmann::json::parse_error& e) {
+    // what(): "[json.exception.parse_error.101] parse error at line 1, column 5: <message>"
+    std::string what = e.what();
+    std::size_t column = e.byte;
+    std::string message = what;
+    if (auto at = what.find("column "); at != std::string::npos) {
+      column = std::stoul(what.substr(at + 7));
+      if (auto colon = what.find(": ", at); colon != std::string::npos)
+        message = what.substr(colon + 2);
+    }
+    return std::unexpected(Error{Format("{}:{}:{}: {}", name, line_no, column, message)});
+  }
+}
+
+Error Located(const PointedError& e, std::string_view line, std::string_view name,
+              std::size_t line_no) {
+  const std::size_t column = LocateNearest(line, e.pointer) + 1;
+  return Error{Format("{}:{}:{}: {}: {}", name, line_no, column,
+                      e.pointer.empty() ? "/" : e.pointer, e.message)};
+}
+
+void AppendBytes(OJson& j, std::string_view key, std::string_view b64_key,
+                 const std::string& bytes) {
+  if (IsValidUtf8(bytes)) {
+    j[std::string(key)] = bytes;
+  } else {
+    j[std::string(b64_key)] = Base64Encode(bytes);
+  }
+}
+
+void MergeExtra(OJson& j, const OJson& extra) {
+  for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
+}
+
+std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
+
+constexpr std::string_view kBase64Alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+}  // namespace
+
+std::string RecordedResponse::BodyBytes() const {
+  if (raw) return *raw;
+  if (body) return Dump(*body);
+  return "";
+}
+
+std::string RecordedResponse::Header(std::string_view name) const {
+  for (auto it = headers.begin(); it != headers.end(); ++it) {
+    const std::string& key = it.key();
+    if (key.size() != name.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < key.size() && same; ++i) {
+      same = std::tolower(static_cast<unsigned char>(key[i])) ==
+             std::tolower(static_cast<unsigned char>(name[i]));
+    }
+    if (same && it->is_string()) return it->get<std::string>();
+  }
+  return "";
+}
+
+std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_view name,
+                                             std::size_t line_no) {
+  auto j = ParseLine(line, name, line_no);
+  if (!j) return std::unexpected(j.error());
+  auto check = [&]() -> std::expected<void, PointedError> {
+    if (!j->is_object()) return Expected("", "a header object", *j);
+    if (!j->contains("format"))
+      return Problem("", "missing field \"format\" (not an llmconform trace?)");
+    const OJson& format = (*j)["format"];
+    if (!format.is_string() || format.get<std::string>() != kTraceFormat) {
+      return Problem("/format", Format("expected \"{}\", got {}", kTraceFormat, format.dump()));
+    }
+    if (!j->contains("id")) return Problem("", "missing field \"id\"");
+    if (!(*j)["id"].is_string()) return Expected("/id", "string", (*j)["id"]);
+    if ((*j)["id"].get<std::string>().empty())
+      return Problem("/id", "expected a non-empty trace id");
+    return {};
+  }();
+  if (!check) return std::unexpected(Located(check.error(), line, name, line_no));
+  return j;
+}
+
+std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_view name,
+                                             std::size_t line_no) {
+  auto j = ParseLine(line, name, line_no);
+  if (!j) return std::unexpected(j.error());
+  auto x = ExchangeFrom(*j);
+  if (!x) return std::unexpected(Located(x.error(), line, name, line_no));
+  x->line = line_no;
+  return std::move(*x);
+}
+
+std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name) {
+  Trace trace;
+  trace.source = std::string(name);
+  bool have_header = false;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const auto eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (!have_header) {
+      auto header = ParseTraceHeader(line, name, line_no);
+      if (!header) return std::unexpected(header.error());
+      trace.id = (*header)["id"].get<std::string>();
+      trace.header = std::move(*header);
+      have_header = true;
+      continue;
+    }
+    auto x = ParseExchange(line, name, line_no);
+    if (!x) return std::unexpected(x.error());
+    trace.exchanges.push_back(std::move(*x));
+  }
+  if (!have_header) {
+    return std::unexpected(Error{Format(
+        "{}:1:1: empty trace: expected a header line {\"format\":\"{}\",…}", name, kTraceFormat)});
+  }
+  return trace;
+}
+
+std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(Error{Format("{}: cannot open trace file", path.string())});
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::unexpected(Error{Format("{}: read error", path.string())});
+  return ParseTrace(text.str(), path.string());
+}
+
+std::string WriteTraceHeader(const OJson& header) { return Dump(header); }
+
+std::string WriteExchange(const Exchange& x) {
+  OJson j = OJson::object();
+  if (x.seq) j["seq"] = *x.seq;
+  OJson req = OJson::object();
+  req["method"] = x.request.method;
+  req["path"] = x.request.path;
+  req["headers"] = x.request.headers;
+  if (x.request.body) req["body"] = *x.request.body;
+  MergeExtra(req, x.request.extra);
+  j["request"] = std::move(req);
+  OJson res = OJson::object();
+  res["status"] = x.response.status;
+  res["headers"] = x.response.headers;
+  if (x.response.streamed) {
+    OJson chunks = OJson::array();
+    for (const Chunk& c : x.response.chunks) {
+      OJson cj = {{"t_ms", c.t_ms}};
+      AppendBytes(cj, "raw", "raw_b64", c.raw);
+      chunks.push_back(std::move(cj));
+    }
+    res["chunks"] = std::move(chunks);
+  } else if (x.response.raw) {
+    AppendBytes(res, "raw", "raw_b64", *x.response.raw);
+  } else if (x.response.body) {
+    res["body"] = *x.response.body;
+  }
+  MergeExtra(res, x.response.extra);
+  j["response"] = std::move(res);
+  if (x.fault) j["fault"] = *x.fault;
+  MergeExtra(j, x.extra);
+  return Dump(j);
+}
+
+std::string WriteTrace(const Trace& trace) {
+  std::string out = WriteTraceHeader(trace.header);
+  out.push_back('\n');
+  for (const Exchange& x : trace.exchanges) {
+    out += WriteExchange(x);
+    out.push_back('\n');
+  }
+  return out;
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const auto n = (std::uint32_t(std::uint8_t(bytes[i])) << 16) |
+                   (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8) | std::uint8_t(bytes[i + 2]);
+    for (int s : {18, 12, 6, 0}) out.push_back(kBase64Alphabet[(n >> s) & 63]);
+  }
+  if (i < bytes.size()) {
+    std::uint32_t n = std::uint32_t(std::uint8_t(bytes[i])) << 16;
+    if (i + 1 < bytes.size()) n |= std::uint32_t(std::uint8_t(bytes[i + 1])) << 8;
+    out.push_back(kBase64Alphabet[(n >> 18) & 63]);
+    out.push_back(kBase64Alphabet[(n >> 12) & 63]);
+    out.push_back(i + 1 < bytes.size() ? kBase64Alphabet[(n >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    std::uint32_t n = 0;
+    int pad = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const char c = text[i + k];
+      std::uint32_t v = 0;
+      if (c == '=') {
+        if (i + 4 != text.size() || k < 2) return std::nullopt;
+        ++pad;
+      } else {
+        if (pad) return std::nullopt;
+        const auto at = kBase64Alphabet.find(c);
+        if (at == std::string_view::npos) return std::nullopt;
+        v = static_cast<std::uint32_t>(at);
+      }
+      n = (n << 6) | v;
+    }
+    out.push_back(static_cast<char>((n >> 16) & 0xFF));
+    if (pad < 2) out.push_back(static_cast<char>((n >> 8) & 0xFF));
+    if (pad < 1) out.push_back(static_cast<char>(n & 0xFF));
+  }
+  return out;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    for (std::size_t k = 1; k <= n; ++k) {
+      if (i + k >= s.size()) return false;
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are invalid.
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+}  // namespace mockllm

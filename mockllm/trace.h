@@ -1,0 +1,121 @@
+// Traces in the `llmconform-trace/1` format (ARCHITECTURE.md): JSON Lines, a
+// header line, then one exchange (request, response) a line.
+//
+// Reading is exact about what replay needs and keeps everything else: fields
+// the model does not know are kept in `extra` and written back, so
+// Write(Read(Write(t))) == Write(t). Errors name the file, line and column and
+// the JSON pointer of the offending value:
+//   "t.trace.jsonl:3:44: /response/status: expected integer, got string".
+//
+// A streamed response holds `chunks` ([{"t_ms","raw"}]: the wire bytes in the
+// pieces they arrived in, `t_ms` after the request was sent). Pieces that are
+// not valid UTF-8 (a read that split a character) are written as
+// {"t_ms","raw_b64"}. Hand-written fixtures may give `events` instead:
+//   [{"data": {...} | "text", "event"?: "name", "id"?: "7", "t_ms"?: 0},
+//    {"comment": "keep-alive"}]
+// which is expanded on load to standard SSE framing (protocols/wire/sse.h), one
+// chunk per event; an object `data` is written as compact JSON.
+//
+// A non-streamed response holds `body` (any JSON, replayed as its compact
+// serialisation with keys in file order) or `raw` / `raw_b64` (exact bytes,
+// for bodies that are not JSON or whose exact spelling matters).
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocols/wire/error.h"
+
+namespace mockllm {
+
+using llmconform::Error;
+// Traces keep keys in file order, so replayed bodies keep the recorded order.
+using OJson = nlohmann::ordered_json;
+
+inline constexpr std::string_view kTraceFormat = "llmconform-trace/1";
+
+struct Chunk {
+  std::int64_t t_ms = 0;
+  std::string raw;
+  friend bool operator==(const Chunk&, const Chunk&) = default;
+};
+
+struct RecordedRequest {
+  std::string method = "POST";
+  std::string path;                 // e.g. "/v1/chat/completions"
+  OJson headers = OJson::object();  // names as recorded (lower case by the recorder)
+  std::optional<OJson> body;        // absent for a request without a body
+  OJson extra = OJson::object();
+  friend bool operator==(const RecordedRequest&, const RecordedRequest&) = default;
+};
+
+struct RecordedResponse {
+  int status = 200;
+  OJson headers = OJson::object();
+  std::optional<OJson> body;       // JSON body
+  std::optional<std::string> raw;  // exact body bytes (wins over body)
+  std::vector<Chunk> chunks;       // streamed body
+  bool streamed = false;           // `chunks` (or `events`) was given
+  OJson extra = OJson::object();
+  friend bool operator==(const RecordedResponse&, const RecordedResponse&) = default;
+
+  // The body bytes a replay writes for a non-streamed response.
+  std::string BodyBytes() const;
+  // The header value (case-insensitive name) or "" when absent.
+  std::string Header(std::string_view name) const;
+};
+
+struct Exchange {
+  std::optional<std::int64_t> seq;
+  RecordedRequest request;
+  RecordedResponse response;
+  std::optional<OJson> fault;  // see mockllm/fault.h
+  OJson extra = OJson::object();
+  std::size_t line = 0;  // 1-based line in the source, 0 when built in code
+  friend bool operator==(const Exchange& a, const Exchange& b) {
+    return a.seq == b.seq && a.request == b.request && a.response == b.response &&
+           a.fault == b.fault && a.extra == b.extra;
+  }
+};
+
+struct Trace {
+  std::string id;
+  OJson header = OJson::object();  // the whole header line (format, id, origin, …)
+  std::vector<Exchange> exchanges;
+  std::string source;  // the name errors use (a file path, "<memory>")
+  friend bool operator==(const Trace& a, const Trace& b) {
+    return a.id == b.id && a.header == b.header && a.exchanges == b.exchanges;
+  }
+};
+
+// Parses a whole trace. `name` is used in error messages.
+std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name);
+// Reads and parses the file at `path` (named by its path in errors).
+std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path);
+
+// Line-level entry points, for tools that want every error of a file (lint).
+// `line_no` is 1-based; errors carry "name:line:col: ".
+std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_view name,
+                                             std::size_t line_no);
+std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_view name,
+                                             std::size_t line_no);
+
+// The header line or one exchange line, without the line end.
+std::string WriteTraceHeader(const OJson& header);
+std::string WriteExchange(const Exchange& exchange);
+// The whole trace, every line ending in '\n'.
+std::string WriteTrace(const Trace& trace);
+
+// Base64 (RFC 4648, with padding), used for `raw_b64`.
+std::string Base64Encode(std::string_view bytes);
+std::optional<std::string> Base64Decode(std::string_view text);
+// True when `s` is valid UTF-8 (JSON strings must be).
+bool IsValidUtf8(std::string_view s);
+
+}  // namespace mockllm

@@ -1,0 +1,85 @@
+#include "protocols/action/oracle_ops.h"
+
+#include <gtest/gtest.h>
+
+namespace llmconform::action {
+namespace {
+
+using Json = nlohmann::json;
+
+std::expected<Json, Error> RunParse(const Json& in) {
+  for (const auto& op : OracleOps()) {
+    if (op.name == "action.parse") return op.run(in);
+  }
+  ADD_FAILURE() << "action.parse is not listed";
+  return Json();
+}
+
+TEST(ActionParseOp, KeptCommandWithPayload) {
+  auto out = RunParse(
+      {{"text",
+        R"({"session_id":"other","command":"open_app","args":{"app_name":"Safari","at":"10:30"},"text":"Открываю Safari."})"},
+       {"sessionId", "session_1764210832.530743"}});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(*out, Json::parse(R"({
+    "text": "Открываю Safari.",
+    "command": {"session_id": "session_1764210832.530743", "command": "open_app",
+                "args": {"app_name": "Safari", "at": "10:30"}},
+    "mcpPayload": "__MCP__{\"event\":\"mcp.command_request\",\"payload\":{\"session_id\":\"session_1764210832.530743\",\"command\":\"open_app\",\"args\":{\"app_name\":\"Safari\",\"at\":\"10:30\"}}}",
+    "findings": [{"rule": "ACT-4",
+                  "message": "\"session_id\" \"other\" differs from the request's \"session_1764210832.530743\"; the request's is used"}]
+  })"));
+}
+
+TEST(ActionParseOp, PlainTextHasNullCommandAndPayload) {
+  auto out = RunParse({{"text", "Привет! Как дела?"}});
+  ASSERT_TRUE(out);
+  EXPECT_EQ(*out, (Json{{"text", "Привет! Как дела?"},
+                        {"command", nullptr},
+                        {"mcpPayload", nullptr},
+                        {"findings", Json::array()}}));
+}
+
+TEST(ActionParseOp, DroppedCommandIsExplained) {
+  auto out =
+      RunParse({{"text", R"({"command":"open_app","args":{"app_name":"Safari"},"text":"t"})"},
+                {"sessionId", nullptr}});
+  ASSERT_TRUE(out);
+  EXPECT_EQ((*out)["command"], nullptr);
+  EXPECT_EQ((*out)["mcpPayload"], nullptr);
+  EXPECT_EQ(
+      (*out)["findings"],
+      Json::parse(
+          R"([{"rule":"ACT-4","message":"command \"open_app\" dropped: no session id: the request has none and \"session_id\" is missing"}])"));
+}
+
+TEST(ActionParseOp, SupportedCommandsAreConfigurable) {
+  const std::string reply =
+      R"({"session_id":"s","command":"focus_app","args":{"app_name":"Mail"},"text":""})";
+  auto dropped = RunParse({{"text", reply}});
+  ASSERT_TRUE(dropped);
+  EXPECT_EQ((*dropped)["command"], nullptr);
+  auto kept = RunParse({{"text", reply}, {"supportedCommands", {"open_app", "focus_app"}}});
+  ASSERT_TRUE(kept);
+  EXPECT_EQ((*kept)["command"]["command"], "focus_app");
+}
+
+TEST(ActionParseOp, RejectsInputItCannotTake) {
+  const auto error = [](const Json& in) {
+    auto out = RunParse(in);
+    return out ? std::string("(ran)") : out.error().message;
+  };
+  EXPECT_EQ(error(Json::array()), "input: expected object, got array");
+  EXPECT_EQ(error(Json::object()),
+            "field \"text\": expected string, got nothing (the field is required)");
+  EXPECT_EQ(error({{"text", 1}}), "field \"text\": expected string, got number");
+  EXPECT_EQ(error({{"text", ""}, {"sessionId", 5}}),
+            "field \"sessionId\": expected string, got number");
+  EXPECT_EQ(error({{"text", ""}, {"supportedCommands", "open_app"}}),
+            "field \"supportedCommands\": expected array, got string");
+  EXPECT_EQ(error({{"text", ""}, {"supportedCommands", {"open_app", 2}}}),
+            "field \"supportedCommands\"[1]: expected string, got number");
+}
+
+}  // namespace
+}  // namespace llmconform::action

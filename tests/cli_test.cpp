@@ -1,0 +1,132 @@
+// End-to-end tests of the llmconform command line: the real binary, run as a
+// user runs it, on the bundled specs and on broken copies of them.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "tests/subprocess.h"
+
+namespace llmconform {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunProcess;
+
+const std::string kBinary = LLMCONFORM_BINARY;
+const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "llmconform-cli-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(Cli, HelpAndVersion) {
+  auto help = RunProcess({kBinary, "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("run"), std::string::npos);
+  EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
+  auto version = RunProcess({kBinary, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("llmconform ", 0), 0u);
+  auto bad = RunProcess({kBinary, "frobnicate"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
+  TempDir out;
+  auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--out", out.path().string()}, "", "",
+                      {"NO_COLOR=1"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("multiturn"), std::string::npos) << r.out;
+
+  auto report = nlohmann::json::parse(Slurp(out.path() / "report.json"));
+  EXPECT_EQ(report["format"], "llmconform-report/1");
+  std::set<std::string> names;
+  for (const auto& s : report["scenarios"]) {
+    names.insert(s["protocol"].get<std::string>() + "/" + s["name"].get<std::string>());
+    EXPECT_EQ(s["outcome"], "pass") << s.dump(2);
+  }
+  for (const char* s1to4 : {"multiturn/s1-standard-assembly", "multiturn/s2-trim-oldest-history",
+                            "multiturn/s3-empty-history", "multiturn/s4-forced-system-and-current"}) {
+    EXPECT_TRUE(names.contains(s1to4)) << s1to4;
+  }
+
+  pugi::xml_document junit;
+  ASSERT_TRUE(junit.load_file((out.path() / "junit.xml").c_str()));
+  int cases = 0;
+  for (auto suite : junit.child("testsuites").children("testsuite")) {
+    cases += static_cast<int>(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+  }
+  EXPECT_GT(cases, 0);
+  EXPECT_NE(Slurp(out.path() / "report.md").find("multiturn"), std::string::npos);
+}
+
+TEST(Cli, BrokenSpecExitsTwoWithALocatedMessage) {
+  TempDir dir;
+  fs::copy(kRoot / "specs" / "multiturn", dir.path() / "specs" / "multiturn", fs::copy_options::recursive);
+  std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json")
+      << "{\n  \"protocol\": \"multiturn\",\n  \"name\": \"broken\",\n  \"rules\": [\"REQ-AIS-MULTITURN-1\",\n"
+         "            \"NO-SUCH-RULE\"]\n}\n";
+  auto r = RunProcess({kBinary, "run", "--specs", (dir.path() / "specs").string(), "--out",
+                       (dir.path() / "out").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("specs/multiturn/broken.json:5:13: \"rules\"[1]: unknown rule id \"NO-SUCH-RULE\""),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() / "out" / "report.json"));
+
+  std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json") << "{\"protocol\": \"multiturn\",\n \"name\": }";
+  auto syntax = RunProcess({kBinary, "list", "--specs", (dir.path() / "specs").string()});
+  EXPECT_EQ(syntax.exit_code, 2);
+  EXPECT_NE(syntax.err.find("specs/multiturn/broken.json:2:"), std::string::npos) << syntax.err;
+}
+
+TEST(Cli, FilterThatMatchesNothingIsAUsageError) {
+  auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--filter", "nope/*", "--report",
+                       "console"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("matches no scenario"), std::string::npos) << r.err;
+}
+
+TEST(Cli, RefReadsStdinAndWritesStdout) {
+  auto ok = RunProcess({kBinary, "ref", "multiturn.estimateMessageTokens"}, R"({"text":"😀😀"})");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "{\"tokens\":2}\n");
+  auto malformed = RunProcess({kBinary, "ref", "multiturn.buildLLMMessages"}, "{not json");
+  EXPECT_EQ(malformed.exit_code, 2);
+  EXPECT_TRUE(malformed.out.empty());
+  EXPECT_TRUE(nlohmann::json::parse(malformed.err).contains("error")) << malformed.err;
+  auto list = RunProcess({kBinary, "ref", "--list"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.out.find("sse.parse"), std::string::npos);
+  EXPECT_NE(list.out.find("wire.accumulate"), std::string::npos);
+}
+
+TEST(Cli, ListShowsScenariosAndRules) {
+  auto s = RunProcess({kBinary, "list", "--specs", (kRoot / "specs").string(), "--filter", "multiturn"});
+  EXPECT_EQ(s.exit_code, 0);
+  EXPECT_NE(s.out.find("multiturn/s1-standard-assembly"), std::string::npos);
+  auto rules = RunProcess({kBinary, "list", "--rules", "--json", "--specs", (kRoot / "specs").string()});
+  EXPECT_EQ(rules.exit_code, 0);
+  EXPECT_GE(nlohmann::json::parse(rules.out).size(), 9u);
+}
+
+}  // namespace
+}  // namespace llmconform
