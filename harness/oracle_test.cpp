@@ -12,7 +12,7 @@ struct Call {
   std::string out, err;
 };
 
-Call Run(std::string_view op, const std::string& input) {
+Call CallOracle(std::string_view op, const std::string& input) {
   std::istringstream in(input);
   std::ostringstream out, err;
   const int code = RunOracle(op, in, out, err);
@@ -27,7 +27,7 @@ TEST(Oracle, TableIsSortedAndUnique) {
 }
 
 TEST(Oracle, BuildLLMMessagesOnCjkEmojiAndNegativeBudget) {
-  auto c = Run("multiturn.buildLLMMessages",
+  auto c = CallOracle("multiturn.buildLLMMessages",
                R"({"systemPrompt":"","history":[{"role":"user","content":"😀"}],"currentUserMessage":"你好",
                    "maxTokenBudget":-3})");
   EXPECT_EQ(c.code, 0) << c.err;
@@ -35,36 +35,36 @@ TEST(Oracle, BuildLLMMessagesOnCjkEmojiAndNegativeBudget) {
 }
 
 TEST(Oracle, EstimateTokens) {
-  EXPECT_EQ(Run("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out, "{\"tokens\":3}\n");
-  EXPECT_EQ(Run("multiturn.estimateMessageTokens", R"({"text":""})").out, "{\"tokens\":0}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out, "{\"tokens\":3}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":""})").out, "{\"tokens\":0}\n");
 }
 
 TEST(Oracle, SseParseWithSplits) {
-  auto c = Run("sse.parse", R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
+  auto c = CallOracle("sse.parse", R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
   EXPECT_EQ(c.code, 0) << c.err;
   EXPECT_EQ(c.out, "{\"events\":[{\"data\":\"a\",\"event\":\"message\",\"id\":\"1\"}],\"retry\":10}\n");
 }
 
 TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {
-  auto c = Run("multiturn.estimateMessageTokens", "{\"text\": ");
+  auto c = CallOracle("multiturn.estimateMessageTokens", "{\"text\": ");
   EXPECT_EQ(c.code, 2);
   EXPECT_TRUE(c.out.empty());
   auto err = nlohmann::json::parse(c.err);
   EXPECT_EQ(err["error"].get<std::string>().rfind("stdin:1:", 0), 0u) << c.err;
 
-  auto wrong = Run("multiturn.estimateMessageTokens", R"({"text": 5})");
+  auto wrong = CallOracle("multiturn.estimateMessageTokens", R"({"text": 5})");
   EXPECT_EQ(wrong.code, 2);
   EXPECT_EQ(nlohmann::json::parse(wrong.err)["error"],
             "multiturn.estimateMessageTokens: field \"text\": expected string, got number");
 
-  auto unknown = Run("nope.op", "{}");
+  auto unknown = CallOracle("nope.op", "{}");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_EQ(nlohmann::json::parse(unknown.err)["error"],
             "unknown operation \"nope.op\"; `llmconform ref --list` lists them");
 }
 
 TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
-  auto c = Run("multiturn.buildLLMMessages",
+  auto c = CallOracle("multiturn.buildLLMMessages",
                R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
   // PROTOCOLS.md: a history role other than user/assistant is an input error.
   EXPECT_EQ(c.code, 2);

@@ -91,27 +91,34 @@ std::optional<Difference> Diff(const Json& e, const Json& a, const std::string& 
 
 }  // namespace
 
+std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view p,
+                                                                    std::string_view what) {
+  if (p.empty() || p.front() != '/') {
+    return std::unexpected(
+        Error{Format("{} \"{}\": expected a JSON pointer starting with '/'", what, p)});
+  }
+  std::vector<std::string> tokens;
+  std::string token;
+  for (std::size_t i = 1; i <= p.size(); ++i) {
+    if (i == p.size() || p[i] == '/') {
+      tokens.push_back(token);
+      token.clear();
+    } else if (p[i] == '~' && i + 1 < p.size() && (p[i + 1] == '0' || p[i + 1] == '1')) {
+      token.push_back(p[i + 1] == '0' ? '~' : '/');
+      ++i;
+    } else {
+      token.push_back(p[i]);
+    }
+  }
+  return tokens;
+}
+
 std::expected<IgnorePaths, Error> IgnorePaths::Parse(const std::vector<std::string>& pointers) {
   IgnorePaths out;
   for (const std::string& p : pointers) {
-    if (p.empty() || p.front() != '/') {
-      return std::unexpected(
-          Error{Format("ignore path \"{}\": expected a JSON pointer starting with '/'", p)});
-    }
-    std::vector<std::string> tokens;
-    std::string token;
-    for (std::size_t i = 1; i <= p.size(); ++i) {
-      if (i == p.size() || p[i] == '/') {
-        tokens.push_back(token);
-        token.clear();
-      } else if (p[i] == '~' && i + 1 < p.size() && (p[i + 1] == '0' || p[i + 1] == '1')) {
-        token.push_back(p[i + 1] == '0' ? '~' : '/');
-        ++i;
-      } else {
-        token.push_back(p[i]);
-      }
-    }
-    out.patterns_.push_back(std::move(tokens));
+    auto tokens = PointerPatternTokens(p, "ignore path");
+    if (!tokens) return std::unexpected(tokens.error());
+    out.patterns_.push_back(std::move(*tokens));
   }
   return out;
 }

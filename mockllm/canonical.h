@@ -50,6 +50,11 @@ struct Difference {
 // `expected`, nullopt when they are equal as JSON values.
 std::optional<Difference> FirstDifference(const Json& expected, const Json& actual);
 
+// The unescaped tokens of a JSON pointer pattern ("/a/*/b~1c" → a, *, b/c).
+// Error: it does not start with '/'. `what` names it in the message.
+std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view pointer,
+                                                                    std::string_view what);
+
 // Appends a JSON pointer token, escaping '~' and '/'.
 std::string PointerAppend(std::string_view pointer, std::string_view token);
 

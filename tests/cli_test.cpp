@@ -80,6 +80,7 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
 
 TEST(Cli, BrokenSpecExitsTwoWithALocatedMessage) {
   TempDir dir;
+  fs::create_directories(dir.path() / "specs");
   fs::copy(kRoot / "specs" / "multiturn", dir.path() / "specs" / "multiturn", fs::copy_options::recursive);
   std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json")
       << "{\n  \"protocol\": \"multiturn\",\n  \"name\": \"broken\",\n  \"rules\": [\"REQ-AIS-MULTITURN-1\",\n"
