@@ -33,6 +33,12 @@ inline constexpr std::size_t kMaxDeltaCodePoints = 256;
 // A heartbeat `ts` below this is taken for seconds, not milliseconds.
 inline constexpr std::int64_t kMinMillisecondTimestamp = 100'000'000'000;
 
+// Every rule id CheckEvents can report, in catalogue order.
+inline constexpr std::string_view kEventRuleIds[] = {
+    "GYMBRO-6.1",  "GYMBRO-6.2",  "GYMBRO-6.3",  "GYMBRO-6.4", "GYMBRO-6.5",
+    "GYMBRO-6.6",  "GYMBRO-6.7",  "GYMBRO-6.8",  "GYMBRO-6.9", "GYMBRO-6.10",
+    "GYMBRO-6.11", "GYMBRO-6.12", "GYMBRO-6.15", "GYMBRO-7.3"};
+
 struct StreamEvent {
   std::string event;  // the SSE event name ("message" for an unnamed frame)
   std::string data;   // the SSE data text, expected to be a JSON object

@@ -40,6 +40,8 @@ class EventPublisher {
   StreamEvent Completed(const RouteInfo& route);
   StreamEvent Error(std::string_view code, std::string_view message, const RouteInfo& route);
 
+  const std::string& message_id() const { return message_id_; }
+  const std::string& request_id() const { return request_id_; }
   bool finished() const { return finished_; }
   std::int64_t next_seq() const { return next_seq_; }
   std::size_t reply_len() const { return reply_len_; }

@@ -29,15 +29,7 @@ Json PartsJson(const Parts& p) {
 std::expected<Json, Error> ValidateOp(const Json& in) {
   auto text = RequireString(in, "text");
   if (!text) return std::unexpected(text.error());
-  const Validation v = Validate(*text);
-  Json findings = Json::array();
-  for (const auto& f : v.findings) {
-    findings.push_back({{"rule", f.rule},
-                        {"message", f.message},
-                        {"line", f.position.line},
-                        {"column", f.position.column}});
-  }
-  return Json{{"valid", v.valid}, {"findings", std::move(findings)}, {"parts", PartsJson(v.parts)}};
+  return ValidationJson(Validate(*text), /*with_parts=*/true);
 }
 
 std::expected<Json, Error> EscapeOp(const Json& in) {
@@ -80,6 +72,19 @@ std::expected<Json, Error> CheckEventsOp(const Json& in) {
 }
 
 }  // namespace
+
+Json ValidationJson(const Validation& v, bool with_parts) {
+  Json findings = Json::array();
+  for (const auto& f : v.findings) {
+    findings.push_back({{"rule", f.rule},
+                        {"message", f.message},
+                        {"line", f.position.line},
+                        {"column", f.position.column}});
+  }
+  Json out{{"valid", v.valid}, {"findings", std::move(findings)}};
+  if (with_parts) out["parts"] = PartsJson(v.parts);
+  return out;
+}
 
 std::vector<OracleOp> OracleOps() {
   return {

@@ -13,8 +13,16 @@
 
 #include <vector>
 
+#include "protocols/thinkingml/thinkingml.h"
 #include "protocols/wire/oracle_op.h"
 
 namespace llmconform::thinkingml {
+
 std::vector<OracleOp> OracleOps();
-}
+
+// {"valid","findings":[{"rule","message","line","column"}]} and, with
+// `with_parts`, "parts" — thinkingml.validate's result, for other outputs
+// that report a validation the same way.
+nlohmann::json ValidationJson(const Validation& v, bool with_parts);
+
+}  // namespace llmconform::thinkingml

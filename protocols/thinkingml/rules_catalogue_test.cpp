@@ -9,6 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "protocols/thinkingml/gymbro_events.h"
+#include "protocols/thinkingml/thinkingml.h"
+
 namespace llmconform::thinkingml {
 namespace {
 
@@ -50,14 +53,17 @@ TEST(RulesCatalogue, EveryReportedThinkingmlRuleIsCatalogued) {
   const auto catalogue = CatalogueIds("thinkingml");
   const auto used =
       IdsInSources(std::regex("\"(TML-[0-9.]+)\""), {"thinkingml.cpp", "serp_queries.cpp"});
-  EXPECT_GE(used.size(), 25u);
-  for (const auto& id : used) EXPECT_TRUE(catalogue.count(id)) << id;
+  const std::set<std::string> listed(std::begin(kReplyRuleIds), std::end(kReplyRuleIds));
+  EXPECT_EQ(used, listed);
+  EXPECT_EQ(catalogue, listed);
 }
 
 TEST(RulesCatalogue, EveryReportedGymbroRuleIsCatalogued) {
   const auto catalogue = CatalogueIds("gymbro");
   const auto used = IdsInSources(std::regex("\"(GYMBRO-[0-9.]+)\""), {"gymbro_events.cpp"});
-  EXPECT_GE(used.size(), 12u);
+  const std::set<std::string> listed(std::begin(gymbro::kEventRuleIds),
+                                     std::end(gymbro::kEventRuleIds));
+  EXPECT_EQ(used, listed);
   for (const auto& id : used) EXPECT_TRUE(catalogue.count(id)) << id;
 }
 

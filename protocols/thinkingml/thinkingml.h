@@ -84,6 +84,14 @@ struct Validation {
 // single finding TML-5.1.
 Validation Validate(std::string_view reply);
 
+// Every rule id Validate can report, in catalogue order
+// (specs/thinkingml/rules.json holds exactly these).
+inline constexpr std::string_view kReplyRuleIds[] = {
+    "TML-1.1", "TML-1.2",  "TML-1.3",  "TML-1.4", "TML-1.5", "TML-1.6", "TML-1.7", "TML-1.8",
+    "TML-1.9", "TML-1.10", "TML-1.11", "TML-2.1", "TML-2.2", "TML-2.3", "TML-3.1", "TML-3.2",
+    "TML-3.3", "TML-3.4",  "TML-3.5",  "TML-3.6", "TML-3.7", "TML-4.1", "TML-4.2", "TML-4.3",
+    "TML-4.4", "TML-4.5",  "TML-4.6",  "TML-4.7", "TML-5.1"};
+
 // The findings of Validate(reply) without building its parts: the verdict
 // alone, for gates that need no more (and the benchmark's fast path).
 std::vector<ValidationFinding> CheckReply(std::string_view reply);
