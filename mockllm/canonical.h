@@ -33,6 +33,12 @@ class IgnorePaths {
   std::vector<std::vector<std::string>> patterns_;  // unescaped tokens
 };
 
+// The deepest nesting of arrays and objects in JSON text (strings skipped),
+// found without parsing: code that walks JSON recursively refuses text
+// deeper than kMaxJsonDepth instead of running out of stack.
+inline constexpr std::size_t kMaxJsonDepth = 512;
+std::size_t JsonNestingDepth(std::string_view text);
+
 // A request body as the matcher sees it: parsed JSON, or the text itself as a
 // JSON string when it is not JSON, or null when empty.
 Json BodyValue(std::string_view body);

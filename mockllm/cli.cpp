@@ -1,5 +1,6 @@
 #include "mockllm/cli.h"
 
+#include <malloc.h>
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
@@ -89,6 +90,7 @@ struct ServeArgs {
   std::string host = "127.0.0.1";
   int port = 0;
   double speed = 1;
+  bool piecewise = false;
   std::string match = "strict";
   std::string journal;
   std::uint64_t seed = 0;
@@ -109,7 +111,9 @@ Routes:
 
 Replay: in a session the Nth request is compared with the Nth recorded request
 (JSON compared as values, --ignore paths left out) and answered with the Nth
-response. Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch
+response. A stream is written in its recorded pieces, each at its recorded time
+multiplied by --speed; at --speed 0 nothing waits and the pieces go out together
+(--piecewise: one by one), except a resplit fault's pieces, always one by one. Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch
 (400; "pointer", "expected", "actual"), mockllm_trace_exhausted (400),
 mockllm_no_match (404), mockllm_unknown_trace (404); malformed JSON 400, wrong
 content type 415, body over --max-body 413, unknown route 404.
@@ -144,6 +148,8 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
                  "Multiply recorded gaps between chunks by F (0: no waiting, 1: as recorded)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd.add_flag("--piecewise", a.piecewise,
+               "At --speed 0, still write each recorded piece on its own (default: together)");
   cmd.add_option("--match", a.match,
                  "strict: a mismatched request gets an error; lenient: replayed, journaled")
       ->check(CLI::IsMember({"strict", "lenient"}))
@@ -173,7 +179,17 @@ std::string JournalText(const nlohmann::json& journal) {
   return out + (journal.empty() ? "]\n" : "\n]\n");
 }
 
+// Replay allocates and frees the same large buffers on every request; without
+// this glibc trims and regrows each thread's heap every time (an madvise and an
+// mprotect per request).
+void KeepFreedMemory() {
+  mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+  mallopt(M_TOP_PAD, 1024 * 1024);
+  mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+}
+
 int RunServe(const ServeArgs& a) {
+  KeepFreedMemory();
   auto files = TraceFiles(a.traces);
   if (!files) return Diagnose(files.error().message), kExitUsage;
   std::vector<Trace> traces;
@@ -191,6 +207,7 @@ int RunServe(const ServeArgs& a) {
   auto server = Server::Start(std::move(traces), ServerOptions{.host = a.host,
                                                                .port = a.port,
                                                                .speed = a.speed,
+                                                               .piecewise = a.piecewise,
                                                                .strict = a.match == "strict",
                                                                .ignore_paths = a.ignore,
                                                                .fault = fault,
@@ -279,6 +296,7 @@ struct RecordArgs {
   std::string model;
   std::string notes;
   int upstream_timeout = 600;
+  std::string upstream_ca;
   bool append = false;
   std::size_t max_body = 16 * 1024 * 1024;
 };
@@ -304,6 +322,10 @@ void AddRecord(CLI::App& cmd, RecordArgs& a) {
                  "never cut sooner)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option(
+         "--upstream-ca", a.upstream_ca,
+         "PEM file of CA certificates trusted for an https upstream (default: the system's)")
+      ->check(CLI::ExistingFile);
   cmd.add_flag("--append", a.append, "Add to an existing trace instead of refusing to touch it");
   cmd.add_option("--max-body", a.max_body, "Largest request body in bytes (larger: 413)")
       ->capture_default_str();
@@ -333,6 +355,7 @@ int RunRecord(const RecordArgs& a) {
                                                   .trace_id = a.id,
                                                   .header_fields = header,
                                                   .upstream_timeout_seconds = a.upstream_timeout,
+                                                  .upstream_ca_file = a.upstream_ca,
                                                   .max_body_bytes = a.max_body});
   if (!recorder) return Diagnose(recorder.error().message), kExitUsage;
   std::cerr << "mockllm: recording " << a.upstream << " to " << a.out << std::endl;
@@ -347,6 +370,8 @@ int RunRecord(const RecordArgs& a) {
 }  // namespace
 
 int RunCli(int argc, char** argv) {
+  // A client that goes away mid-response must not end the process.
+  signal(SIGPIPE, SIG_IGN);
   CLI::App app{
       "mockllm: replays recorded OpenAI-compatible chat traffic byte for byte, records it, breaks "
       "it on\n"

@@ -65,7 +65,8 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
     } else if (auto x = ParseExchange(line, name, line_no); !x) {
       problems.push_back(x.error().message);
     }
-    const OJson j = OJson::parse(line, nullptr, false);
+    const OJson j = JsonNestingDepth(line) > kMaxJsonDepth ? OJson(OJson::value_t::discarded)
+                                                           : OJson::parse(line, nullptr, false);
     if (j.is_discarded()) {
       ScanText(line, "", ctx);  // unparseable: look at the text itself
     } else {

@@ -101,6 +101,12 @@ void RedactSecrets(OJson& j) {
   }
 }
 
+// `text` parsed, or discarded when it is not JSON or nests too deep to walk.
+OJson ParseShallowJson(std::string_view text) {
+  if (JsonNestingDepth(text) > kMaxJsonDepth) return OJson(OJson::value_t::discarded);
+  return OJson::parse(text, nullptr, false);
+}
+
 // One proxied exchange, shared by the handler, the upstream thread and the
 // content provider streaming the answer back.
 struct Flow {
@@ -171,7 +177,7 @@ struct Recorder::Impl {
     x.request.path = req.path;
     x.request.headers = HeadersOf(req.headers);
     if (!req.body.empty()) {
-      OJson body = OJson::parse(req.body, nullptr, false);
+      OJson body = ParseShallowJson(req.body);
       x.request.body = RedactBody(body.is_discarded() ? OJson(req.body) : std::move(body));
     }
     x.response.status = flow.status;
@@ -194,7 +200,7 @@ struct Recorder::Impl {
     } else {
       std::string raw;
       for (const Chunk& c : flow.chunks) raw += c.raw;
-      OJson body = OJson::parse(raw, nullptr, false);
+      OJson body = ParseShallowJson(raw);
       if (!body.is_discarded()) {
         const bool exact = body.dump() == raw;
         OJson redacted = RedactBody(body);
@@ -218,6 +224,7 @@ struct Recorder::Impl {
     cli.set_decompress(false);
     cli.set_keep_alive(false);
     cli.set_follow_location(false);
+    if (!options.upstream_ca_file.empty()) cli.set_ca_cert_path(options.upstream_ca_file);
     {
       std::lock_guard lock(flow->mu);
       flow->client = &cli;

@@ -43,6 +43,7 @@ struct RecorderOptions {
   std::string trace_id;                     // default: the file name before ".trace.jsonl"
   OJson header_fields = OJson::object();    // extra header fields (provider, model, notes)
   int upstream_timeout_seconds = 600;
+  std::string upstream_ca_file;  // PEM CA bundle for an https upstream ("": the system's)
   std::size_t max_body_bytes = 16 * 1024 * 1024;
   int threads = 16;
 };

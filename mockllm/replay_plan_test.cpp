@@ -124,6 +124,19 @@ TEST(ReplayPlan, StallSitsAtTheEventBoundary) {
   EXPECT_EQ(p.pieces[0].stall_ms_before, 0);
 }
 
+TEST(ReplayPlan, BurstJoinsPiecesExceptAcrossStallsAndResplits) {
+  const ResponsePlan plain = PlanResponse(Stream(), Fault{}, 0);
+  ASSERT_EQ(plain.burst.size(), 1u);
+  EXPECT_EQ(plain.burst[0].bytes, kStream);
+  const ResponsePlan stalled =
+      PlanResponse(Stream(), F({{"stall_ms", 10}, {"stall_after_events", 1}}), 0);
+  ASSERT_EQ(stalled.burst.size(), 2u);
+  EXPECT_EQ(stalled.burst[0].bytes, "data: {\"n\":0}\n\n");
+  EXPECT_EQ(stalled.burst[1].stall_ms_before, 10);
+  const ResponsePlan resplit = PlanResponse(Stream(), F({{"resplit", true}}), 3);
+  EXPECT_EQ(resplit.burst, resplit.pieces);
+}
+
 TEST(ReplayPlan, DelayBeforeTheFirstByte) {
   EXPECT_EQ(PlanResponse(Stream(), F({{"delay_ms", 250}}), 0).delay_ms, 250);
 }

@@ -182,20 +182,21 @@ struct Server::Impl {
                   {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}}};
 
     // Answers with an error and journals it.
-    auto fail = [&](int status, Json body, std::string_view rule) {
-      const std::string message = body["error"]["message"].get<std::string>();
+    Json body = nullptr;
+    auto fail = [&](int status, const Json& error, std::string_view rule) {
+      const std::string message = error["error"]["message"].get<std::string>();
+      if (!body.is_null()) entry["request"]["body"] = std::move(body);
       entry["response"] = {{"status", status}, {"exchange", nullptr}};
       entry["findings"] =
           rule.empty() ? Json::array() : FindingsJson({Finding{std::string(rule), message}});
       journal.Append(std::move(entry));
-      Answer(res, status, body);
+      Answer(res, status, error);
     };
 
-    Json body = nullptr;
     if (!req.body.empty()) {
-      entry["request"]["body"] = BodyValue(req.body);
       const std::string ct = req.get_header_value("Content-Type");
       if (!IsJsonContentType(ct)) {
+        entry["request"]["body"] = BodyValue(req.body);
         return fail(
             415,
             MakeErrorJson(
@@ -203,11 +204,21 @@ struct Server::Impl {
                 "invalid_request_error", nullptr, "unsupported_content_type"),
             "malformed_request");
       }
+      if (JsonNestingDepth(req.body) > kMaxJsonDepth) {
+        entry["request"]["body"] = req.body;
+        return fail(
+            400,
+            MakeErrorJson(Format("the request body nests arrays and objects deeper than {} levels",
+                                 kMaxJsonDepth),
+                          "invalid_request_error", nullptr, "invalid_json"),
+            "malformed_request");
+      }
       try {
         body = Json::parse(req.body);
       } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        entry["request"]["body"] = req.body;
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}", what),
                                   "invalid_request_error", nullptr, "invalid_json"),
@@ -239,6 +250,7 @@ struct Server::Impl {
                                             req.method, route.rest, body)
                        : book->ReplayUnpinned(req.method, route.rest, body);
     if (!pinned && v.trace) entry["trace"] = book->traces()[*v.trace].id;
+    entry["request"]["body"] = std::move(body);
     entry["findings"] = FindingsJson(v.findings);
     if (!v.plan) {
       entry["response"] = {{"status", v.status},
@@ -248,7 +260,7 @@ struct Server::Impl {
     }
     const ResponsePlan& plan = *v.plan;
     entry["response"] = {{"status", plan.status},  {"exchange", *v.exchange},
-                         {"stream", plan.chunked}, {"bytes", plan.Body().size()},
+                         {"stream", plan.chunked}, {"bytes", plan.BodySize()},
                          {"cut", plan.cut},        {"outcome", "sending"}};
     if (!v.fault.empty()) entry["fault"] = Json::parse(v.fault.dump());
     const std::uint64_t seq = journal.Append(std::move(entry));
@@ -269,7 +281,8 @@ struct Server::Impl {
   // Writes the plan's pieces on time; false when the response ends early.
   bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
                    Clock::time_point start) {
-    for (const Piece& p : plan.pieces) {
+    const bool burst = options.speed == 0 && !options.piecewise;
+    for (const Piece& p : burst ? plan.burst : plan.pieces) {
       if (options.speed > 0) {
         const auto due = start + std::chrono::microseconds(static_cast<std::int64_t>(
                                      static_cast<double>(p.at_ms) * 1000.0 * options.speed));

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+#include <thread>
+
 namespace mockllm {
 namespace {
 
@@ -198,7 +201,7 @@ TEST(ReplayServer, ModelsComeFromTheTraces) {
 }
 
 TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
-  auto s = StartDemo({.max_body_bytes = 1024});
+  auto s = StartDemo({.max_body_bytes = 2048});
   Reply malformed = Post(*s, kPinned, "{\"model\":");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(nlohmann::json::parse(malformed.body)["error"]["code"], "invalid_json");
@@ -208,10 +211,14 @@ TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
   Reply big = Post(*s, kPinned, std::string(4096, ' '));
   EXPECT_EQ(big.status, 413);
   EXPECT_EQ(nlohmann::json::parse(big.body)["error"]["message"],
-            "the request body is larger than the limit of 1024 bytes");
+            "the request body is larger than the limit of 2048 bytes");
   Reply unknown = Get(*s, "/nowhere");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(nlohmann::json::parse(unknown.body)["error"]["message"], "Invalid URL (GET /nowhere)");
+  Reply deep = Post(*s, kPinned, std::string(600, '[') + std::string(600, ']'));
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(deep.body)["error"]["message"],
+            "the request body nests arrays and objects deeper than 512 levels");
   Reply no_trace = Post(*s, "/t/nope/v1/chat/completions", kFirst);
   EXPECT_EQ(no_trace.status, 404);
   EXPECT_EQ(nlohmann::json::parse(no_trace.body)["error"]["type"], "mockllm_unknown_trace");
@@ -279,6 +286,28 @@ TEST(ReplayServer, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
   EXPECT_EQ(r.error(), httplib::Error::Read);
   (*s)->Stop();  // returns although the stall has most of a minute to go
   (*s)->Stop();
+}
+
+TEST(ReplayServer, ClientLeavingMidStreamIsJournaledAndTheNextRequestServed) {
+  auto t = DemoTrace();
+  t.exchanges[1].fault = OJson{{"stall_ms", 300}, {"stall_after_events", 1}};
+  auto s = Server::Start({t}, {});
+  ASSERT_TRUE(s);
+  Post(**s, kPinned, kFirst);
+  {
+    httplib::Client c("127.0.0.1", (*s)->port());
+    c.set_read_timeout(0, 50000);  // gives up during the stall
+    EXPECT_FALSE(c.Post(kPinned.c_str(), kSecond, "application/json"));
+  }
+  // The stall ends, the writes fail, the entry says so; meanwhile others are served.
+  EXPECT_EQ(Post(**s, kPinned, kFirst, {{"X-Mockllm-Session", "other"}}).status, 200);
+  std::string outcome;
+  for (int i = 0; i < 200 && outcome != "client_disconnected"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    outcome = (*s)->Journal()[1]["response"]["outcome"].get<std::string>();
+  }
+  EXPECT_EQ(outcome, "client_disconnected");
+  EXPECT_EQ((*s)->Journal()[1]["findings"][0]["rule"], "client_disconnected");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "mockllm/canonical.h"
 #include "mockllm/fault.h"
 #include "mockllm/json_locate.h"
 #include "protocols/wire/format.h"
@@ -249,6 +250,10 @@ std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
 // Parses one line as JSON; errors located at nlohmann's line and column.
 std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view name,
                                       std::size_t line_no) {
+  if (JsonNestingDepth(line) > kMaxJsonDepth) {
+    return std::unexpected(Error{Format("{}:{}:1: arrays and objects nest deeper than {} levels",
+                                        name, line_no, kMaxJsonDepth)});
+  }
   try {
     return OJson::parse(line);
   } catch (const nlohmann::json::parse_error& e) {

@@ -96,6 +96,12 @@ TEST(TraceFormat, ErrorsNameFileLineColumnAndPointer) {
             "f.jsonl:2:74: /fault/stutter: unknown fault \"stutter\" (");
 }
 
+TEST(TraceFormat, RefusesNestingTooDeepToWalk) {
+  auto deep = ParseTrace(TraceText({std::string(600, '[') + std::string(600, ']')}), "d.jsonl");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().message, "d.jsonl:2:1: arrays and objects nest deeper than 512 levels");
+}
+
 TEST(TraceFormat, WritesInvalidUtf8PiecesAsBase64) {
   Trace t;
   t.id = "b";

@@ -1,0 +1,312 @@
+// The toolcalls suite end to end: its synthesized traces are what the
+// reference engine sends (regenerated from the scripted replies with
+// LLMCONFORM_REGENERATE_FIXTURES=1), and every scenario replayed by mockllm
+// passes every rule it lists.
+#include "harness/suites/toolcalls_suite.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "mockllm/server.h"
+#include "mockllm/trace.h"
+#include "protocols/wire/format.h"
+#include "protocols/wire/sse.h"
+
+namespace llmconform::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The scenario files of specs/toolcalls/ (all but rules.json).
+std::vector<Scenario> LoadScenarios() {
+  std::vector<Scenario> out;
+  for (const auto& e : fs::directory_iterator(kRoot / "specs" / "toolcalls")) {
+    if (e.path().filename() == "rules.json" || e.path().extension() != ".json") continue;
+    const Json doc = Json::parse(ReadText(e.path()));
+    Scenario s;
+    s.protocol = doc["protocol"];
+    s.name = doc["name"];
+    s.file = e.path();
+    s.trace = doc.value("trace", "");
+    s.input = doc.value("input", Json::object());
+    s.expect = doc.value("expect", Json::object());
+    s.rules = doc["rules"].get<std::vector<std::string>>();
+    s.raw = doc;
+    out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Scenario& a, const Scenario& b) { return a.name < b.name; });
+  return out;
+}
+
+class ScratchDir {
+ public:
+  ScratchDir() {
+    static int n = 0;
+    path_ =
+        fs::temp_directory_path() / Format("tc-suite-{}-{}", static_cast<long>(::getpid()), n++);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Plays scripted assistant messages and records every exchange as a trace line.
+class ScriptedTransport final : public wire::ChatTransport {
+ public:
+  ScriptedTransport(std::string name, Json replies, bool stream, std::string model)
+      : name_(std::move(name)), stream_(stream), model_(std::move(model)) {
+    for (auto& r : replies) replies_.push_back(std::move(r));
+  }
+
+  std::expected<wire::HttpResponse, Error> PostJson(
+      std::string_view, const std::string& json_body, std::chrono::milliseconds,
+      const std::function<bool(std::string_view)>&) override {
+    if (replies_.empty()) return std::unexpected(Error{"the script has no reply left"});
+    Json message = replies_.front();
+    replies_.pop_front();
+    if (message.contains("tool_calls")) {
+      for (auto& tc : message["tool_calls"]) {
+        if (!tc.contains("type")) tc["type"] = "function";
+        Json& args = tc["function"]["arguments"];
+        if (!args.is_string()) args = args.dump();
+      }
+    }
+    const int n = ++count_;
+    const std::string id = Format("chatcmpl-{}-{}", name_, n);
+    const bool calls = message.contains("tool_calls") && !message["tool_calls"].empty();
+    Json line = {{"seq", n},
+                 {"request",
+                  {{"method", "POST"},
+                   {"path", "/v1/chat/completions"},
+                   {"headers", {{"content-type", "application/json"}}},
+                   {"body", Json::parse(json_body)}}}};
+    wire::HttpResponse http{200, {}, ""};
+    if (!stream_) {
+      Json body = {{"id", id},
+                   {"object", "chat.completion"},
+                   {"created", 1763683200},
+                   {"model", model_},
+                   {"choices",
+                    {{{"index", 0},
+                      {"message", message},
+                      {"finish_reason", calls ? "tool_calls" : "stop"}}}},
+                   {"usage",
+                    {{"prompt_tokens", 100 * n},
+                     {"completion_tokens", 20},
+                     {"total_tokens", 100 * n + 20}}}};
+      http.headers["content-type"] = "application/json";
+      http.body = body.dump();
+      line["response"] = {
+          {"status", 200}, {"headers", {{"content-type", "application/json"}}}, {"body", body}};
+    } else {
+      Json chunks = Json::array();
+      auto add = [&](Json delta, Json finish = nullptr) {
+        const std::string raw = wire::WriteSseData(
+            Json{{"id", id},
+                 {"object", "chat.completion.chunk"},
+                 {"created", 1763683200},
+                 {"model", model_},
+                 {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}
+                .dump());
+        chunks.push_back({{"t_ms", 20 * chunks.size()}, {"raw", raw}});
+        http.body += raw;
+      };
+      add({{"role", "assistant"}, {"content", ""}});
+      if (message.contains("reasoning_content"))
+        add({{"reasoning_content", message["reasoning_content"]}});
+      if (message.value("content", Json()).is_string() &&
+          !message["content"].get<std::string>().empty()) {
+        const std::string text = message["content"];
+        add({{"content", text.substr(0, text.size() / 2)}});
+        add({{"content", text.substr(text.size() / 2)}});
+      }
+      int index = 0;
+      for (const auto& tc : message.value("tool_calls", Json::array())) {
+        const std::string args = tc["function"]["arguments"];
+        add({{"tool_calls",
+              {{{"index", index},
+                {"id", tc["id"]},
+                {"type", "function"},
+                {"function", {{"name", tc["function"]["name"]}, {"arguments", ""}}}}}}});
+        // The arguments in three fragments, cut anywhere.
+        const std::size_t a = args.size() / 3, b = 2 * args.size() / 3;
+        for (auto part : {args.substr(0, a), args.substr(a, b - a), args.substr(b)}) {
+          add({{"tool_calls", {{{"index", index}, {"function", {{"arguments", part}}}}}}});
+        }
+        ++index;
+      }
+      add(Json::object(), calls ? "tool_calls" : "stop");
+      const std::string done = wire::WriteSseData("[DONE]");
+      chunks.push_back({{"t_ms", 20 * chunks.size()}, {"raw", done}});
+      http.body += done;
+      http.headers["content-type"] = "text/event-stream";
+      line["response"] = {{"status", 200},
+                          {"headers", {{"content-type", "text/event-stream"}}},
+                          {"chunks", chunks}};
+    }
+    lines.push_back(std::move(line));
+    return http;
+  }
+
+  std::vector<Json> lines;
+  bool exhausted() const { return replies_.empty(); }
+
+ private:
+  std::string name_;
+  bool stream_;
+  std::string model_;
+  std::deque<Json> replies_;
+  int count_ = 0;
+};
+
+// The trace the reference engine produces for a scenario's scripted replies.
+std::string Synthesize(const Scenario& s) {
+  const Json script = Json::parse(
+      ReadText(kRoot / "fixtures" / "synthesized" / Format("toolcalls-{}.replies.json", s.name)));
+  const std::string model = s.input.value("model", "gpt-4o-mini");
+  ScriptedTransport transport(s.name, script["replies"], s.input.value("stream", false), model);
+  ScratchDir work;
+  auto outputs = RunToolcallsScenario(s, transport, kRoot, work.path());
+  EXPECT_TRUE(outputs) << (outputs ? "" : outputs.error().message);
+  EXPECT_TRUE(transport.exhausted())
+      << s.name << ": the engine stopped before the script's last reply";
+  const Json header = {{"format", "llmconform-trace/1"},
+                       {"id", "toolcalls/" + s.name},
+                       {"origin", "synthesized"},
+                       {"provider", script.value("provider", "openai")},
+                       {"model", model},
+                       {"recorded_at", "2026-11-21T00:00:00Z"},
+                       {"notes", s.raw.value("description", "")}};
+  std::string out = header.dump() + "\n";
+  for (const auto& l : transport.lines) out += l.dump() + "\n";
+  return out;
+}
+
+TEST(ToolcallsSuite, SynthesizedTracesAreWhatTheEngineSends) {
+  const bool regenerate = std::getenv("LLMCONFORM_REGENERATE_FIXTURES") != nullptr;
+  const auto scenarios = LoadScenarios();
+  ASSERT_GE(scenarios.size(), 9u);
+  for (const auto& s : scenarios) {
+    const std::string trace = Synthesize(s);
+    const fs::path file = kRoot / s.trace;
+    if (regenerate) std::ofstream(file, std::ios::binary) << trace;
+    EXPECT_EQ(ReadText(file), trace)
+        << s.name << ": regenerate with LLMCONFORM_REGENERATE_FIXTURES=1";
+  }
+}
+
+// Drives `s` against mockllm replaying its trace; the observation has the journal.
+Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
+  auto trace = mockllm::LoadTraceFile(kRoot / s.trace);
+  EXPECT_TRUE(trace) << trace.error().message;
+  if (!trace) return {};
+  const std::string id = trace->id;
+  std::vector<mockllm::Trace> traces;
+  traces.push_back(std::move(*trace));
+  auto server = mockllm::Server::Start(std::move(traces), {});
+  EXPECT_TRUE(server) << server.error().message;
+  if (!server) return {};
+  ScratchDir work;
+  DriveContext ctx{(*server)->TraceBaseUrl(id), kRoot, work.path()};
+  auto obs = suite.Drive(s, ctx);
+  EXPECT_TRUE(obs) << s.name << ": " << obs.error().message;
+  if (!obs) return {};
+  obs->journal = (*server)->Journal();
+  (*server)->Stop();
+  return *obs;
+}
+
+const Scenario& Named(const std::vector<Scenario>& all, std::string_view name) {
+  for (const auto& s : all) {
+    if (s.name == name) return s;
+  }
+  throw std::runtime_error("no scenario " + std::string(name));
+}
+
+reports::Outcome OutcomeOf(const std::vector<reports::CheckResult>& results,
+                           std::string_view rule) {
+  for (const auto& r : results) {
+    if (r.rule == rule) return r.outcome;
+  }
+  return reports::Outcome::kError;
+}
+
+TEST(ToolcallsSuite, EveryScenarioPassesAgainstMockllm) {
+  auto suite = MakeToolcallsSuite();
+  EXPECT_EQ(suite->protocol(), "toolcalls");
+  std::map<std::string, std::vector<reports::CheckResult>> by_scenario;
+  for (const auto& s : LoadScenarios()) {
+    const Observation observed = DriveAgainstMockllm(*suite, s);
+    const Observation* obs = &observed;
+    for (const auto& entry : obs->journal) {
+      EXPECT_EQ(entry["response"]["status"], 200) << s.name << ": " << entry.dump().substr(0, 600);
+    }
+    const auto results = suite->Check(s, *obs);
+    EXPECT_EQ(results.size(), s.rules.size());
+    for (const auto& r : results) {
+      EXPECT_TRUE(r.outcome == reports::Outcome::kPass || r.outcome == reports::Outcome::kSkip)
+          << s.name << " " << r.rule << ": " << r.message
+          << (r.evidence ? " expected " + r.evidence->expected + " actual " + r.evidence->actual +
+                               " at " + r.evidence->where
+                         : "");
+    }
+    if (s.expect.contains("phase")) {
+      EXPECT_EQ(obs->outputs["phase"], s.expect["phase"]) << s.name;
+    }
+    by_scenario[s.name] = results;
+  }
+  using reports::Outcome;
+  // The rules each scenario is about are verified, not skipped.
+  EXPECT_EQ(OutcomeOf(by_scenario["create-story-micro"], "TC-2.2-1"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["create-story-micro"], "TC-4.2-2"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["create-story-micro"], "TC-6.3-1"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["create-story-micro"], "TC-8-1"), Outcome::kSkip);
+  EXPECT_EQ(OutcomeOf(by_scenario["deepseek-reasoning"], "TC-8-1"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["pkg-write-refused"], "TC-2.1-1"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["pkg-write-refused"], "TC-2.1-2"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["illegal-transition"], "TC-6.6-2"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["resume-from-state"], "TC-1-1"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["chat-mode"], "TC-3.1-2"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["streamed-tool-calls"], "TC-4.1-4"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf(by_scenario["truncated-read"], "TC-1-3"), Outcome::kPass);
+}
+
+// The checks judge the journal: a client that drops a tool message or the
+// reasoning_content is caught.
+TEST(ToolcallsSuite, ChecksCatchABrokenClient) {
+  auto suite = MakeToolcallsSuite();
+  const auto all = LoadScenarios();
+  const Scenario& s = Named(all, "deepseek-reasoning");
+  Observation obs = DriveAgainstMockllm(*suite, s);
+  ASSERT_EQ(obs.journal.size(), 2u);
+  Json& messages = obs.journal[1]["request"]["body"]["messages"];
+  Observation no_reasoning = obs;
+  no_reasoning.journal[1]["request"]["body"]["messages"][5].erase("reasoning_content");
+  EXPECT_EQ(OutcomeOf(suite->Check(s, no_reasoning), "TC-8-1"), reports::Outcome::kFail);
+  messages.erase(messages.size() - 1);  // the last tool message
+  const auto results = suite->Check(s, obs);
+  EXPECT_EQ(OutcomeOf(results, "TC-3.2-3"), reports::Outcome::kFail);
+  Observation empty;
+  EXPECT_EQ(OutcomeOf(suite->Check(s, empty), "TC-3.2-3"), reports::Outcome::kFail);
+}
+
+}  // namespace
+}  // namespace llmconform::harness

@@ -1,0 +1,82 @@
+#include "protocols/toolcalls/tool_args.h"
+
+#include "protocols/wire/format.h"
+
+namespace llmconform::toolcalls {
+namespace {
+
+std::unexpected<ToolError> Bad(std::string_view key, std::string message) {
+  return std::unexpected(ToolError{ToolErrorCode::kSchemaValidation,
+                                   Format("argument {}: {}", key, message), OJson{{"field", key}}});
+}
+
+}  // namespace
+
+std::string_view JsonKind(const OJson& j) {
+  switch (j.type()) {
+    case OJson::value_t::null:
+      return "null";
+    case OJson::value_t::object:
+      return "object";
+    case OJson::value_t::array:
+      return "array";
+    case OJson::value_t::string:
+      return "string";
+    case OJson::value_t::boolean:
+      return "boolean";
+    default:
+      return "number";
+  }
+}
+
+std::expected<std::string, ToolError> RequireStringArg(const OJson& args, std::string_view key) {
+  auto it = args.find(key);
+  if (it == args.end()) return Bad(key, "expected string, got nothing (the argument is required)");
+  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonKind(*it)));
+  return it->get<std::string>();
+}
+
+std::expected<std::optional<std::string>, ToolError> OptionalStringArg(const OJson& args,
+                                                                       std::string_view key) {
+  auto it = args.find(key);
+  if (it == args.end() || it->is_null()) return std::optional<std::string>{};
+  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonKind(*it)));
+  return std::optional<std::string>{it->get<std::string>()};
+}
+
+std::expected<std::optional<std::int64_t>, ToolError> OptionalIntArg(const OJson& args,
+                                                                     std::string_view key,
+                                                                     std::int64_t min,
+                                                                     std::int64_t max) {
+  auto it = args.find(key);
+  if (it == args.end() || it->is_null()) return std::optional<std::int64_t>{};
+  std::int64_t v = 0;
+  if (it->is_number_integer()) {
+    v = it->get<std::int64_t>();
+  } else if (it->is_number_unsigned()) {
+    v = it->get<std::uint64_t>() > static_cast<std::uint64_t>(max) ? max + 1
+                                                                   : it->get<std::int64_t>();
+  } else if (it->is_number_float() &&
+             it->get<double>() ==
+                 static_cast<double>(static_cast<std::int64_t>(it->get<double>()))) {
+    v = static_cast<std::int64_t>(it->get<double>());
+  } else {
+    return Bad(key, Format("expected integer, got {}", JsonKind(*it)));
+  }
+  if (v < min || v > max)
+    return Bad(key, Format("expected an integer from {} to {}, got {}", min, max, v));
+  return std::optional<std::int64_t>{v};
+}
+
+std::expected<MountPath, ToolError> PathArg(const OJson& args, std::string_view key) {
+  auto text = RequireStringArg(args, key);
+  if (!text) return std::unexpected(text.error());
+  auto mp = ParseMountPath(*text);
+  if (!mp) {
+    return std::unexpected(
+        ToolError{ToolErrorCode::kSandboxViolation, mp.error(), OJson{{"field", key}}});
+  }
+  return *mp;
+}
+
+}  // namespace llmconform::toolcalls
