@@ -101,12 +101,13 @@ done
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-wait_for() {  # URL BODY_FILE: until the server answers 200
-  for _ in $(seq 600); do
+wait_for() {  # URL BODY_FILE LOG: until the server answers 200 (a JVM on a busy machine takes a while)
+  for _ in $(seq 1200); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' --data-binary @"$2" "$1" || true)" = 200 ] && return 0
     sleep 0.1
   done
-  echo "mockllm_wrk-load: $1 never answered" >&2
+  echo "mockllm_wrk-load: FAIL: $1 did not answer within 120 s; its log:" >&2
+  cat "$3" >&2
   exit 1
 }
 
@@ -138,8 +139,8 @@ java -jar "$jar" --port "$wiremock_port" --bind-address 127.0.0.1 --root-dir "$w
   --no-request-journal --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
 pids+=("$!")
 wiremock_url=http://127.0.0.1:$wiremock_port
-wait_for "$wiremock_url/v1/chat/completions" "$work/json.body"
-wait_for "$mockllm_url/v1/chat/completions" "$work/json.body"
+wait_for "$wiremock_url/v1/chat/completions" "$work/json.body" "$work/wiremock.log"
+wait_for "$mockllm_url/v1/chat/completions" "$work/json.body" "$work/mockllm.err"
 
 # Both must answer the same bytes before their speed means anything.
 for kind in json stream; do
@@ -147,7 +148,7 @@ for kind in json stream; do
     url_var=${server}_url
     curl -s -o "$work/got-$server-$kind" -H 'content-type: application/json' --data-binary @"$work/$kind.body" \
       "${!url_var}/v1/chat/completions"
-    cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk-load: $server answers $kind differently" >&2; exit 1; }
+    cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk-load: FAIL: $server answers $kind differently" >&2; exit 1; }
   done
 done
 

@@ -2,13 +2,41 @@
 
 namespace mockllm {
 
-std::uint64_t Journal::Append(nlohmann::json entry) {
+using Json = nlohmann::json;
+
+Json JournalEntry::ToJson(std::uint64_t seq) const {
+  Json headers_json = Json::object();
+  for (const auto& [name, value] : headers) headers_json[name] = value;
+  Json response = {{"status", status}, {"exchange", exchange ? Json(*exchange) : Json(nullptr)}};
+  if (replayed) {
+    response["stream"] = stream;
+    response["bytes"] = bytes;
+    response["cut"] = cut;
+    response["outcome"] = outcome;
+  }
+  Json findings_json = Json::array();
+  for (const auto& f : findings)
+    findings_json.push_back({{"rule", f.rule}, {"message", f.message}});
+  Json out = {{"seq", seq},
+              {"session", session ? Json(*session) : Json(nullptr)},
+              {"trace", trace ? Json(*trace) : Json(nullptr)},
+              {"method", method},
+              {"path", path},
+              {"request", {{"headers", std::move(headers_json)}, {"body", body}}},
+              {"response", std::move(response)},
+              {"findings", std::move(findings_json)}};
+  if (fault) out["fault"] = *fault;
+  return out;
+}
+
+std::uint64_t Journal::Append(JournalEntry entry) {
+  std::deque<JournalEntry> evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
   const std::uint64_t seq = next_seq_++;
-  entry["seq"] = seq;
   if (entries_.empty()) first_seq_ = seq;
   entries_.push_back(std::move(entry));
   while (entries_.size() > limit_) {
+    evicted.push_back(std::move(entries_.front()));
     entries_.pop_front();
     ++first_seq_;
     ++dropped_;
@@ -16,16 +44,20 @@ std::uint64_t Journal::Append(nlohmann::json entry) {
   return seq;
 }
 
-void Journal::Amend(std::uint64_t seq, const std::function<void(nlohmann::json&)>& edit) {
+void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
+                         std::optional<llmconform::Finding> finding) {
   std::lock_guard lock(mu_);
   if (entries_.empty() || seq < first_seq_ || seq - first_seq_ >= entries_.size()) return;
-  edit(entries_[seq - first_seq_]);
+  JournalEntry& e = entries_[seq - first_seq_];
+  e.outcome = outcome;
+  if (finding) e.findings.push_back(std::move(*finding));
 }
 
-nlohmann::json Journal::Entries() const {
+Json Journal::Entries() const {
   std::lock_guard lock(mu_);
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& e : entries_) out.push_back(e);
+  Json out = Json::array();
+  std::uint64_t seq = first_seq_;
+  for (const auto& e : entries_) out.push_back(e.ToJson(seq++));
   return out;
 }
 

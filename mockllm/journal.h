@@ -2,27 +2,56 @@
 // arrival order. Thread-safe. Bounded: past `limit` entries the oldest are
 // dropped (and counted), so a long benchmark run keeps a flat memory profile.
 //
-// An entry (see mockllm/server.h for the fields) gets its `seq` (1, 2, …) when
-// appended and may be amended later by seq (a stream's outcome is known only
-// when it ends).
+// Entries are kept typed and turned into JSON (the form documented in
+// mockllm/server.h) only when read.
 #pragma once
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocols/wire/error.h"
 
 namespace mockllm {
+
+struct JournalEntry {
+  std::optional<std::string> session;  // pinned requests only
+  std::optional<std::string> trace;
+  std::string method;
+  std::string path;
+  std::vector<std::pair<std::string, std::string>> headers;  // lower-case names, secrets redacted
+  nlohmann::json body;                                       // parsed JSON, the text, or null
+  int status = 0;
+  std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
+  // For a replayed response:
+  bool replayed = false;
+  bool stream = false;
+  std::size_t bytes = 0;
+  bool cut = false;
+  std::string outcome;                  // sending | complete | cut | client_disconnected | stopped
+  std::optional<nlohmann::json> fault;  // when one applied
+  llmconform::Findings findings;
+
+  // {"seq","session","trace","method","path","request":{"headers","body"},
+  //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
+  //  ["fault",] "findings":[{"rule","message"}]}
+  nlohmann::json ToJson(std::uint64_t seq) const;
+};
 
 class Journal {
  public:
   explicit Journal(std::size_t limit) : limit_(limit) {}
 
-  // Stores `entry` with "seq" set; returns the seq.
-  std::uint64_t Append(nlohmann::json entry);
-  // Calls `edit` on the entry with `seq` if it is still held.
-  void Amend(std::uint64_t seq, const std::function<void(nlohmann::json&)>& edit);
+  // Stores `entry`; returns its seq (1, 2, …).
+  std::uint64_t Append(JournalEntry entry);
+  // Sets the outcome of the entry with `seq`, if still held, adding `finding`.
+  void SetOutcome(std::uint64_t seq, std::string_view outcome,
+                  std::optional<llmconform::Finding> finding = std::nullopt);
   // Every held entry, oldest first.
   nlohmann::json Entries() const;
   // Drops every entry (seq keeps counting).
@@ -33,7 +62,7 @@ class Journal {
  private:
   mutable std::mutex mu_;
   std::size_t limit_;
-  std::deque<nlohmann::json> entries_;
+  std::deque<JournalEntry> entries_;
   std::uint64_t first_seq_ = 1;  // seq of entries_.front()
   std::uint64_t next_seq_ = 1;
   std::uint64_t dropped_ = 0;

@@ -104,7 +104,7 @@ Verdict ReplayBook::Replay(std::size_t t, std::size_t x) const {
   v.exchange = x;
   v.plan = &loaded_[t][x].plan;
   v.status = v.plan->status;
-  v.fault = loaded_[t][x].fault;
+  v.fault = &loaded_[t][x].fault;
   return v;
 }
 
@@ -131,7 +131,9 @@ Verdict ReplayBook::ReplayPinned(std::size_t t, const std::string& session, std:
     v.findings.push_back(Finding{"trace_exhausted", message});
     return v;
   }
-  const auto diff = Compare(t, x, method, path, ignore_.Apply(body));
+  Json stripped;
+  if (!ignore_.empty()) stripped = ignore_.Apply(body);
+  const auto diff = Compare(t, x, method, path, ignore_.empty() ? body : stripped);
   if (diff) {
     const std::string message = Format(
         "request {} of session \"{}\" does not match exchange {} of trace \"{}\" (line {}): {}",
@@ -165,7 +167,9 @@ Verdict ReplayBook::ReplayPinned(std::size_t t, const std::string& session, std:
 
 Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path,
                                    const Json& body) const {
-  const Json canonical = ignore_.Apply(body);
+  Json stripped;
+  if (!ignore_.empty()) stripped = ignore_.Apply(body);
+  const Json& canonical = ignore_.empty() ? body : stripped;
   std::optional<std::pair<std::size_t, std::size_t>> nearest;
   for (std::size_t t = 0; t < traces_.size(); ++t) {
     for (std::size_t x = 0; x < traces_[t].exchanges.size(); ++x) {

@@ -46,7 +46,7 @@ struct Verdict {
   const ResponsePlan* plan = nullptr;   // the response to replay, or null…
   Json error_body;                      // …and then this error is the answer
   llmconform::Findings findings;
-  OJson fault;  // the fault applied (empty object when none)
+  const OJson* fault = nullptr;  // the fault applied (an empty object when none)
 };
 
 class ReplayBook {

@@ -31,18 +31,11 @@ bool IsJsonContentType(std::string_view ct) {
          (type.starts_with("application/") && type.ends_with("+json"));
 }
 
-Json FindingsJson(const llmconform::Findings& findings) {
-  Json out = Json::array();
-  for (const Finding& f : findings) out.push_back({{"rule", f.rule}, {"message", f.message}});
-  return out;
-}
-
 // Request headers for the journal, secrets redacted.
-Json HeadersJson(const httplib::Headers& headers) {
-  Json out = Json::object();
-  for (const auto& [name, value] : RequestHeaders(headers)) {
-    out[name] = IsSecretName(name) ? std::string(kRedacted) : RedactText(value);
-  }
+std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers) {
+  auto out = RequestHeaders(headers);
+  for (auto& [name, value] : out)
+    value = IsSecretName(name) ? std::string(kRedacted) : RedactText(value);
   return out;
 }
 
@@ -175,20 +168,24 @@ struct Server::Impl {
 
     const bool pinned = route.kind == Route::Kind::kPinned;
     const std::string session = pinned ? req.get_header_value("X-Mockllm-Session") : "";
-    Json entry = {{"session", pinned ? Json(session.empty() ? "default" : session) : Json(nullptr)},
-                  {"trace", pinned ? Json(route.trace_id) : Json(nullptr)},
-                  {"method", req.method},
-                  {"path", route.path},
-                  {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}}};
+    JournalEntry entry;
+    if (pinned) {
+      entry.session = session.empty() ? "default" : session;
+      entry.trace = route.trace_id;
+    }
+    entry.method = req.method;
+    entry.path = route.path;
+    entry.headers = JournalHeaders(req.headers);
 
     // Answers with an error and journals it.
     Json body = nullptr;
     auto fail = [&](int status, const Json& error, std::string_view rule) {
-      const std::string message = error["error"]["message"].get<std::string>();
-      if (!body.is_null()) entry["request"]["body"] = std::move(body);
-      entry["response"] = {{"status", status}, {"exchange", nullptr}};
-      entry["findings"] =
-          rule.empty() ? Json::array() : FindingsJson({Finding{std::string(rule), message}});
+      if (!body.is_null()) entry.body = std::move(body);
+      entry.status = status;
+      if (!rule.empty()) {
+        entry.findings.push_back(
+            Finding{std::string(rule), error["error"]["message"].get<std::string>()});
+      }
       journal.Append(std::move(entry));
       Answer(res, status, error);
     };
@@ -196,7 +193,7 @@ struct Server::Impl {
     if (!req.body.empty()) {
       const std::string ct = req.get_header_value("Content-Type");
       if (!IsJsonContentType(ct)) {
-        entry["request"]["body"] = BodyValue(req.body);
+        entry.body = BodyValue(req.body);
         return fail(
             415,
             MakeErrorJson(
@@ -205,7 +202,7 @@ struct Server::Impl {
             "malformed_request");
       }
       if (JsonNestingDepth(req.body) > kMaxJsonDepth) {
-        entry["request"]["body"] = req.body;
+        entry.body = req.body;
         return fail(
             400,
             MakeErrorJson(Format("the request body nests arrays and objects deeper than {} levels",
@@ -218,7 +215,7 @@ struct Server::Impl {
       } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
-        entry["request"]["body"] = req.body;
+        entry.body = req.body;
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}", what),
                                   "invalid_request_error", nullptr, "invalid_json"),
@@ -234,8 +231,7 @@ struct Server::Impl {
                   "unknown_trace");
     }
     if (req.method == "GET" && route.rest == "/v1/models") {
-      entry["response"] = {{"status", 200}, {"exchange", nullptr}};
-      entry["findings"] = Json::array();
+      entry.status = 200;
       journal.Append(std::move(entry));
       return Answer(res, 200, ModelsList(route.trace));
     }
@@ -246,36 +242,37 @@ struct Server::Impl {
                   "");
     }
 
-    Verdict v = pinned ? book->ReplayPinned(*route.trace, session.empty() ? "default" : session,
-                                            req.method, route.rest, body)
-                       : book->ReplayUnpinned(req.method, route.rest, body);
-    if (!pinned && v.trace) entry["trace"] = book->traces()[*v.trace].id;
-    entry["request"]["body"] = std::move(body);
-    entry["findings"] = FindingsJson(v.findings);
+    Verdict v = pinned
+                    ? book->ReplayPinned(*route.trace, *entry.session, req.method, route.rest, body)
+                    : book->ReplayUnpinned(req.method, route.rest, body);
+    if (!pinned && v.trace) entry.trace = book->traces()[*v.trace].id;
+    entry.body = std::move(body);
+    entry.findings = std::move(v.findings);
+    entry.exchange = v.exchange;
     if (!v.plan) {
-      entry["response"] = {{"status", v.status},
-                           {"exchange", v.exchange ? Json(*v.exchange) : Json(nullptr)}};
+      entry.status = v.status;
       journal.Append(std::move(entry));
       return Answer(res, v.status, v.error_body);
     }
     const ResponsePlan& plan = *v.plan;
-    entry["response"] = {{"status", plan.status},  {"exchange", *v.exchange},
-                         {"stream", plan.chunked}, {"bytes", plan.BodySize()},
-                         {"cut", plan.cut},        {"outcome", "sending"}};
-    if (!v.fault.empty()) entry["fault"] = Json::parse(v.fault.dump());
+    entry.status = plan.status;
+    entry.replayed = true;
+    entry.stream = plan.chunked;
+    entry.bytes = plan.BodySize();
+    entry.cut = plan.cut;
+    entry.outcome = "sending";
+    if (v.fault && !v.fault->empty()) entry.fault = Json::parse(v.fault->dump());
     const std::uint64_t seq = journal.Append(std::move(entry));
     Replay(plan, seq, res);
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
-    journal.Amend(seq, [&](Json& e) {
-      e["response"]["outcome"] = outcome;
-      if (outcome == "client_disconnected") {
-        e["findings"].push_back(
-            {{"rule", "client_disconnected"},
-             {"message", "the client closed the connection before the response was complete"}});
-      }
-    });
+    std::optional<Finding> finding;
+    if (outcome == "client_disconnected") {
+      finding = Finding{"client_disconnected",
+                        "the client closed the connection before the response was complete"};
+    }
+    journal.SetOutcome(seq, outcome, std::move(finding));
   }
 
   // Writes the plan's pieces on time; false when the response ends early.
@@ -333,13 +330,13 @@ struct Server::Impl {
   // Journals what the HTTP layer refused before the handler ran.
   void Refused(const httplib::Request& req, int status, const std::string& message) {
     if (req.path.starts_with("/__admin")) return;
-    journal.Append({{"session", nullptr},
-                    {"trace", nullptr},
-                    {"method", req.method},
-                    {"path", req.path},
-                    {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}},
-                    {"response", {{"status", status}, {"exchange", nullptr}}},
-                    {"findings", FindingsJson({Finding{"malformed_request", message}})}});
+    JournalEntry entry;
+    entry.method = req.method;
+    entry.path = req.path;
+    entry.headers = JournalHeaders(req.headers);
+    entry.status = status;
+    entry.findings.push_back(Finding{"malformed_request", message});
+    journal.Append(std::move(entry));
   }
 
   std::expected<void, Error> Listen() {
