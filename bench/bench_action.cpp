@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "bench/ratio_main.h"
 #include "protocols/action/assistant_response.h"
 #include "protocols/action/mcp_payload.h"
 
@@ -75,4 +76,6 @@ BENCHMARK(BM_BaselineNlohmannParse);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// The full reading of a JSON action within 2x of bare parsing.
+LLMCONFORM_BENCH_MAIN({{"BM_ParseJsonAction", "BM_BaselineNlohmannParse", "bytes_per_second", 0.5,
+                        true}})

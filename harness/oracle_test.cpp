@@ -1,6 +1,7 @@
 #include "harness/oracle.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <sstream>
 
@@ -12,7 +13,7 @@ struct Call {
   std::string out, err;
 };
 
-Call Run(std::string_view op, const std::string& input) {
+Call CallOracle(std::string_view op, const std::string& input) {
   std::istringstream in(input);
   std::ostringstream out, err;
   const int code = RunOracle(op, in, out, err);
@@ -27,7 +28,7 @@ TEST(Oracle, TableIsSortedAndUnique) {
 }
 
 TEST(Oracle, BuildLLMMessagesOnCjkEmojiAndNegativeBudget) {
-  auto c = Run("multiturn.buildLLMMessages",
+  auto c = CallOracle("multiturn.buildLLMMessages",
                R"({"systemPrompt":"","history":[{"role":"user","content":"😀"}],"currentUserMessage":"你好",
                    "maxTokenBudget":-3})");
   EXPECT_EQ(c.code, 0) << c.err;
@@ -35,40 +36,88 @@ TEST(Oracle, BuildLLMMessagesOnCjkEmojiAndNegativeBudget) {
 }
 
 TEST(Oracle, EstimateTokens) {
-  EXPECT_EQ(Run("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out, "{\"tokens\":3}\n");
-  EXPECT_EQ(Run("multiturn.estimateMessageTokens", R"({"text":""})").out, "{\"tokens\":0}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out, "{\"tokens\":3}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":""})").out, "{\"tokens\":0}\n");
 }
 
 TEST(Oracle, SseParseWithSplits) {
-  auto c = Run("sse.parse", R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
+  auto c = CallOracle("sse.parse", R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
   EXPECT_EQ(c.code, 0) << c.err;
   EXPECT_EQ(c.out, "{\"events\":[{\"data\":\"a\",\"event\":\"message\",\"id\":\"1\"}],\"retry\":10}\n");
 }
 
 TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {
-  auto c = Run("multiturn.estimateMessageTokens", "{\"text\": ");
+  auto c = CallOracle("multiturn.estimateMessageTokens", "{\"text\": ");
   EXPECT_EQ(c.code, 2);
   EXPECT_TRUE(c.out.empty());
   auto err = nlohmann::json::parse(c.err);
   EXPECT_EQ(err["error"].get<std::string>().rfind("stdin:1:", 0), 0u) << c.err;
 
-  auto wrong = Run("multiturn.estimateMessageTokens", R"({"text": 5})");
+  auto wrong = CallOracle("multiturn.estimateMessageTokens", R"({"text": 5})");
   EXPECT_EQ(wrong.code, 2);
   EXPECT_EQ(nlohmann::json::parse(wrong.err)["error"],
             "multiturn.estimateMessageTokens: field \"text\": expected string, got number");
 
-  auto unknown = Run("nope.op", "{}");
+  auto unknown = CallOracle("nope.op", "{}");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_EQ(nlohmann::json::parse(unknown.err)["error"],
             "unknown operation \"nope.op\"; `llmconform ref --list` lists them");
 }
 
 TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
-  auto c = Run("multiturn.buildLLMMessages",
+  auto c = CallOracle("multiturn.buildLLMMessages",
                R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
   // PROTOCOLS.md: a history role other than user/assistant is an input error.
   EXPECT_EQ(c.code, 2);
   EXPECT_NE(c.err.find("history[0].role"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmconform::harness
+
+namespace llmconform::harness {
+namespace {
+
+// Any JSON value, small, with strings drawn from text that stresses the
+// protocols: CJK, emoji, tags, fences, control characters.
+rc::Gen<nlohmann::json> ArbitraryJson(int depth) {
+  auto text = rc::gen::oneOf(
+      rc::gen::arbitrary<std::string>(),
+      rc::gen::element<std::string>("", "介绍林默", "😀", "[CMD] ls", "<thinking><phase id=\"1\">", "```json\n{}\n```",
+                                    "{\"command\":\"open_app\"}", "data: x\n\n", "\r\n", "@project/../x"));
+  auto scalar = rc::gen::oneOf(rc::gen::just(nlohmann::json(nullptr)), rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return nlohmann::json(b); }),
+                               rc::gen::map(rc::gen::inRange(-1000, 1000), [](int i) { return nlohmann::json(i); }),
+                               rc::gen::map(text, [](std::string s) { return nlohmann::json(std::move(s)); }));
+  if (depth <= 0) return scalar;
+  return rc::gen::oneOf(
+      scalar, rc::gen::map(rc::gen::container<std::vector<nlohmann::json>>(ArbitraryJson(depth - 1)),
+                           [](std::vector<nlohmann::json> v) { return nlohmann::json(std::move(v)); }));
+}
+
+// Every operation answers any input with exit 0 and one JSON document, or
+// exit 2 and a JSON error; it never crashes, hangs or writes both.
+RC_GTEST_PROP(OracleProperties, EveryOperationAnswersAnyInput, ()) {
+  const auto ops = OracleOperations();
+  const auto& op = ops[*rc::gen::inRange<std::size_t>(0, ops.size())];
+  // Field names the operations read, so that inputs get past the first check.
+  static const std::vector<std::string> kFields = {
+      "text", "systemPrompt", "history", "currentUserMessage", "maxTokenBudget", "stream", "splits", "sessionId",
+      "supportedCommands", "lastCommand", "basePrompt", "serverContext", "skillName", "skillMarkdown",
+      "parameters", "customPrompt", "step", "maxSteps", "events", "messages", "tool", "args", "mounts"};
+  nlohmann::json input = nlohmann::json::object();
+  const auto keys = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kFields));
+  for (const auto& k : keys) input[k] = *ArbitraryJson(2);
+  std::istringstream in(input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  std::ostringstream out, err;
+  const int code = RunOracle(op.name, in, out, err);
+  RC_ASSERT(code == 0 || code == 2);
+  if (code == 0) {
+    RC_ASSERT(err.str().empty());
+    RC_ASSERT(!nlohmann::json::parse(out.str(), nullptr, false).is_discarded());
+  } else {
+    RC_ASSERT(out.str().empty());
+    RC_ASSERT(nlohmann::json::parse(err.str(), nullptr, false).contains("error"));
+  }
 }
 
 }  // namespace

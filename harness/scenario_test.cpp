@@ -62,8 +62,8 @@ TEST(ParseRuleCatalog, ValidatesEveryRule) {
                               "p");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
-            "rules.json:1:56: \"severity\": expected \"must\" or \"should\", got \"may\"\n"
-            "rules.json:2:9: \"id\": rule \"A\" is defined twice");
+            "rules.json:1:47: \"severity\": expected \"must\" or \"should\", got \"may\"\n"
+            "rules.json:2:8: \"id\": rule \"A\" is defined twice");
 }
 
 TEST(LoadSpecs, LoadsTheBundledSpecs) {

@@ -91,27 +91,34 @@ std::optional<Difference> Diff(const Json& e, const Json& a, const std::string& 
 
 }  // namespace
 
+std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view p,
+                                                                    std::string_view what) {
+  if (p.empty() || p.front() != '/') {
+    return std::unexpected(
+        Error{Format("{} \"{}\": expected a JSON pointer starting with '/'", what, p)});
+  }
+  std::vector<std::string> tokens;
+  std::string token;
+  for (std::size_t i = 1; i <= p.size(); ++i) {
+    if (i == p.size() || p[i] == '/') {
+      tokens.push_back(token);
+      token.clear();
+    } else if (p[i] == '~' && i + 1 < p.size() && (p[i + 1] == '0' || p[i + 1] == '1')) {
+      token.push_back(p[i + 1] == '0' ? '~' : '/');
+      ++i;
+    } else {
+      token.push_back(p[i]);
+    }
+  }
+  return tokens;
+}
+
 std::expected<IgnorePaths, Error> IgnorePaths::Parse(const std::vector<std::string>& pointers) {
   IgnorePaths out;
   for (const std::string& p : pointers) {
-    if (p.empty() || p.front() != '/') {
-      return std::unexpected(
-          Error{Format("ignore path \"{}\": expected a JSON pointer starting with '/'", p)});
-    }
-    std::vector<std::string> tokens;
-    std::string token;
-    for (std::size_t i = 1; i <= p.size(); ++i) {
-      if (i == p.size() || p[i] == '/') {
-        tokens.push_back(token);
-        token.clear();
-      } else if (p[i] == '~' && i + 1 < p.size() && (p[i + 1] == '0' || p[i + 1] == '1')) {
-        token.push_back(p[i + 1] == '0' ? '~' : '/');
-        ++i;
-      } else {
-        token.push_back(p[i]);
-      }
-    }
-    out.patterns_.push_back(std::move(tokens));
+    auto tokens = PointerPatternTokens(p, "ignore path");
+    if (!tokens) return std::unexpected(tokens.error());
+    out.patterns_.push_back(std::move(*tokens));
   }
   return out;
 }
@@ -121,7 +128,31 @@ Json IgnorePaths::Apply(Json j) const {
   return j;
 }
 
+std::size_t JsonNestingDepth(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 Json BodyValue(std::string_view body) {
+  if (JsonNestingDepth(body) > kMaxJsonDepth) return Json(std::string(body));
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return nullptr;
   Json j = Json::parse(body, nullptr, false);
   if (j.is_discarded()) return Json(std::string(body));

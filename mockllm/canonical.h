@@ -33,6 +33,12 @@ class IgnorePaths {
   std::vector<std::vector<std::string>> patterns_;  // unescaped tokens
 };
 
+// The deepest nesting of arrays and objects in JSON text (strings skipped),
+// found without parsing: code that walks JSON recursively refuses text
+// deeper than kMaxJsonDepth instead of running out of stack.
+inline constexpr std::size_t kMaxJsonDepth = 512;
+std::size_t JsonNestingDepth(std::string_view text);
+
 // A request body as the matcher sees it: parsed JSON, or the text itself as a
 // JSON string when it is not JSON, or null when empty.
 Json BodyValue(std::string_view body);
@@ -49,6 +55,11 @@ struct Difference {
 // The first place (in document order, keys sorted) where `actual` differs from
 // `expected`, nullopt when they are equal as JSON values.
 std::optional<Difference> FirstDifference(const Json& expected, const Json& actual);
+
+// The unescaped tokens of a JSON pointer pattern ("/a/*/b~1c" → a, *, b/c).
+// Error: it does not start with '/'. `what` names it in the message.
+std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view pointer,
+                                                                    std::string_view what);
 
 // Appends a JSON pointer token, escaping '~' and '/'.
 std::string PointerAppend(std::string_view pointer, std::string_view token);

@@ -227,9 +227,29 @@ bool SkippedHeader(std::string_view name) {
          lower == "connection" || lower == "keep-alive" || lower == "content-encoding";
 }
 
+// Runs of pieces joined into one, a new run at each stall.
+std::vector<Piece> Burst(const std::vector<Piece>& pieces) {
+  std::vector<Piece> out;
+  for (const Piece& p : pieces) {
+    if (out.empty() || p.stall_ms_before > 0) {
+      out.push_back(p);
+    } else {
+      out.back().bytes += p.bytes;
+      out.back().at_ms = p.at_ms;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string ResponsePlan::Body() const { return Join(pieces); }
+
+std::size_t ResponsePlan::BodySize() const {
+  std::size_t n = 0;
+  for (const Piece& p : pieces) n += p.bytes.size();
+  return n;
+}
 
 std::vector<std::size_t> SseEventEnds(std::string_view stream) {
   std::vector<std::size_t> ends;
@@ -337,6 +357,7 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
   // Empty pieces carry nothing to write unless they hold a stall.
   std::erase_if(plan.pieces,
                 [](const Piece& p) { return p.bytes.empty() && p.stall_ms_before == 0; });
+  plan.burst = f.resplit ? plan.pieces : Burst(plan.pieces);
   return plan;
 }
 

@@ -32,8 +32,13 @@ struct ResponsePlan {
   std::size_t content_length =
       0;             // announced length of a non-chunked body (the whole body, also when cut)
   bool cut = false;  // close the connection after the pieces instead of ending cleanly
+  // The pieces as written when nothing waits between them (--speed 0): runs
+  // of pieces joined, split only before a stall. Equal to `pieces` when the
+  // fault re-split the stream, whose pieces are always written one by one.
+  std::vector<Piece> burst;
 
-  std::string Body() const;  // the pieces joined
+  std::string Body() const;      // the pieces joined
+  std::size_t BodySize() const;  // their total size
 };
 
 // The plan for `response` under `fault`; `seed` drives `resplit` when the fault

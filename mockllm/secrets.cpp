@@ -56,7 +56,7 @@ std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
         continue;
       }
     }
-    if (i + 7 <= text.size() &&
+    if ((text[i] == 'b' || text[i] == 'B') && i + 7 <= text.size() &&
         (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
       std::string word(text.substr(i, 6));
       std::transform(word.begin(), word.end(), word.begin(),

@@ -1,14 +1,13 @@
 #include "mockllm/server.h"
 
 #include <httplib.h>
-#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 
+#include "mockllm/http_listener.h"
 #include "mockllm/journal.h"
 #include "mockllm/replay_book.h"
 #include "mockllm/secrets.h"
@@ -22,12 +21,6 @@ using llmconform::Finding;
 using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
-
-// Set while mockllm's own handler answers a request on this thread, so the
-// error handler leaves its (possibly empty, recorded) error bodies alone.
-thread_local bool t_handled = false;
-
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 bool IsJsonContentType(std::string_view ct) {
   std::string lower(ct);
@@ -44,15 +37,11 @@ Json FindingsJson(const llmconform::Findings& findings) {
   return out;
 }
 
+// Request headers for the journal, secrets redacted.
 Json HeadersJson(const httplib::Headers& headers) {
   Json out = Json::object();
-  for (const auto& [name, value] : headers) {
-    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
-        name == "LOCAL_PORT")
-      continue;
-    std::string lower(name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out[lower] = IsSecretName(lower) ? std::string(kRedacted) : RedactText(value);
+  for (const auto& [name, value] : RequestHeaders(headers)) {
+    out[name] = IsSecretName(name) ? std::string(kRedacted) : RedactText(value);
   }
   return out;
 }
@@ -72,11 +61,8 @@ struct Server::Impl {
   ServerOptions options;
   std::unique_ptr<ReplayBook> book;
   mockllm::Journal journal;
-  httplib::Server http;
-  std::thread listener;
+  HttpListener http;
   int port = 0;
-  int listen_fd = -1;
-  bool capture_fd = false;
 
   std::mutex stop_mu;
   std::condition_variable stop_cv;
@@ -133,8 +119,7 @@ struct Server::Impl {
   }
 
   void Answer(httplib::Response& res, int status, const Json& body) {
-    res.status = status;
-    res.set_content(Dump(body), "application/json");
+    AnswerJson(res, status, body);
   }
 
   void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
@@ -185,7 +170,6 @@ struct Server::Impl {
   }
 
   void Handle(const httplib::Request& req, httplib::Response& res) {
-    t_handled = true;
     const Route route = Resolve(req.target);
     if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
 
@@ -198,20 +182,21 @@ struct Server::Impl {
                   {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}}};
 
     // Answers with an error and journals it.
-    auto fail = [&](int status, Json body, std::string_view rule) {
-      const std::string message = body["error"]["message"].get<std::string>();
+    Json body = nullptr;
+    auto fail = [&](int status, const Json& error, std::string_view rule) {
+      const std::string message = error["error"]["message"].get<std::string>();
+      if (!body.is_null()) entry["request"]["body"] = std::move(body);
       entry["response"] = {{"status", status}, {"exchange", nullptr}};
       entry["findings"] =
           rule.empty() ? Json::array() : FindingsJson({Finding{std::string(rule), message}});
       journal.Append(std::move(entry));
-      Answer(res, status, body);
+      Answer(res, status, error);
     };
 
-    Json body = nullptr;
     if (!req.body.empty()) {
-      entry["request"]["body"] = BodyValue(req.body);
       const std::string ct = req.get_header_value("Content-Type");
       if (!IsJsonContentType(ct)) {
+        entry["request"]["body"] = BodyValue(req.body);
         return fail(
             415,
             MakeErrorJson(
@@ -219,11 +204,21 @@ struct Server::Impl {
                 "invalid_request_error", nullptr, "unsupported_content_type"),
             "malformed_request");
       }
+      if (JsonNestingDepth(req.body) > kMaxJsonDepth) {
+        entry["request"]["body"] = req.body;
+        return fail(
+            400,
+            MakeErrorJson(Format("the request body nests arrays and objects deeper than {} levels",
+                                 kMaxJsonDepth),
+                          "invalid_request_error", nullptr, "invalid_json"),
+            "malformed_request");
+      }
       try {
         body = Json::parse(req.body);
       } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        entry["request"]["body"] = req.body;
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}", what),
                                   "invalid_request_error", nullptr, "invalid_json"),
@@ -255,6 +250,7 @@ struct Server::Impl {
                                             req.method, route.rest, body)
                        : book->ReplayUnpinned(req.method, route.rest, body);
     if (!pinned && v.trace) entry["trace"] = book->traces()[*v.trace].id;
+    entry["request"]["body"] = std::move(body);
     entry["findings"] = FindingsJson(v.findings);
     if (!v.plan) {
       entry["response"] = {{"status", v.status},
@@ -264,7 +260,7 @@ struct Server::Impl {
     }
     const ResponsePlan& plan = *v.plan;
     entry["response"] = {{"status", plan.status},  {"exchange", *v.exchange},
-                         {"stream", plan.chunked}, {"bytes", plan.Body().size()},
+                         {"stream", plan.chunked}, {"bytes", plan.BodySize()},
                          {"cut", plan.cut},        {"outcome", "sending"}};
     if (!v.fault.empty()) entry["fault"] = Json::parse(v.fault.dump());
     const std::uint64_t seq = journal.Append(std::move(entry));
@@ -285,7 +281,8 @@ struct Server::Impl {
   // Writes the plan's pieces on time; false when the response ends early.
   bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
                    Clock::time_point start) {
-    for (const Piece& p : plan.pieces) {
+    const bool burst = options.speed == 0 && !options.piecewise;
+    for (const Piece& p : burst ? plan.burst : plan.pieces) {
       if (options.speed > 0) {
         const auto due = start + std::chrono::microseconds(static_cast<std::int64_t>(
                                      static_cast<double>(p.at_ms) * 1000.0 * options.speed));
@@ -333,110 +330,31 @@ struct Server::Impl {
     }
   }
 
-  // Answers what the HTTP layer refused before mockllm's handler ran
-  // (oversized body, malformed request) in OpenAI's error form, and journals it.
-  httplib::Server::HandlerResponse HandleHttpError(const httplib::Request& req,
-                                                   httplib::Response& res) {
-    if (t_handled) return httplib::Server::HandlerResponse::Unhandled;
-    std::string message;
-    std::string code;
-    switch (res.status) {
-      case 413:
-        message =
-            Format("the request body is larger than the limit of {} bytes", options.max_body_bytes);
-        code = "request_too_large";
-        break;
-      case 414:
-        message = "the request URI is too long";
-        code = "uri_too_long";
-        break;
-      case 400:
-        message = "malformed HTTP request";
-        code = "bad_request";
-        break;
-      default:
-        message = Format("HTTP {} ({} {})", res.status, req.method, req.path);
-        break;
-    }
-    const Json body = MakeErrorJson(message, "invalid_request_error", nullptr,
-                                    code.empty() ? Json() : Json(code));
-    if (!req.method.empty() && !req.path.starts_with("/__admin")) {
-      journal.Append({{"session", nullptr},
-                      {"trace", nullptr},
-                      {"method", req.method},
-                      {"path", req.path},
-                      {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}},
-                      {"response", {{"status", res.status}, {"exchange", nullptr}}},
-                      {"findings", FindingsJson({Finding{"malformed_request", message}})}});
-    }
-    res.set_content(Dump(body), "application/json");
-    return httplib::Server::HandlerResponse::Handled;
+  // Journals what the HTTP layer refused before the handler ran.
+  void Refused(const httplib::Request& req, int status, const std::string& message) {
+    if (req.path.starts_with("/__admin")) return;
+    journal.Append({{"session", nullptr},
+                    {"trace", nullptr},
+                    {"method", req.method},
+                    {"path", req.path},
+                    {"request", {{"headers", HeadersJson(req.headers)}, {"body", nullptr}}},
+                    {"response", {{"status", status}, {"exchange", nullptr}}},
+                    {"findings", FindingsJson({Finding{"malformed_request", message}})}});
   }
 
   std::expected<void, Error> Listen() {
-    http.new_task_queue = [n = options.threads] {
-      return new httplib::ThreadPool(static_cast<std::size_t>(n));
-    };
-    http.set_tcp_nodelay(true);
-    http.set_keep_alive_max_count(100000);
-    http.set_keep_alive_timeout(options.keep_alive_seconds);
-    http.set_payload_max_length(options.max_body_bytes);
-    http.set_socket_options([this](socket_t sock) {
-      int yes = 1;
-      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-      if (capture_fd) listen_fd = sock;
-    });
-    http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
-      t_handled = false;
-      // Replay writes the recorded bytes: no transfer compression, no ranges.
-      // (The request object is not const; the handler type only says so.)
-      auto& headers = const_cast<httplib::Headers&>(req.headers);
-      headers.erase("Accept-Encoding");
-      headers.erase("Range");
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    http.set_error_handler(httplib::Server::HandlerWithResponse(
-        [this](const httplib::Request& req, httplib::Response& res) {
-          return HandleHttpError(req, res);
-        }));
-    http.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-          std::string what = "unknown error";
-          try {
-            if (ep) std::rethrow_exception(ep);
-          } catch (const std::exception& e) {
-            what = e.what();
-          } catch (...) {
-          }
-          res.status = 500;
-          res.set_content(
-              Dump(MakeErrorJson(Format("mockllm internal error: {}", what), "server_error")),
-              "application/json");
+    auto bound = http.Start(
+        ListenOptions{.host = options.host,
+                      .port = options.port,
+                      .threads = options.threads,
+                      .keep_alive_seconds = options.keep_alive_seconds,
+                      .max_body_bytes = options.max_body_bytes},
+        [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
+        [this](const httplib::Request& req, int status, const std::string& message) {
+          Refused(req, status, message);
         });
-    http.set_logger([](const httplib::Request&, const httplib::Response&) { t_handled = false; });
-    const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
-      Handle(req, res);
-    };
-    http.Get("/.*", handler);
-    http.Post("/.*", handler);
-    http.Put("/.*", handler);
-    http.Patch("/.*", handler);
-    http.Delete("/.*", handler);
-    http.Options("/.*", handler);
-
-    capture_fd = true;
-    if (options.port == 0) {
-      port = http.bind_to_any_port(options.host);
-    } else {
-      port = http.bind_to_port(options.host, options.port) ? options.port : -1;
-    }
-    capture_fd = false;
-    if (port <= 0)
-      return std::unexpected(Error{Format("cannot listen on {}:{}", options.host, options.port)});
-    // httplib listens with a backlog of 5; a benchmark opens more connections at once.
-    if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
-    listener = std::thread([this] { http.listen_after_bind(); });
-    while (!http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!bound) return std::unexpected(bound.error());
+    port = *bound;
     return {};
   }
 
@@ -448,8 +366,7 @@ struct Server::Impl {
       stopped = true;
     }
     stop_cv.notify_all();
-    http.stop();
-    if (listener.joinable()) listener.join();
+    http.Stop();
   }
 };
 

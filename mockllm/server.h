@@ -57,8 +57,12 @@ namespace mockllm {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 0;        // 0: an ephemeral port
-  double speed = 0;    // recorded gaps are multiplied by this; 0: no waiting
+  int port = 0;      // 0: an ephemeral port
+  double speed = 0;  // recorded gaps are multiplied by this; 0: no waiting
+  // At speed 0, write each recorded piece on its own anyway (by default the
+  // pieces of a stream go out together: nothing separates them in time; the
+  // pieces of a `resplit` fault and those after a stall always go separately).
+  bool piecewise = false;
   bool strict = true;  // false: lenient matching (mismatches replayed, journaled)
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)

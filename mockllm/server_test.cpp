@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+#include <thread>
+
 namespace mockllm {
 namespace {
 
@@ -62,14 +65,14 @@ Reply Get(const Server& s, const std::string& path) {
 
 const std::string kPinned = "/t/demo%2Fchat/v1/chat/completions";
 
-TEST(Server, ReportsPortAndUrls) {
+TEST(ReplayServer, ReportsPortAndUrls) {
   auto s = StartDemo();
   EXPECT_GT(s->port(), 0);
   EXPECT_EQ(s->base_url(), "http://127.0.0.1:" + std::to_string(s->port()));
   EXPECT_EQ(s->TraceBaseUrl("demo/chat"), s->base_url() + "/t/demo%2Fchat/v1");
 }
 
-TEST(Server, PinnedReplayAnswersInOrderThenIsExhausted) {
+TEST(ReplayServer, PinnedReplayAnswersInOrderThenIsExhausted) {
   auto s = StartDemo();
   Reply one = Post(*s, kPinned, kFirst);
   ASSERT_TRUE(one.ok);
@@ -95,12 +98,12 @@ TEST(Server, PinnedReplayAnswersInOrderThenIsExhausted) {
             "2 exchange(s)");
 }
 
-TEST(Server, UnencodedSlashInTraceIdStillPins) {
+TEST(ReplayServer, UnencodedSlashInTraceIdStillPins) {
   auto s = StartDemo();
   EXPECT_EQ(Post(*s, "/t/demo/chat/v1/chat/completions", kFirst).status, 200);
 }
 
-TEST(Server, StrictMismatchNamesPointerExpectedAndActual) {
+TEST(ReplayServer, StrictMismatchNamesPointerExpectedAndActual) {
   auto s = StartDemo();
   Reply r =
       Post(*s, kPinned, R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hey"}]})");
@@ -122,7 +125,7 @@ TEST(Server, StrictMismatchNamesPointerExpectedAndActual) {
   EXPECT_EQ(sessions[0]["unused"], nlohmann::json::array({0}));
 }
 
-TEST(Server, LenientMismatchReplaysAndJournalsAFinding) {
+TEST(ReplayServer, LenientMismatchReplaysAndJournalsAFinding) {
   auto s = StartDemo({.strict = false});
   Reply r =
       Post(*s, kPinned, R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hey"}]})");
@@ -133,7 +136,7 @@ TEST(Server, LenientMismatchReplaysAndJournalsAFinding) {
   EXPECT_EQ(journal[0]["findings"][0]["rule"], "request_mismatch");
 }
 
-TEST(Server, IgnoredPathsDoNotCount) {
+TEST(ReplayServer, IgnoredPathsDoNotCount) {
   auto s = StartDemo({.ignore_paths = {"/messages/*/content"}});
   EXPECT_EQ(
       Post(*s, kPinned, R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"other"}]})")
@@ -141,7 +144,7 @@ TEST(Server, IgnoredPathsDoNotCount) {
       200);
 }
 
-TEST(Server, SessionsAreIndependent) {
+TEST(ReplayServer, SessionsAreIndependent) {
   auto s = StartDemo();
   EXPECT_EQ(Post(*s, kPinned, kFirst, {{"X-Mockllm-Session", "a"}}).status, 200);
   EXPECT_EQ(Post(*s, kPinned, kFirst, {{"X-Mockllm-Session", "b"}}).status, 200);
@@ -159,7 +162,7 @@ TEST(Server, SessionsAreIndependent) {
   EXPECT_EQ(journal[2]["response"]["exchange"], 1);
 }
 
-TEST(Server, JournalEntryShape) {
+TEST(ReplayServer, JournalEntryShape) {
   auto s = StartDemo();
   Post(*s, kPinned, kFirst, {{"Authorization", "Bearer sk-abcdefghijklmnopqrstuvwxyz0123"}});
   auto journal = s->Journal();
@@ -177,7 +180,7 @@ TEST(Server, JournalEntryShape) {
   EXPECT_EQ(e["findings"], nlohmann::json::array());
 }
 
-TEST(Server, UnpinnedRequestsMatchAnyTraceAndRepeat) {
+TEST(ReplayServer, UnpinnedRequestsMatchAnyTraceAndRepeat) {
   auto s = StartDemo();
   EXPECT_EQ(Post(*s, "/v1/chat/completions", kSecond).body, kStream);
   EXPECT_EQ(Post(*s, "/v1/chat/completions", kSecond).body, kStream);
@@ -187,7 +190,7 @@ TEST(Server, UnpinnedRequestsMatchAnyTraceAndRepeat) {
   EXPECT_EQ(s->Journal()[0]["trace"], "demo/chat");
 }
 
-TEST(Server, ModelsComeFromTheTraces) {
+TEST(ReplayServer, ModelsComeFromTheTraces) {
   auto s = StartDemo();
   Reply r = Get(*s, "/v1/models");
   EXPECT_EQ(r.status, 200);
@@ -197,8 +200,8 @@ TEST(Server, ModelsComeFromTheTraces) {
   EXPECT_EQ(j["data"][0]["id"], "gpt-4o-mini");
 }
 
-TEST(Server, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
-  auto s = StartDemo({.max_body_bytes = 1024});
+TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
+  auto s = StartDemo({.max_body_bytes = 2048});
   Reply malformed = Post(*s, kPinned, "{\"model\":");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(nlohmann::json::parse(malformed.body)["error"]["code"], "invalid_json");
@@ -208,10 +211,14 @@ TEST(Server, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
   Reply big = Post(*s, kPinned, std::string(4096, ' '));
   EXPECT_EQ(big.status, 413);
   EXPECT_EQ(nlohmann::json::parse(big.body)["error"]["message"],
-            "the request body is larger than the limit of 1024 bytes");
+            "the request body is larger than the limit of 2048 bytes");
   Reply unknown = Get(*s, "/nowhere");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(nlohmann::json::parse(unknown.body)["error"]["message"], "Invalid URL (GET /nowhere)");
+  Reply deep = Post(*s, kPinned, std::string(600, '[') + std::string(600, ']'));
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(deep.body)["error"]["message"],
+            "the request body nests arrays and objects deeper than 512 levels");
   Reply no_trace = Post(*s, "/t/nope/v1/chat/completions", kFirst);
   EXPECT_EQ(no_trace.status, 404);
   EXPECT_EQ(nlohmann::json::parse(no_trace.body)["error"]["type"], "mockllm_unknown_trace");
@@ -219,7 +226,7 @@ TEST(Server, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
   EXPECT_EQ(Post(*s, kPinned, kFirst).status, 200);
 }
 
-TEST(Server, AdminApi) {
+TEST(ReplayServer, AdminApi) {
   auto s = StartDemo();
   Post(*s, kPinned, kFirst);
   auto health = nlohmann::json::parse(Get(*s, "/__admin/health").body);
@@ -233,7 +240,7 @@ TEST(Server, AdminApi) {
   EXPECT_EQ(Post(*s, kPinned, kFirst).status, 200);  // the session starts over
 }
 
-TEST(Server, StatusFaultFromTheTrace) {
+TEST(ReplayServer, StatusFaultFromTheTrace) {
   auto t = DemoTrace();
   t.exchanges[0].fault = OJson{{"status", 429}, {"retry_after", 2}};
   auto s = Server::Start({t}, {});
@@ -245,7 +252,7 @@ TEST(Server, StatusFaultFromTheTrace) {
   EXPECT_EQ((*s)->Journal()[0]["fault"]["status"], 429);
 }
 
-TEST(Server, CutAfterEventsEndsTheConnectionEarly) {
+TEST(ReplayServer, CutAfterEventsEndsTheConnectionEarly) {
   auto t = DemoTrace();
   t.exchanges[1].fault = OJson{{"cut_after_events", 1}};
   auto s = Server::Start({t}, {});
@@ -267,7 +274,7 @@ TEST(Server, CutAfterEventsEndsTheConnectionEarly) {
   EXPECT_EQ(got, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
 }
 
-TEST(Server, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
+TEST(ReplayServer, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
   auto t = DemoTrace();
   t.exchanges[0].fault = OJson{{"stall_ms", 60000}};
   auto s = Server::Start({t}, {});
@@ -279,6 +286,28 @@ TEST(Server, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
   EXPECT_EQ(r.error(), httplib::Error::Read);
   (*s)->Stop();  // returns although the stall has most of a minute to go
   (*s)->Stop();
+}
+
+TEST(ReplayServer, ClientLeavingMidStreamIsJournaledAndTheNextRequestServed) {
+  auto t = DemoTrace();
+  t.exchanges[1].fault = OJson{{"stall_ms", 300}, {"stall_after_events", 1}};
+  auto s = Server::Start({t}, {});
+  ASSERT_TRUE(s);
+  Post(**s, kPinned, kFirst);
+  {
+    httplib::Client c("127.0.0.1", (*s)->port());
+    c.set_read_timeout(0, 50000);  // gives up during the stall
+    EXPECT_FALSE(c.Post(kPinned.c_str(), kSecond, "application/json"));
+  }
+  // The stall ends, the writes fail, the entry says so; meanwhile others are served.
+  EXPECT_EQ(Post(**s, kPinned, kFirst, {{"X-Mockllm-Session", "other"}}).status, 200);
+  std::string outcome;
+  for (int i = 0; i < 200 && outcome != "client_disconnected"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    outcome = (*s)->Journal()[1]["response"]["outcome"].get<std::string>();
+  }
+  EXPECT_EQ(outcome, "client_disconnected");
+  EXPECT_EQ((*s)->Journal()[1]["findings"][0]["rule"], "client_disconnected");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "mockllm/canonical.h"
 #include "mockllm/fault.h"
 #include "mockllm/json_locate.h"
 #include "protocols/wire/format.h"
@@ -249,6 +250,10 @@ std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
 // Parses one line as JSON; errors located at nlohmann's line and column.
 std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view name,
                                       std::size_t line_no) {
+  if (JsonNestingDepth(line) > kMaxJsonDepth) {
+    return std::unexpected(Error{Format("{}:{}:1: arrays and objects nest deeper than {} levels",
+                                        name, line_no, kMaxJsonDepth)});
+  }
   try {
     return OJson::parse(line);
   } catch (const nlohmann::json::parse_error& e) {
@@ -344,10 +349,8 @@ std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_
   return std::move(*x);
 }
 
-std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name) {
-  Trace trace;
-  trace.source = std::string(name);
-  bool have_header = false;
+void ForEachTraceLine(std::string_view text,
+                      const std::function<void(std::string_view line, std::size_t line_no)>& fn) {
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -355,23 +358,42 @@ std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view n
     std::string_view line = text.substr(0, eol);
     text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (line.find_first_not_of(" \t") != std::string_view::npos) fn(line, line_no);
+  }
+}
+
+Error EmptyTraceError(std::string_view name) {
+  return Error{Format("{}:1:1: empty trace: expected a header line {\"format\":\"{}\",…}", name,
+                      kTraceFormat)};
+}
+
+std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name) {
+  Trace trace;
+  trace.source = std::string(name);
+  bool have_header = false;
+  std::optional<Error> error;
+  ForEachTraceLine(text, [&](std::string_view line, std::size_t line_no) {
+    if (error) return;
     if (!have_header) {
       auto header = ParseTraceHeader(line, name, line_no);
-      if (!header) return std::unexpected(header.error());
+      if (!header) {
+        error = header.error();
+        return;
+      }
       trace.id = (*header)["id"].get<std::string>();
       trace.header = std::move(*header);
       have_header = true;
-      continue;
+      return;
     }
     auto x = ParseExchange(line, name, line_no);
-    if (!x) return std::unexpected(x.error());
+    if (!x) {
+      error = x.error();
+      return;
+    }
     trace.exchanges.push_back(std::move(*x));
-  }
-  if (!have_header) {
-    return std::unexpected(Error{Format(
-        "{}:1:1: empty trace: expected a header line {\"format\":\"{}\",…}", name, kTraceFormat)});
-  }
+  });
+  if (error) return std::unexpected(*error);
+  if (!have_header) return std::unexpected(EmptyTraceError(name));
   return trace;
 }
 

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <expected>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -105,6 +106,13 @@ std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_
                                              std::size_t line_no);
 std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_view name,
                                              std::size_t line_no);
+
+// Calls `fn(line, line_no)` for each line of `text` that is not blank, the
+// line without its end (LF or CRLF), line_no 1-based.
+void ForEachTraceLine(std::string_view text,
+                      const std::function<void(std::string_view line, std::size_t line_no)>& fn);
+// The error for a trace without a header line.
+Error EmptyTraceError(std::string_view name);
 
 // The header line or one exchange line, without the line end.
 std::string WriteTraceHeader(const OJson& header);

@@ -19,7 +19,7 @@ std::string TraceText(std::initializer_list<std::string_view> exchanges) {
   return out;
 }
 
-TEST(Trace, ReadsHeaderAndExchanges) {
+TEST(TraceFormat, ReadsHeaderAndExchanges) {
   auto t = ParseTrace(
       TraceText(
           {R"({"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","headers":{},"body":{"model":"m","messages":[]}},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"id":"x","object":"chat.completion"}}})"}),
@@ -36,7 +36,7 @@ TEST(Trace, ReadsHeaderAndExchanges) {
   EXPECT_EQ(x.response.BodyBytes(), R"({"id":"x","object":"chat.completion"})");
 }
 
-TEST(Trace, ExpandsEventsToStandardFraming) {
+TEST(TraceFormat, ExpandsEventsToStandardFraming) {
   auto t = ParseTrace(
       TraceText(
           {R"({"request":{"path":"/v1/chat/completions"},"response":{"status":200,"events":[{"data":{"b":1,"a":2}},{"comment":"keep-alive","t_ms":5},{"event":"status","id":"7","data":"x\ny","t_ms":9},{"data":"[DONE]"}]}})"}),
@@ -51,7 +51,7 @@ TEST(Trace, ExpandsEventsToStandardFraming) {
   EXPECT_TRUE(t->exchanges[0].response.streamed);
 }
 
-TEST(Trace, ErrorsNameFileLineColumnAndPointer) {
+TEST(TraceFormat, ErrorsNameFileLineColumnAndPointer) {
   auto bad_status = ParseTrace(
       TraceText({R"({"request":{"path":"/v1/x"},"response":{"status":"200"}})"}), "f.jsonl");
   ASSERT_FALSE(bad_status);
@@ -96,7 +96,13 @@ TEST(Trace, ErrorsNameFileLineColumnAndPointer) {
             "f.jsonl:2:74: /fault/stutter: unknown fault \"stutter\" (");
 }
 
-TEST(Trace, WritesInvalidUtf8PiecesAsBase64) {
+TEST(TraceFormat, RefusesNestingTooDeepToWalk) {
+  auto deep = ParseTrace(TraceText({std::string(600, '[') + std::string(600, ']')}), "d.jsonl");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().message, "d.jsonl:2:1: arrays and objects nest deeper than 512 levels");
+}
+
+TEST(TraceFormat, WritesInvalidUtf8PiecesAsBase64) {
   Trace t;
   t.id = "b";
   t.header = {{"format", "llmconform-trace/1"}, {"id", "b"}};
@@ -112,7 +118,7 @@ TEST(Trace, WritesInvalidUtf8PiecesAsBase64) {
   EXPECT_EQ(back->exchanges[0].response.chunks, x.response.chunks);
 }
 
-TEST(Trace, Base64RoundTrip) {
+TEST(TraceFormat, Base64RoundTrip) {
   EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
   EXPECT_EQ(Base64Encode("fo"), "Zm8=");
   EXPECT_EQ(Base64Decode("Zm8="), "fo");
@@ -147,7 +153,7 @@ OJson GenValue(int depth) {
   }
 }
 
-RC_GTEST_PROP(TraceProperty, WriteReadWriteIsIdentical, ()) {
+RC_GTEST_PROP(TraceFormatProperty, WriteReadWriteIsIdentical, ()) {
   Trace t;
   t.id = *rc::gen::nonEmpty(rc::gen::arbitrary<std::string>());
   t.header = {{"format", "llmconform-trace/1"}, {"id", t.id}, {"notes", GenValue(2)}};

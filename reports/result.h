@@ -17,11 +17,16 @@ namespace llmconform::reports {
 enum class Outcome { kPass, kFail, kSkip, kError };
 
 std::string_view OutcomeName(Outcome o);  // "pass" | "fail" | "skip" | "error"
+// The inverse of OutcomeName; nullopt for any other text (case-sensitive).
+std::optional<Outcome> OutcomeFromName(std::string_view name);
+// The worse of two outcomes: Error > Fail > Pass > Skip.
+Outcome Worse(Outcome a, Outcome b);
 
 struct Evidence {
   std::string expected;
   std::string actual;
-  std::string where;  // a JSON pointer into the observation, or "journal[2]/request/body/messages/0"
+  std::string
+      where;  // a JSON pointer into the observation, or "journal[2]/request/body/messages/0"
   friend bool operator==(const Evidence&, const Evidence&) = default;
 };
 
@@ -43,17 +48,35 @@ struct ScenarioInfo {
   std::string protocol;
   std::string name;
   std::string description;
-  std::string file;   // the scenario file, relative to the specs folder's parent
-  std::string trace;  // the trace it replays, if any
+  std::string file;      // the scenario file, relative to the specs folder's parent
+  std::string trace;     // the trace it replays, if any
   std::string provider;  // provider dialect of the trace ("openai", "deepseek", …)
+  // Optional labels from the scenario file ("streaming", "tools"); the matrix
+  // shows each tag as a feature column beside the protocols.
+  std::vector<std::string> tags;
+
+  std::string Id() const { return protocol + "/" + name; }  // "skill/git-quick-commit"
+  friend bool operator==(const ScenarioInfo&, const ScenarioInfo&) = default;
+};
+
+struct Totals {
+  int pass = 0, fail = 0, skip = 0, error = 0;
+  int Total() const { return pass + fail + skip + error; }
+  void Add(Outcome o);
+  int Of(Outcome o) const;  // the count for one outcome
+  Totals& operator+=(const Totals& other);
+  friend bool operator==(const Totals&, const Totals&) = default;
 };
 
 struct ScenarioResult {
   ScenarioInfo info;
   std::vector<CheckResult> checks;
   double duration_ms = 0;
-  // The worst outcome: Error > Fail > Pass > Skip (all Skip → Skip).
+  // The worst outcome: Error > Fail > Pass > Skip (all Skip → Skip; no checks
+  // at all → Skip, since nothing was verified).
   Outcome Overall() const;
+  Totals CheckTotals() const;
+  friend bool operator==(const ScenarioResult&, const ScenarioResult&) = default;
 };
 
 struct RuleInfo {
@@ -62,12 +85,15 @@ struct RuleInfo {
   std::string source;  // "<seed file> §<section>"
   std::string text;
   std::string severity;  // "must" | "should"
+  friend bool operator==(const RuleInfo&, const RuleInfo&) = default;
 };
 
-struct Totals {
-  int pass = 0, fail = 0, skip = 0, error = 0;
-  int Total() const { return pass + fail + skip + error; }
-  void Add(Outcome o);
+// Scenario and check totals of one protocol, for summary tables.
+struct ProtocolTotals {
+  std::string protocol;
+  Totals scenarios;
+  Totals checks;
+  friend bool operator==(const ProtocolTotals&, const ProtocolTotals&) = default;
 };
 
 struct RunResult {
@@ -78,8 +104,15 @@ struct RunResult {
   std::vector<RuleInfo> rules;  // the catalogue the run judged by
   Totals CheckTotals() const;
   Totals ScenarioTotals() const;
+  // One entry a protocol, in the order protocols first appear in `scenarios`.
+  std::vector<ProtocolTotals> TotalsByProtocol() const;
+  // The catalogue entry of a rule as judged in `protocol`: an exact
+  // (protocol, id) match first, else the first entry with that id; nullptr
+  // when the catalogue does not hold it.
+  const RuleInfo* FindRule(std::string_view protocol, std::string_view id) const;
   // 0 all conformant, 1 any Fail, 3 any Error (ARCHITECTURE.md exit codes).
   int ExitCode() const;
+  friend bool operator==(const RunResult&, const RunResult&) = default;
 };
 
 }  // namespace llmconform::reports

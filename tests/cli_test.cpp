@@ -80,6 +80,7 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
 
 TEST(Cli, BrokenSpecExitsTwoWithALocatedMessage) {
   TempDir dir;
+  fs::create_directories(dir.path() / "specs");
   fs::copy(kRoot / "specs" / "multiturn", dir.path() / "specs" / "multiturn", fs::copy_options::recursive);
   std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json")
       << "{\n  \"protocol\": \"multiturn\",\n  \"name\": \"broken\",\n  \"rules\": [\"REQ-AIS-MULTITURN-1\",\n"
@@ -126,6 +127,40 @@ TEST(Cli, ListShowsScenariosAndRules) {
   auto rules = RunProcess({kBinary, "list", "--rules", "--json", "--specs", (kRoot / "specs").string()});
   EXPECT_EQ(rules.exit_code, 0);
   EXPECT_GE(nlohmann::json::parse(rules.out).size(), 9u);
+}
+
+TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
+  TempDir dir;
+  auto journal_with = [&](const nlohmann::json& messages) {
+    const fs::path p = dir.path() / "journal.jsonl";
+    std::ofstream(p) << nlohmann::json{{"seq", 1},
+                                       {"method", "POST"},
+                                       {"path", "/t/x/v1/chat/completions"},
+                                       {"request", {{"body", {{"model", "gpt-4o-mini"}, {"messages", messages}}}}}}
+                            .dump()
+                     << "\n";
+    return p.string();
+  };
+  const auto spec = nlohmann::json::parse(Slurp(kRoot / "specs" / "multiturn" / "s2-trim-oldest-history.json"));
+  auto good = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                          "multiturn/s2-trim-oldest-history", "--journal", journal_with(spec["expect"]["messages"]),
+                          "--report", "console"});
+  EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+  // A client that keeps the oldest history instead of the newest.
+  auto bad = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                         "multiturn/s2-trim-oldest-history", "--journal",
+                         journal_with(nlohmann::json::parse(R"([{"role":"system","content":"S"},
+                           {"role":"user","content":"AAAA"},{"role":"assistant","content":"BBBB"},
+                           {"role":"user","content":"E"}])")),
+                         "--report", "console"},
+                        "", "", {"NO_COLOR=1"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("REQ-AIS-MULTITURN-4: the kept history is not the newest contiguous run"), std::string::npos)
+      << bad.out;
+  auto missing = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario", "multiturn/nope",
+                             "--journal", journal_with(nlohmann::json::array())});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--scenario 'multiturn/nope': no such scenario"), std::string::npos) << missing.err;
 }
 
 }  // namespace

@@ -2,13 +2,17 @@
 
 #include <array>
 
+#include "harness/suites/action_suite.h"
 #include "harness/suites/multiturn_suite.h"
+#include "harness/suites/skill_suite.h"
 
 namespace llmconform::harness {
 
 std::span<const SuiteKind> Suites() {
   static constexpr std::array kSuites = {
+      SuiteKind{"action", &MakeActionSuite},
       SuiteKind{"multiturn", &MakeMultiturnSuite},
+      SuiteKind{"skill", &MakeSkillSuite},
   };
   return kSuites;
 }

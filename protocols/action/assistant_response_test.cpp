@@ -426,6 +426,14 @@ TEST(StringValues, ComeThroughByteForByte) {
             "Сейчас 10:30. https://ya.ru/?q=10:30");
 }
 
+TEST(Robustness, DuplicateMembersTakeTheLastValue) {
+  // As Python's json and JavaScript's JSON.parse read them, so a server in
+  // either language sees the same command.
+  auto r = Parse(
+      R"({"session_id":"s","command":"delete","command":"open_app","args":{"app_name":"A","app_name":"B"},"text":"x","text":"y"})");
+  EXPECT_EQ(r, (AssistantResponse{"y", OpenApp("s", "B"), {}}));
+}
+
 TEST(Robustness, InvalidUtf8IsPlainText) {
   auto r = Parse("{\"text\":\"\xFF\"}");
   EXPECT_EQ(r.text, "{\"text\":\"\xFF\"}");

@@ -1,7 +1,7 @@
 #include "protocols/action/oracle_ops.h"
 
 #include "protocols/action/assistant_response.h"
-#include "protocols/action/mcp_payload.h"
+#include "protocols/action/response_json.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
 #include "protocols/wire/json_fields.h"
@@ -40,20 +40,7 @@ std::expected<Json, Error> Parse(const Json& in) {
   auto supported = SupportedCommands(in);
   if (!supported) return std::unexpected(supported.error());
 
-  const AssistantResponse r = ParseAssistantResponse(*text, *session_id, *supported);
-  Json out = {{"text", r.text}, {"command", nullptr}, {"mcpPayload", nullptr}};
-  if (r.command) {
-    out["command"] = {{"session_id", r.command->session_id},
-                      {"command", r.command->command},
-                      {"args", Json(r.command->args)}};
-    auto payload = BuildMcpPayload(*r.command);
-    if (!payload) return std::unexpected(payload.error());  // not reached: input is valid UTF-8
-    out["mcpPayload"] = std::move(*payload);
-  }
-  Json findings = Json::array();
-  for (const auto& f : r.findings) findings.push_back({{"rule", f.rule}, {"message", f.message}});
-  out["findings"] = std::move(findings);
-  return out;
+  return ToJson(ParseAssistantResponse(*text, *session_id, *supported));
 }
 
 }  // namespace

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# mockllm replay throughput under wrk, beside WireMock standalone serving the
+# same responses, in the same run on loopback.
+#
+#   bench/mockllm_wrk-load.sh [BUILD_DIR]      (default build/release; built if missing)
+#
+# Measures, for each server: a non-streamed chat completion, and a streamed
+# one of 200 chunks (mockllm at --speed 0), both matched on the request body
+# (mockllm: unpinned canonical JSON; WireMock: equalToJson), and for
+# information the stream again with --piecewise (each of the 200 recorded
+# pieces in its own write; WireMock writes its body at once). Prints req/s,
+# errors (socket errors and non-2xx answers) and the ratio, then mockllm's RSS
+# sampled across a longer non-streamed run. Exit 0 when mockllm reaches
+# TARGET_RATIO × WireMock's req/s on both, with no errors and RSS growth
+# under RSS_LIMIT_PERCENT; 1 otherwise.
+#
+# Environment: DURATION (s, default 10), RSS_DURATION (s, default 30),
+# CONNECTIONS (default 16), THREADS (wrk threads, default 2), TARGET_RATIO (5),
+# RSS_LIMIT_PERCENT (10). Needs wrk, node, java 17 and the `wiremock` npm
+# package (scripts/install-deps puts it in tests/e2e/node_modules).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build/release}
+duration=${DURATION:-10}
+rss_duration=${RSS_DURATION:-30}
+connections=${CONNECTIONS:-16}
+threads=${THREADS:-2}
+target_ratio=${TARGET_RATIO:-5}
+rss_limit=${RSS_LIMIT_PERCENT:-10}
+mockllm=$build/mockllm/mockllm
+jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
+
+for tool in wrk node java; do
+  command -v "$tool" >/dev/null || { echo "mockllm_wrk-load: $tool is missing (scripts/install-deps)" >&2; exit 2; }
+done
+[ -n "$jar" ] || { echo "mockllm_wrk-load: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
+if [ ! -x "$mockllm" ]; then
+  echo "mockllm_wrk-load: building $mockllm" >&2
+  (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The trace mockllm replays, the WireMock mappings for the same exchanges, and
+# the request bodies wrk sends.
+node - "$work" <<'EOF'
+const fs = require('fs');
+const path = require('path');
+const work = process.argv[2];
+const base = { model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'You are a benchmark.' }, { role: 'user', content: 'Answer.' }] };
+const jsonRequest = base;
+const streamRequest = { ...base, stream: true };
+const answer = {
+  id: 'chatcmpl-bench', object: 'chat.completion', created: 1767225600, model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'A benchmark answer of a realistic length. '.repeat(8) }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 20, completion_tokens: 80, total_tokens: 100 },
+};
+const chunk = (delta, finish) => ({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model: 'gpt-4o-mini',
+  choices: [{ index: 0, delta, finish_reason: finish }] });
+const events = [chunk({ role: 'assistant', content: '' }, null)];
+for (let i = 1; i < 198; i++) events.push(chunk({ content: `token${i} ` }, null));
+events.push(chunk({}, 'stop'));
+const raws = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).concat(['data: [DONE]\n\n']);
+if (raws.length !== 200) throw new Error(`expected 200 chunks, made ${raws.length}`);
+const header = { format: 'llmconform-trace/1', id: 'bench/replay', origin: 'synthesized', model: 'gpt-4o-mini' };
+const x1 = { seq: 1, request: { method: 'POST', path: '/v1/chat/completions', headers: {}, body: jsonRequest },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: answer } };
+const x2 = { seq: 2, request: { method: 'POST', path: '/v1/chat/completions', headers: {}, body: streamRequest },
+  response: { status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: raws.map((raw, i) => ({ t_ms: i * 20, raw })) } };
+fs.writeFileSync(path.join(work, 'bench.trace.jsonl'), [header, x1, x2].map((o) => JSON.stringify(o)).join('\n') + '\n');
+fs.mkdirSync(path.join(work, 'wiremock', 'mappings'), { recursive: true });
+const mapping = (request, contentType, body) => ({
+  request: { method: 'POST', url: '/v1/chat/completions', bodyPatterns: [{ equalToJson: JSON.stringify(request) }] },
+  response: { status: 200, headers: { 'Content-Type': contentType }, body },
+});
+fs.writeFileSync(path.join(work, 'wiremock', 'mappings', 'json.json'), JSON.stringify(mapping(jsonRequest, 'application/json', JSON.stringify(answer))));
+fs.writeFileSync(path.join(work, 'wiremock', 'mappings', 'stream.json'), JSON.stringify(mapping(streamRequest, 'text/event-stream', raws.join(''))));
+fs.writeFileSync(path.join(work, 'json.body'), JSON.stringify(jsonRequest));
+fs.writeFileSync(path.join(work, 'stream.body'), JSON.stringify(streamRequest));
+fs.writeFileSync(path.join(work, 'expected-stream'), raws.join(''));
+fs.writeFileSync(path.join(work, 'expected-json'), JSON.stringify(answer));
+EOF
+
+for kind in json stream; do
+  cat >"$work/$kind.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$work/$kind.body", "rb")
+wrk.body = f:read("*a")
+f:close()
+EOF
+done
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+wait_for() {  # URL BODY_FILE: until the server answers 200
+  for _ in $(seq 600); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' --data-binary @"$2" "$1" || true)" = 200 ] && return 0
+    sleep 0.1
+  done
+  echo "mockllm_wrk-load: $1 never answered" >&2
+  exit 1
+}
+
+# start_mockllm NAME ARGS…: starts `mockllm serve`, sets $url and $pid.
+start_mockllm() {
+  local name=$1
+  shift
+  "$mockllm" serve --traces "$work/bench.trace.jsonl" --speed 0 --threads 64 "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  pid=$!
+  pids+=("$pid")
+  url=
+  for _ in $(seq 600); do
+    url=$(sed -n 's/^listening on //p' "$work/$name.out")
+    [ -n "$url" ] && return 0
+    sleep 0.1
+  done
+  cat "$work/$name.err" >&2
+  exit 1
+}
+start_mockllm mockllm
+mockllm_url=$url
+mockllm_pid=$pid
+start_mockllm piecewise --piecewise
+piecewise_url=$url
+
+# Start WireMock (no request journal: it would grow without bound under load).
+wiremock_port=$(free_port)
+java -jar "$jar" --port "$wiremock_port" --bind-address 127.0.0.1 --root-dir "$work/wiremock" \
+  --no-request-journal --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
+pids+=("$!")
+wiremock_url=http://127.0.0.1:$wiremock_port
+wait_for "$wiremock_url/v1/chat/completions" "$work/json.body"
+wait_for "$mockllm_url/v1/chat/completions" "$work/json.body"
+
+# Both must answer the same bytes before their speed means anything.
+for kind in json stream; do
+  for server in mockllm piecewise wiremock; do
+    url_var=${server}_url
+    curl -s -o "$work/got-$server-$kind" -H 'content-type: application/json' --data-binary @"$work/$kind.body" \
+      "${!url_var}/v1/chat/completions"
+    cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk-load: $server answers $kind differently" >&2; exit 1; }
+  done
+done
+
+# run_wrk URL KIND SECONDS → "REQ_PER_SEC ERRORS"
+run_wrk() {
+  local out
+  out=$(wrk -t "$threads" -c "$connections" -d "${3}s" --latency -s "$work/$2.lua" "$1/v1/chat/completions")
+  echo "$out" >>"$work/wrk.log"
+  local rps errors non2xx
+  rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+  errors=$(echo "$out" | awk '/Socket errors:/ {gsub(",", ""); print $4 + $6 + $8 + $10}')
+  non2xx=$(echo "$out" | awk '/Non-2xx or 3xx responses:/ {print $5}')
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} ))"
+}
+
+# Warm both up (the JVM needs it more) before measuring.
+run_wrk "$wiremock_url" json 5 >/dev/null
+run_wrk "$wiremock_url" stream 5 >/dev/null
+run_wrk "$mockllm_url" json 2 >/dev/null
+
+printf '%-34s %14s %14s %8s %8s\n' "response" "mockllm req/s" "WireMock req/s" "ratio" "errors"
+verdict=0
+for kind in json stream; do
+  read -r m_rps m_err < <(run_wrk "$mockllm_url" "$kind" "$duration")
+  read -r w_rps w_err < <(run_wrk "$wiremock_url" "$kind" "$duration")
+  ratio=$(awk -v m="$m_rps" -v w="$w_rps" 'BEGIN { printf "%.1f", (w > 0 ? m / w : 0) }')
+  label=$([ "$kind" = json ] && echo "chat completion (JSON)" || echo "stream, 200 chunks, --speed 0")
+  printf '%-34s %14.0f %14.0f %7sx %8s\n' "$label" "$m_rps" "$w_rps" "$ratio" "$m_err/$w_err"
+  awk -v r="$ratio" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }' || verdict=1
+  [ "$m_err" -eq 0 ] || verdict=1
+  if [ "$kind" = stream ]; then
+    # For information: every one of the 200 pieces in its own write.
+    read -r p_rps p_err < <(run_wrk "$piecewise_url" stream "$duration")
+    ratio=$(awk -v m="$p_rps" -v w="$w_rps" 'BEGIN { printf "%.1f", (w > 0 ? m / w : 0) }')
+    printf '%-34s %14.0f %14.0f %7sx %8s\n' "  same, --piecewise (200 writes)" "$p_rps" "$w_rps" "$ratio" "$p_err/$w_err"
+  fi
+done
+
+# RSS across a longer run: sampled every second, first sample after warm-up.
+rss() { awk '/^VmRSS:/ {print $2}' "/proc/$mockllm_pid/status"; }
+wrk -t "$threads" -c "$connections" -d "${rss_duration}s" -s "$work/json.lua" "$mockllm_url/v1/chat/completions" \
+  >"$work/rss-wrk.log" &
+wrk_pid=$!
+samples=()
+for _ in $(seq "$rss_duration"); do
+  sleep 1
+  samples+=("$(rss)")
+done
+wait "$wrk_pid" || true
+first=${samples[2]:-${samples[0]}}
+max=$(printf '%s\n' "${samples[@]:2}" | sort -n | tail -n1)
+last=${samples[-1]}
+growth=$(awk -v a="$first" -v b="$max" 'BEGIN { printf "%.1f", (b - a) * 100 / a }')
+rss_rps=$(awk '/^Requests\/sec:/ {print $2}' "$work/rss-wrk.log")
+printf 'mockllm RSS over %ss at %.0f req/s: %s kB after 3 s, %s kB at the end, peak %s kB (%s%%)\n' \
+  "$rss_duration" "$rss_rps" "$first" "$last" "$max" "$growth"
+awk -v g="$growth" -v l="$rss_limit" 'BEGIN { exit !(g < l) }' || verdict=1
+
+if [ "$verdict" -eq 0 ]; then
+  echo "mockllm_wrk-load: PASS (≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%)"
+else
+  echo "mockllm_wrk-load: FAIL (target ≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%); wrk output in the log above" >&2
+  cat "$work/wrk.log" >&2
+fi
+exit "$verdict"

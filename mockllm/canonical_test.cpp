@@ -1,0 +1,112 @@
+#include "mockllm/canonical.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+namespace mockllm {
+namespace {
+
+TEST(Canonical, FirstDifferencePointsAtTheValue) {
+  auto d = FirstDifference(Json::parse(R"({"a":[1,{"b":"x"}],"c":2})"),
+                           Json::parse(R"({"a":[1,{"b":"y"}],"c":2})"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->pointer, "/a/1/b");
+  EXPECT_EQ(d->Describe(), "/a/1/b: expected \"x\", got \"y\"");
+  auto missing = FirstDifference(Json::parse(R"({"a":1,"b":2})"), Json::parse(R"({"a":1})"));
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->Describe(), "/b: missing, expected 2");
+  auto extra = FirstDifference(Json::parse(R"([1])"), Json::parse(R"([1,{"k/~":3}])"));
+  ASSERT_TRUE(extra);
+  EXPECT_EQ(extra->Describe(), "/1: unexpected value {\"k/~\":3} (not in the recording)");
+  auto nested =
+      FirstDifference(Json::parse(R"({"x":{"k/~":1}})"), Json::parse(R"({"x":{"k/~":2}})"));
+  EXPECT_EQ(nested->pointer, "/x/k~1~0");
+  EXPECT_FALSE(FirstDifference(Json::parse("1"), Json::parse("1.0")));
+}
+
+TEST(Canonical, IgnorePathsWithWildcards) {
+  auto ignore = IgnorePaths::Parse({"/user", "/messages/*/name"});
+  ASSERT_TRUE(ignore);
+  EXPECT_EQ(ignore->Apply(Json::parse(R"({"user":"u","messages":[{"name":"a","c":1},{"c":2}]})")),
+            Json::parse(R"({"messages":[{"c":1},{"c":2}]})"));
+  auto bad = IgnorePaths::Parse({"user"});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "ignore path \"user\": expected a JSON pointer starting with '/'");
+}
+
+TEST(Canonical, BodyValue) {
+  EXPECT_EQ(BodyValue(""), Json(nullptr));
+  EXPECT_EQ(BodyValue(" {\"a\" : 1 } "), Json::parse(R"({"a":1})"));
+  EXPECT_EQ(BodyValue("not json"), Json("not json"));
+}
+
+Json GenJson(int depth) {
+  const int kind = *rc::gen::inRange(0, depth > 0 ? 6 : 4);
+  switch (kind) {
+    case 0:
+      return *rc::gen::arbitrary<int>();
+    case 1:
+      return *rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'z'));
+    case 2:
+      return *rc::gen::arbitrary<bool>();
+    case 3:
+      return nullptr;
+    case 4: {
+      Json a = Json::array();
+      for (int i = *rc::gen::inRange(0, 4); i > 0; --i) a.push_back(GenJson(depth - 1));
+      return a;
+    }
+    default: {
+      Json o = Json::object();
+      for (int i = *rc::gen::inRange(0, 4); i > 0; --i) {
+        o[*rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'e'))] = GenJson(depth - 1);
+      }
+      return o;
+    }
+  }
+}
+
+// Writes `j` with its object keys in a shuffled order and random whitespace.
+std::string Scramble(const Json& j, std::mt19937& rng) {
+  auto ws = [&] { return std::string(rng() % 3, " \n\t"[rng() % 3]); };
+  if (j.is_object()) {
+    std::vector<std::string> keys;
+    for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+    std::shuffle(keys.begin(), keys.end(), rng);
+    std::string out = "{" + ws();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (i) out += "," + ws();
+      out += Json(keys[i]).dump() + ws() + ":" + ws() + Scramble(j[keys[i]], rng);
+    }
+    return out + ws() + "}";
+  }
+  if (j.is_array()) {
+    std::string out = "[" + ws();
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? "," + ws() : "") + Scramble(j[i], rng);
+    return out + ws() + "]";
+  }
+  return j.dump();
+}
+
+RC_GTEST_PROP(CanonicalProperty, InsensitiveToKeyOrderAndWhitespace, (std::uint32_t seed)) {
+  const Json j = GenJson(3);
+  std::mt19937 rng(seed);
+  const Json scrambled = BodyValue(Scramble(j, rng));
+  RC_ASSERT(!FirstDifference(j, scrambled).has_value());
+}
+
+RC_GTEST_PROP(CanonicalProperty, AChangedLeafIsFoundAtItsPointer, ()) {
+  Json j = Json::object();
+  j["messages"] = Json::array({GenJson(2), GenJson(2)});
+  Json changed = j;
+  changed["messages"][1] = Json::array({"changed", j["messages"][1]});
+  const auto d = FirstDifference(j, changed);
+  RC_ASSERT(d.has_value());
+  RC_ASSERT(d->pointer.rfind("/messages/1", 0) == 0u);
+}
+
+}  // namespace
+}  // namespace mockllm

@@ -1,0 +1,18 @@
+// `mockllm lint`: every format error of a trace, and anything in it that
+// looks like a secret (mockllm/secrets.h), one problem a line:
+//   "f.trace.jsonl:2:57: /request/headers/authorization: holds a secret (an authorization value);
+//   redact it"
+// Unlike ParseTrace, lint goes on after a bad line, so one run lists them all.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mockllm {
+
+// The problems of the trace `text`, named `name` in each message; empty when
+// the trace is clean.
+std::vector<std::string> LintTrace(std::string_view text, std::string_view name);
+
+}  // namespace mockllm

@@ -1,0 +1,68 @@
+#include "mockllm/lint.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace mockllm {
+namespace {
+
+using ::testing::ElementsAre;
+
+constexpr std::string_view kHeader = R"({"format":"llmconform-trace/1","id":"x"})";
+
+TEST(TraceLint, CleanTraceHasNoProblems) {
+  EXPECT_TRUE(
+      LintTrace(
+          std::string(kHeader) + "\n" +
+              R"({"request":{"path":"/v1/chat/completions","headers":{"authorization":"[redacted]"}},"response":{"status":200}})",
+          "ok.jsonl")
+          .empty());
+}
+
+TEST(TraceLint, NamesFileLineAndPointerOfEverySecret) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/chat/completions","headers":{"Authorization":"Bearer abcdefgh1234","x-api-key":"k1"},"body":{"messages":[{"role":"user","content":"my key is sk-abcdefghijklmnopqrstuvwxyz"}]}},"response":{"status":200,"headers":{"set-cookie":"session=1"}}})" +
+      "\n";
+  EXPECT_THAT(LintTrace(text, "s.jsonl"),
+              ElementsAre("s.jsonl:2:70: /request/headers/Authorization: holds a secret (a value "
+                          "of \"Authorization\"); redact it",
+                          "s.jsonl:2:104: /request/headers/x-api-key: holds a secret (a value of "
+                          "\"x-api-key\"); redact it",
+                          "s.jsonl:2:155: /request/body/messages/0/content: holds a secret (an sk- "
+                          "API key); redact it",
+                          "s.jsonl:2:250: /response/headers/set-cookie: holds a secret (a value of "
+                          "\"set-cookie\"); redact it"));
+}
+
+TEST(TraceLint, FindsSecretsInBase64ChunksAndGoesOnAfterBadLines) {
+  const std::string text =
+      std::string(kHeader) + "\n" + R"({"request":{"path":"/v1/x"},"response":{"status":"ok"}})" +
+      "\n" +
+      R"({"request":{"path":"/v1/x"},"response":{"status":200,"chunks":[{"t_ms":0,"raw_b64":"QmVhcmVyIGFiY2RlZmdoMTIz"}]}})" +
+      "\nnot json sk-abcdefghijklmnopqrstuvwxyz\n";
+  EXPECT_THAT(
+      LintTrace(text, "b.jsonl"),
+      ElementsAre(
+          "b.jsonl:2:50: /response/status: expected integer, got string",
+          "b.jsonl:3:84: /response/chunks/0/raw_b64: holds a secret (a bearer token); redact it",
+          "b.jsonl:4:2: syntax error while parsing value - invalid literal; last read: 'no'",
+          "b.jsonl:4:1: /: holds a secret (an sk- API key); redact it"));
+}
+
+TEST(TraceLint, BundledFixturesAreClean) {
+  for (auto name : {"mockllm_chat", "mockllm_tools", "mockllm_ratelimit"}) {
+    const std::string path =
+        std::string(LLMCONFORM_SOURCE_ROOT) + "/fixtures/test/" + name + ".trace.jsonl";
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    EXPECT_THAT(LintTrace(text.str(), path), ElementsAre()) << path;
+  }
+}
+
+}  // namespace
+}  // namespace mockllm

@@ -1,0 +1,453 @@
+#include "mockllm/recorder.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "mockllm/canonical.h"
+#include "mockllm/http_listener.h"
+#include "mockllm/secrets.h"
+#include "protocols/wire/chat.h"
+#include "protocols/wire/format.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+using llmconform::wire::MakeErrorJson;
+using Clock = std::chrono::steady_clock;
+
+struct Upstream {
+  std::string origin;  // "https://host:port", what httplib::Client takes
+  std::string prefix;  // put before every path, "" or "/something"
+};
+
+std::expected<Upstream, Error> ParseUpstream(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  const std::string scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
+  if (scheme != "http" && scheme != "https") {
+    return std::unexpected(
+        Error{Format("--upstream \"{}\": expected an http:// or https:// URL", url)});
+  }
+  const auto path_start = url.find('/', scheme_end + 3);
+  Upstream u{url.substr(0, path_start),
+             path_start == std::string::npos ? "" : url.substr(path_start)};
+  while (!u.prefix.empty() && u.prefix.back() == '/') u.prefix.pop_back();
+  if (u.origin.size() == scheme_end + 3)
+    return std::unexpected(Error{Format("--upstream \"{}\": no host", url)});
+  return u;
+}
+
+bool HopByHop(std::string_view lower) {
+  return lower == "host" || lower == "connection" || lower == "keep-alive" ||
+         lower == "proxy-connection" || lower == "te" || lower == "trailer" ||
+         lower == "transfer-encoding" || lower == "upgrade" || lower == "content-length" ||
+         lower == "accept-encoding" || lower == "content-encoding";
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Replaces the values a pattern names with "[redacted]".
+void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t depth) {
+  if (depth == tokens.size()) {
+    j = std::string(kRedacted);
+    return;
+  }
+  const std::string& token = tokens[depth];
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (token == "*" || it.key() == token) RedactAt(*it, tokens, depth + 1);
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (token == "*" || token == std::to_string(i)) RedactAt(j[i], tokens, depth + 1);
+    }
+  }
+}
+
+// Secret-named keys and secret-looking text anywhere in `j`.
+void RedactSecrets(OJson& j) {
+  if (j.is_string()) {
+    j = RedactText(j.get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    for (OJson& e : j) RedactSecrets(e);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (IsSecretName(it.key()) && it->is_string() &&
+          !IsRedactedValue(it->get_ref<const std::string&>())) {
+        *it = std::string(kRedacted);
+      } else {
+        RedactSecrets(*it);
+      }
+    }
+  }
+}
+
+// `text` parsed, or discarded when it is not JSON or nests too deep to walk.
+OJson ParseShallowJson(std::string_view text) {
+  if (JsonNestingDepth(text) > kMaxJsonDepth) return OJson(OJson::value_t::discarded);
+  return OJson::parse(text, nullptr, false);
+}
+
+// One proxied exchange, shared by the handler, the upstream thread and the
+// content provider streaming the answer back.
+struct Flow {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool headers_ready = false;
+  bool finished = false;     // the upstream request is over
+  bool upstream_ok = false;  // …and ended cleanly
+  bool client_gone = false;
+  int status = 0;
+  httplib::Headers headers;
+  std::string error;
+  std::deque<std::string> pending;  // read from upstream, not yet written to the client
+  std::vector<Chunk> chunks;        // everything read, with times
+  httplib::Client* client = nullptr;
+  std::thread worker;
+};
+
+}  // namespace
+
+struct Recorder::Impl {
+  RecorderOptions options;
+  Upstream upstream;
+  std::vector<std::vector<std::string>> redact_json;
+  std::set<std::string> redact_headers;  // lower case
+  HttpListener http;
+  int port = 0;
+
+  std::mutex file_mu;
+  std::ofstream out;
+  std::int64_t next_seq = 1;
+  std::atomic<std::size_t> written = 0;
+
+  std::mutex flows_mu;
+  std::set<std::shared_ptr<Flow>> flows;
+  bool stopping = false;
+
+  bool SecretHeader(const std::string& lower) const {
+    return IsSecretName(lower) || redact_headers.contains(lower);
+  }
+
+  OJson HeadersOf(const httplib::Headers& headers) const {
+    OJson out = OJson::object();
+    for (const auto& [name, value] : RequestHeaders(headers)) {
+      if (HopByHop(name)) continue;
+      out[name] = SecretHeader(name) ? std::string(kRedacted) : RedactText(value);
+    }
+    return out;
+  }
+
+  OJson RedactBody(OJson body) const {
+    for (const auto& tokens : redact_json) RedactAt(body, tokens, 0);
+    RedactSecrets(body);
+    return body;
+  }
+
+  void Write(Exchange x) {
+    std::lock_guard lock(file_mu);
+    x.seq = next_seq++;
+    out << WriteExchange(x) << '\n';
+    out.flush();
+    ++written;
+  }
+
+  void Record(const httplib::Request& req, Flow& flow, bool streamed) {
+    Exchange x;
+    x.request.method = req.method;
+    x.request.path = req.path;
+    x.request.headers = HeadersOf(req.headers);
+    if (!req.body.empty()) {
+      OJson body = ParseShallowJson(req.body);
+      x.request.body = RedactBody(body.is_discarded() ? OJson(req.body) : std::move(body));
+    }
+    x.response.status = flow.status;
+    OJson headers = OJson::object();
+    for (const auto& [name, value] : flow.headers) {
+      const std::string lower = Lower(name);
+      if (HopByHop(lower)) continue;
+      headers[lower] = SecretHeader(lower) ? std::string(kRedacted) : RedactText(value);
+    }
+    x.response.headers = std::move(headers);
+    if (streamed) {
+      x.response.streamed = true;
+      std::size_t total = 0;
+      for (Chunk c : flow.chunks) {
+        c.raw = RedactText(c.raw);
+        total += c.raw.size();
+        x.response.chunks.push_back(std::move(c));
+      }
+      if (!flow.upstream_ok) x.fault = OJson{{"cut_after_bytes", total}};
+    } else {
+      std::string raw;
+      for (const Chunk& c : flow.chunks) raw += c.raw;
+      OJson body = ParseShallowJson(raw);
+      if (!body.is_discarded()) {
+        const bool exact = body.dump() == raw;
+        OJson redacted = RedactBody(body);
+        if (exact || redacted != body) {
+          x.response.body = std::move(redacted);
+        } else {
+          x.response.raw = RedactText(raw);
+        }
+      } else if (!raw.empty()) {
+        x.response.raw = RedactText(raw);
+      }
+    }
+    Write(std::move(x));
+  }
+
+  void RunUpstream(const std::shared_ptr<Flow>& flow, httplib::Request upstream_req) {
+    httplib::Client cli(upstream.origin);
+    cli.set_connection_timeout(30, 0);
+    cli.set_read_timeout(options.upstream_timeout_seconds, 0);
+    cli.set_write_timeout(options.upstream_timeout_seconds, 0);
+    cli.set_decompress(false);
+    cli.set_keep_alive(false);
+    cli.set_follow_location(false);
+    if (!options.upstream_ca_file.empty()) cli.set_ca_cert_path(options.upstream_ca_file);
+    {
+      std::lock_guard lock(flow->mu);
+      flow->client = &cli;
+    }
+    const Clock::time_point t0 = Clock::now();
+    upstream_req.response_handler = [flow](const httplib::Response& r) {
+      std::lock_guard lock(flow->mu);
+      flow->status = r.status;
+      flow->headers = r.headers;
+      flow->headers_ready = true;
+      flow->cv.notify_all();
+      return !flow->client_gone;
+    };
+    upstream_req.content_receiver = [flow, t0](const char* data, std::size_t n, std::uint64_t,
+                                               std::uint64_t) {
+      const auto t_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+      std::lock_guard lock(flow->mu);
+      if (flow->client_gone) return false;
+      flow->chunks.push_back(Chunk{t_ms, std::string(data, n)});
+      flow->pending.emplace_back(data, n);
+      flow->cv.notify_all();
+      return true;
+    };
+    httplib::Response res;
+    httplib::Error err = httplib::Error::Success;
+    const bool ok = cli.send(upstream_req, res, err);
+    std::lock_guard lock(flow->mu);
+    flow->client = nullptr;
+    flow->finished = true;
+    flow->upstream_ok = ok;
+    if (!ok) flow->error = httplib::to_string(err);
+    flow->cv.notify_all();
+  }
+
+  void Forget(const std::shared_ptr<Flow>& flow) {
+    if (flow->worker.joinable()) flow->worker.join();
+    std::lock_guard lock(flows_mu);
+    flows.erase(flow);
+  }
+
+  void Handle(const httplib::Request& req, httplib::Response& res) {
+    auto flow = std::make_shared<Flow>();
+    {
+      std::lock_guard lock(flows_mu);
+      if (stopping)
+        return AnswerJson(res, 503, MakeErrorJson("mockllm record is stopping", "server_error"));
+      flows.insert(flow);
+    }
+    httplib::Request up;
+    up.method = req.method;
+    up.path = upstream.prefix + req.target;
+    for (const auto& [name, value] : RequestHeaders(req.headers)) {
+      if (!HopByHop(name)) up.headers.emplace(name, value);
+    }
+    up.headers.emplace("Accept-Encoding", "identity");
+    up.body = req.body;
+    flow->worker = std::thread(
+        [this, flow, up = std::move(up)]() mutable { RunUpstream(flow, std::move(up)); });
+
+    std::unique_lock lock(flow->mu);
+    flow->cv.wait(lock, [&] { return flow->headers_ready || flow->finished; });
+    if (!flow->headers_ready) {
+      const std::string error = flow->error;
+      lock.unlock();
+      Forget(flow);
+      return AnswerJson(res, 502,
+                        MakeErrorJson(Format("upstream {} did not answer {} {}: {}",
+                                             options.upstream, req.method, req.path, error),
+                                      "mockllm_upstream_error"));
+    }
+    res.status = flow->status;
+    std::string content_type = "application/octet-stream";
+    for (const auto& [name, value] : flow->headers) {
+      const std::string lower = Lower(name);
+      if (lower == "content-type") {
+        content_type = value;
+      } else if (!HopByHop(lower)) {
+        res.set_header(name, value);
+      }
+    }
+    const bool streamed = Lower(content_type).find("text/event-stream") != std::string::npos;
+    if (!streamed) {
+      flow->cv.wait(lock, [&] { return flow->finished; });
+      const bool ok = flow->upstream_ok;
+      const std::string error = flow->error;
+      lock.unlock();
+      Forget(flow);
+      if (!ok) {
+        return AnswerJson(res, 502,
+                          MakeErrorJson(Format("upstream {} broke off {} {}: {}", options.upstream,
+                                               req.method, req.path, error),
+                                        "mockllm_upstream_error"));
+      }
+      Record(req, *flow, false);
+      std::string body;
+      for (const Chunk& c : flow->chunks) body += c.raw;
+      res.set_content(body, content_type);
+      return;
+    }
+    lock.unlock();
+    res.set_chunked_content_provider(
+        content_type,
+        [flow](std::size_t, httplib::DataSink& sink) {
+          std::unique_lock l(flow->mu);
+          while (true) {
+            flow->cv.wait(l, [&] { return !flow->pending.empty() || flow->finished; });
+            std::deque<std::string> batch;
+            batch.swap(flow->pending);
+            const bool finished = flow->finished;
+            l.unlock();
+            for (const std::string& piece : batch) {
+              if (!sink.write(piece.data(), piece.size())) {
+                l.lock();
+                flow->client_gone = true;
+                if (flow->client) flow->client->stop();
+                return false;
+              }
+            }
+            l.lock();
+            if (finished && flow->pending.empty()) break;
+          }
+          const bool ok = flow->upstream_ok;
+          l.unlock();
+          if (!ok) return false;  // the upstream broke off: so does the answer
+          sink.done();
+          return true;
+        },
+        [this, flow, req_copy = req](bool) {
+          Forget(flow);
+          if (!flow->client_gone) Record(req_copy, *flow, true);
+        });
+  }
+
+  void Stop() {
+    {
+      std::lock_guard lock(flows_mu);
+      stopping = true;
+      for (const auto& flow : flows) {
+        std::lock_guard fl(flow->mu);
+        flow->client_gone = true;
+        if (flow->client) flow->client->stop();
+        flow->cv.notify_all();
+      }
+    }
+    http.Stop();
+  }
+};
+
+Recorder::Recorder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Recorder::~Recorder() { Stop(); }
+
+std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions options) {
+  auto impl = std::make_unique<Impl>();
+  auto upstream = ParseUpstream(options.upstream);
+  if (!upstream) return std::unexpected(upstream.error());
+  impl->upstream = *upstream;
+  for (const std::string& p : options.redact_json) {
+    auto tokens = PointerPatternTokens(p, "--redact-json");
+    if (!tokens) return std::unexpected(tokens.error());
+    impl->redact_json.push_back(std::move(*tokens));
+  }
+  for (const std::string& h : options.redact_headers) impl->redact_headers.insert(Lower(h));
+  if (options.trace_id.empty()) {
+    std::string name = options.out.filename().string();
+    for (std::string_view suffix : {".trace.jsonl", ".jsonl"}) {
+      if (name.ends_with(suffix) && name.size() > suffix.size()) {
+        name.resize(name.size() - suffix.size());
+        break;
+      }
+    }
+    options.trace_id = name;
+  }
+  const bool exists = std::filesystem::exists(options.out);
+  if (exists && !options.append) {
+    return std::unexpected(
+        Error{Format("{}: the file exists (use --append to add to it)", options.out.string())});
+  }
+  if (exists) {
+    auto trace = LoadTraceFile(options.out);
+    if (!trace) return std::unexpected(trace.error());
+    impl->next_seq = static_cast<std::int64_t>(trace->exchanges.size()) + 1;
+    if (!trace->exchanges.empty() && trace->exchanges.back().seq) {
+      impl->next_seq = *trace->exchanges.back().seq + 1;
+    }
+  }
+  impl->out.open(options.out, std::ios::binary | std::ios::app);
+  if (!impl->out)
+    return std::unexpected(Error{Format("{}: cannot open for writing", options.out.string())});
+  if (!exists) {
+    OJson header = {{"format", kTraceFormat},
+                    {"id", options.trace_id},
+                    {"origin", "recorded"},
+                    {"recorded_at", UtcNow()},
+                    {"upstream", RedactText(options.upstream)}};
+    for (auto it = options.header_fields.begin(); it != options.header_fields.end(); ++it)
+      header[it.key()] = *it;
+    impl->out << WriteTraceHeader(header) << '\n';
+    impl->out.flush();
+  }
+  impl->options = std::move(options);
+  Impl* raw = impl.get();
+  auto bound = raw->http.Start(
+      ListenOptions{.host = raw->options.host,
+                    .port = raw->options.port,
+                    .threads = raw->options.threads,
+                    .keep_alive_seconds = 1,
+                    .max_body_bytes = raw->options.max_body_bytes},
+      [raw](const httplib::Request& req, httplib::Response& res) { raw->Handle(req, res); });
+  if (!bound) return std::unexpected(bound.error());
+  raw->port = *bound;
+  return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));
+}
+
+int Recorder::port() const { return impl_->port; }
+
+std::string Recorder::base_url() const {
+  return Format("http://{}:{}", impl_->options.host, impl_->port);
+}
+
+std::size_t Recorder::exchanges_written() const { return impl_->written; }
+
+void Recorder::Stop() { impl_->Stop(); }
+
+}  // namespace mockllm

@@ -1,0 +1,183 @@
+#include "mockllm/recorder.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "mockllm/lint.h"
+#include "mockllm/server.h"
+
+namespace mockllm {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFixture =
+    std::string(LLMCONFORM_SOURCE_ROOT) + "/fixtures/test/mockllm_chat.trace.jsonl";
+
+// A fresh directory for one test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    static int n = 0;
+    path_ = fs::temp_directory_path() /
+            ("mockllm_test_" + std::to_string(getpid()) + "_" + std::to_string(n++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Reply {
+  int status = 0;
+  std::string body;
+};
+
+Reply Post(int port, const std::string& path, const std::string& body) {
+  httplib::Client c("127.0.0.1", port);
+  c.set_read_timeout(10, 0);
+  httplib::Headers headers = {{"Authorization", "Bearer sk-live-abcdefghijklmnopqrstuvwxyz"},
+                              {"X-Org-Token", "org-secret-1"}};
+  auto r = c.Post(path.c_str(), headers, body, "application/json");
+  if (!r) return {};
+  return {r->status, r->body};
+}
+
+// The requests of the bundled chat fixture, spelt as a client would send them.
+std::vector<std::string> FixtureRequests(const Trace& t) {
+  std::vector<std::string> out;
+  for (const Exchange& x : t.exchanges) out.push_back(x.request.body->dump());
+  return out;
+}
+
+TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
+  TempDir dir;
+  auto fixture = LoadTraceFile(kFixture);
+  ASSERT_TRUE(fixture) << fixture.error().message;
+  auto upstream = Server::Start({*fixture}, {});
+  ASSERT_TRUE(upstream) << upstream.error().message;
+  const fs::path out = dir.path() / "chat.trace.jsonl";
+  auto recorder = Recorder::Start({.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat",
+                                   .out = out,
+                                   .redact_headers = {"X-Org-Token"},
+                                   .header_fields = {{"provider", "mock"}}});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+
+  std::vector<Reply> direct;
+  std::vector<Reply> proxied;
+  for (const std::string& body : FixtureRequests(*fixture)) {
+    proxied.push_back(Post((*recorder)->port(), "/v1/chat/completions", body));
+  }
+  (*upstream)->Reset();
+  for (const std::string& body : FixtureRequests(*fixture)) {
+    direct.push_back(Post((*upstream)->port(), "/t/test%2Fmockllm-chat/v1/chat/completions", body));
+  }
+  (*recorder)->Stop();
+  EXPECT_EQ((*recorder)->exchanges_written(), 2u);
+  for (std::size_t i = 0; i < direct.size(); ++i) {
+    EXPECT_EQ(proxied[i].status, 200);
+    EXPECT_EQ(proxied[i].body, direct[i].body) << "exchange " << i;
+  }
+
+  const std::string text = ReadFile(out);
+  EXPECT_EQ(text.find("sk-live"), std::string::npos);
+  EXPECT_EQ(text.find("org-secret"), std::string::npos);
+  EXPECT_TRUE(LintTrace(text, out.string()).empty());
+  auto recorded = ParseTrace(text, out.string());
+  ASSERT_TRUE(recorded) << recorded.error().message;
+  EXPECT_EQ(recorded->id, "chat");
+  EXPECT_EQ(recorded->header["origin"], "recorded");
+  EXPECT_EQ(recorded->header["provider"], "mock");
+  ASSERT_EQ(recorded->exchanges.size(), 2u);
+  const Exchange& stream = recorded->exchanges[1];
+  EXPECT_EQ(stream.seq, 2);
+  EXPECT_EQ(stream.request.headers["authorization"], "[redacted]");
+  EXPECT_EQ(stream.request.headers["x-org-token"], "[redacted]");
+  EXPECT_TRUE(stream.response.streamed);
+  EXPECT_EQ(stream.response.headers["x-request-id"], "req_mock2");
+  EXPECT_FALSE(stream.fault);
+
+  // The recording replays to the same bytes.
+  auto replay = Server::Start({*recorded}, {});
+  ASSERT_TRUE(replay) << replay.error().message;
+  const auto requests = FixtureRequests(*fixture);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ(Post((*replay)->port(), "/t/chat/v1/chat/completions", requests[i]).body,
+              direct[i].body);
+  }
+}
+
+TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {
+  TempDir dir;
+  auto fixture = LoadTraceFile(kFixture);
+  ASSERT_TRUE(fixture);
+  fixture->exchanges[1].fault = OJson{{"cut_after_events", 2}};
+  auto upstream = Server::Start({*fixture}, {});
+  ASSERT_TRUE(upstream);
+  const fs::path out = dir.path() / "cut.trace.jsonl";
+  auto recorder = Recorder::Start(
+      {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/", .out = out});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+  const auto requests = FixtureRequests(*fixture);
+  Post((*recorder)->port(), "/v1/chat/completions", requests[0]);
+  Post((*recorder)->port(), "/v1/chat/completions", requests[1]);
+  (*recorder)->Stop();
+  auto recorded = LoadTraceFile(out);
+  ASSERT_TRUE(recorded) << recorded.error().message;
+  ASSERT_EQ(recorded->exchanges.size(), 2u);
+  std::size_t bytes = 0;
+  for (const Chunk& c : recorded->exchanges[1].response.chunks) bytes += c.raw.size();
+  ASSERT_TRUE(recorded->exchanges[1].fault);
+  EXPECT_EQ(*recorded->exchanges[1].fault, (OJson{{"cut_after_bytes", bytes}}));
+}
+
+TEST(Recorder, RefusesToOverwriteAndReportsBadUpstreams) {
+  TempDir dir;
+  const fs::path out = dir.path() / "x.trace.jsonl";
+  std::ofstream(out) << "{}\n";
+  auto exists = Recorder::Start({.upstream = "http://127.0.0.1:9", .out = out});
+  ASSERT_FALSE(exists);
+  EXPECT_EQ(exists.error().message, out.string() + ": the file exists (use --append to add to it)");
+  auto bad =
+      Recorder::Start({.upstream = "ftp://example.com", .out = dir.path() / "y.trace.jsonl"});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "--upstream \"ftp://example.com\": expected an http:// or https:// URL");
+}
+
+TEST(Recorder, UnreachableUpstreamIsA502AndNothingIsWritten) {
+  TempDir dir;
+  const fs::path out = dir.path() / "none.trace.jsonl";
+  // A port that was just free: nothing listens there.
+  int free_port = 0;
+  {
+    auto probe = Server::Start({}, {});
+    ASSERT_TRUE(probe);
+    free_port = (*probe)->port();
+  }
+  auto recorder =
+      Recorder::Start({.upstream = "http://127.0.0.1:" + std::to_string(free_port), .out = out});
+  ASSERT_TRUE(recorder);
+  Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  EXPECT_EQ(r.status, 502);
+  EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["type"], "mockllm_upstream_error");
+  (*recorder)->Stop();
+  EXPECT_EQ((*recorder)->exchanges_written(), 0u);
+}
+
+}  // namespace
+}  // namespace mockllm

@@ -1,0 +1,146 @@
+#include "protocols/skill/clean_output.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
+
+namespace llmconform::skill {
+namespace {
+
+TEST(CleanOutputForAI, EmptyIsNoOutput) {
+  EXPECT_EQ(CleanOutputForAI(""), "(no output)");
+  EXPECT_EQ(CleanOutputForAI("\n \r\n\t"), "(no output)");
+  EXPECT_EQ(CleanOutputForAI("\x1b[0m\x1b]0;title\x07"), "(no output)");
+}
+
+TEST(CleanOutputForAI, StripsCsiAndOsc) {
+  EXPECT_EQ(CleanOutputForAI("\x1b[1;32mOK\x1b[0m done"), "OK done");
+  EXPECT_EQ(CleanOutputForAI("\x1b]0;user@host: ~\x07total 4"), "total 4");
+  EXPECT_EQ(CleanOutputForAI("\x1b]2;title\x1b\\rest"), "rest");
+  EXPECT_EQ(CleanOutputForAI("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\"), "link");
+  EXPECT_EQ(CleanOutputForAI("\x1b[?2004hready\x1b[?2004l"), "ready");
+  EXPECT_EQ(CleanOutputForAI("\x1b(Bplain\x1b=\x1b>"), "plain");
+  // An OSC never closed ends at its line.
+  EXPECT_EQ(CleanOutputForAI("\x1b]0;lost title\nnext"), "next");
+  // A CSI cut short by the end of the text loses what it had.
+  EXPECT_EQ(CleanOutputForAI("end\x1b[31"), "end");
+}
+
+TEST(CleanOutputForAI, RemovesPromptsKeepingTheRestOfTheLine) {
+  EXPECT_EQ(CleanOutputForAI("user@host:~/proj$ git status\n M server/skills.js", "git status"),
+            "M server/skills.js");
+  EXPECT_EQ(CleanOutputForAI("root@srv-01:/etc# cat hostname\nsrv-01"), "cat hostname\nsrv-01");
+  EXPECT_EQ(CleanOutputForAI("C:\\Users\\me>dir /b\nfile.txt"), "dir /b\nfile.txt");
+  EXPECT_EQ(CleanOutputForAI("me@box:~$ me@box:~$ ls\nx"), "ls\nx");
+  EXPECT_EQ(CleanOutputForAI("  deploy@web.example-1:~$\n"), "(no output)");
+  // Not prompts: no '@', no ':' before the sign, no sign at all.
+  EXPECT_EQ(CleanOutputForAI("price: 5$\ngit@github.com:org/repo.git"),
+            "price: 5$\ngit@github.com:org/repo.git");
+}
+
+TEST(CleanOutputForAI, RemovesWindowsBanners) {
+  EXPECT_EQ(CleanOutputForAI("Microsoft Windows [Version 10.0.19045.3803]\r\n"
+                             "(c) Microsoft Corporation. All rights reserved.\r\n\r\n"
+                             "C:\\Users\\me>echo hi\r\nhi\r\n",
+                             "echo hi"),
+            "hi");
+  EXPECT_EQ(CleanOutputForAI("Microsoft Windows [Version 10"), "Microsoft Windows [Version 10");
+}
+
+TEST(CleanOutputForAI, DropsCarriageReturnsTrimsAndDropsEmptyLines) {
+  EXPECT_EQ(CleanOutputForAI("a\r\n\r\n  b  \r\n"), "a\nb");
+  EXPECT_EQ(CleanOutputForAI("10%\r50%\r100%"), "10%50%100%");
+}
+
+// PROTOCOLS.md: the public implementation cuts any prefix, "lsblk" → "blk".
+TEST(CleanOutputForAI, DropsOnlyAWholeEchoedFirstLine) {
+  EXPECT_EQ(CleanOutputForAI("ls\nfile", "ls"), "file");
+  EXPECT_EQ(CleanOutputForAI("lsblk\nsda", "ls"), "lsblk\nsda");
+  EXPECT_EQ(CleanOutputForAI("file\nls", "ls"), "file\nls");
+  EXPECT_EQ(CleanOutputForAI("  ls  \nfile", "  ls "), "file");
+  EXPECT_EQ(CleanOutputForAI("ls", "ls"), "(no output)");
+  // The echo goes before repeats are dropped: a later "ls" is output.
+  EXPECT_EQ(CleanOutputForAI("ls\nls\nfoo", "ls"), "ls\nfoo");
+}
+
+TEST(CleanOutputForAI, DropsRepeatedLinesKeepingTheFirst) {
+  EXPECT_EQ(CleanOutputForAI("a\nb\na\nc\nb"), "a\nb\nc");
+  EXPECT_EQ(CleanOutputForAI("x\n x \nx"), "x");
+}
+
+TEST(CleanOutputForAI, SeedGitExamples) {
+  EXPECT_EQ(CleanOutputForAI(" M server/skills.js\n?? new-file.txt\n", "git status --porcelain"),
+            "M server/skills.js\n?? new-file.txt");
+  EXPECT_EQ(
+      CleanOutputForAI("[main abc1234] fix: update skills API\n 1 file changed, 5 insertions(+)\n",
+                       "git add . && git commit -m \"fix: update skills API\""),
+      "[main abc1234] fix: update skills API\n1 file changed, 5 insertions(+)");
+}
+
+TEST(CleaningSteps, StripTerminalEscapes) {
+  EXPECT_EQ(StripTerminalEscapes("\x1b[1;31mred\x1b[0m\n\x1b]0;t\x07x"), "red\nx");
+  EXPECT_EQ(StripTerminalEscapes("plain"), "plain");
+}
+
+TEST(CleaningSteps, TerminalPromptLength) {
+  EXPECT_EQ(TerminalPromptLength("user@host:~/a$ ls"), 14u);
+  EXPECT_EQ(TerminalPromptLength("root@db-1.local:/# id"), 18u);
+  EXPECT_EQ(TerminalPromptLength("C:\\Users\\me>dir"), 12u);
+  EXPECT_EQ(TerminalPromptLength("@host:~$ ls"), 0u);
+  EXPECT_EQ(TerminalPromptLength("user@:~$ ls"), 0u);
+  EXPECT_EQ(TerminalPromptLength("user@host ls $"), 0u);
+  EXPECT_EQ(TerminalPromptLength("C:\\no prompt end"), 0u);
+}
+
+TEST(CleaningSteps, IsWindowsBannerLine) {
+  EXPECT_TRUE(IsWindowsBannerLine("Microsoft Windows [Version 10.0.22631.4460]"));
+  EXPECT_TRUE(IsWindowsBannerLine("(c) Microsoft Corporation. All rights reserved."));
+  EXPECT_FALSE(IsWindowsBannerLine("Microsoft Windows [Version"));
+  EXPECT_FALSE(IsWindowsBannerLine(" (c) Microsoft Corporation"));
+}
+
+// Terminal-like text: escapes, prompts, banners and line ends are likely.
+rc::Gen<std::string> TerminalText() {
+  return rc::gen::map(
+      rc::gen::container<std::vector<std::string>>(rc::gen::oneOf(
+          rc::gen::element<std::string>(
+              "\x1b", "[", "]", "\x07", "\\", "\r", "\n", " ", "\t", "@", ":", "$", "#", ">",
+              "C:\\", "u@h:~$ ", "0;", "31m", "(", "Microsoft Windows [Version 1]",
+              "(c) Microsoft Corporation", "ls", "a", "b", "\xc2\x9b", "\x1b[", "\x1b]"),
+          rc::gen::container<std::string>(rc::gen::inRange<char>(32, 127)))),
+      [](const std::vector<std::string>& parts) {
+        std::string s;
+        for (const auto& p : parts) s += p;
+        return s;
+      });
+}
+
+RC_GTEST_PROP(CleanOutputForAIProperties, CleaningIsIdempotent, ()) {
+  const auto raw = *TerminalText();
+  const auto command = *rc::gen::element<std::string>("", "ls", "a", " u@h:~$ ls ");
+  const std::string once = CleanOutputForAI(raw, command);
+  RC_ASSERT(CleanOutputForAI(once) == once);
+}
+
+RC_GTEST_PROP(CleanOutputForAIProperties, OutputLinesAreCleanAndUnique, ()) {
+  const auto raw = *TerminalText();
+  const std::string out = CleanOutputForAI(raw);
+  RC_ASSERT(!out.empty());
+  RC_ASSERT(out.find('\x1b') == std::string::npos);
+  RC_ASSERT(out.find('\r') == std::string::npos);
+  std::set<std::string> lines;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t nl = out.find('\n', pos);
+    const std::string line = out.substr(pos, nl == std::string::npos ? nl : nl - pos);
+    RC_ASSERT(!line.empty());
+    RC_ASSERT(line.front() != ' ' && line.back() != ' ');
+    RC_ASSERT(lines.insert(line).second);
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+}
+
+}  // namespace
+}  // namespace llmconform::skill

@@ -1,0 +1,173 @@
+#include "protocols/skill/response.h"
+
+#include <array>
+#include <optional>
+
+#include "protocols/skill/text.h"
+
+namespace llmconform::skill {
+namespace {
+
+constexpr std::string_view kFence = "```";
+
+enum class Tag { kCmd, kAskOptional, kAsk, kMessage, kDone };
+
+struct TagSpelling {
+  Tag tag;
+  std::string_view text;
+};
+
+// Priority order (PROTOCOLS.md): the more specific [ASK:optional] before [ASK].
+constexpr std::array<TagSpelling, 5> kTags{{{Tag::kCmd, "[CMD]"},
+                                            {Tag::kAskOptional, "[ASK:optional]"},
+                                            {Tag::kAsk, "[ASK]"},
+                                            {Tag::kMessage, "[MESSAGE]"},
+                                            {Tag::kDone, "[DONE]"}}};
+
+// Where the line holding `pos` ends (the first CR or LF at or after it).
+std::size_t LineEnd(std::string_view text, std::size_t pos) {
+  while (pos < text.size() && !IsLineEnd(text[pos])) ++pos;
+  return pos;
+}
+
+// Where the line after the one ending at `end` starts (CRLF counts as one end).
+std::size_t NextLine(std::string_view text, std::size_t end) {
+  if (end >= text.size()) return text.size();
+  if (text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n') return end + 2;
+  return end + 1;
+}
+
+// The command that starts at `start` (a non-space byte) in `text`: the rest of
+// the line, or a code fence's content.
+std::string ExtractCommand(std::string_view text, std::size_t start) {
+  const std::size_t end = LineEnd(text, start);
+  std::string_view line = TrimRight(text.substr(start, end - start));
+  if (line.starts_with(kFence)) {
+    const std::string_view inner = line.substr(kFence.size());
+    if (const std::size_t close = inner.rfind(kFence); close != std::string_view::npos) {
+      return std::string(Trim(inner.substr(0, close)));  // ```ls```
+    }
+    // An opening fence line ("```" + info string): the lines up to the closing fence.
+    const std::size_t body = NextLine(text, end);
+    std::size_t pos = body;
+    while (pos < text.size()) {
+      const std::size_t line_end = LineEnd(text, pos);
+      if (TrimLeft(text.substr(pos, line_end - pos)).starts_with(kFence)) break;
+      pos = NextLine(text, line_end);
+    }
+    return std::string(Trim(text.substr(body, std::min(pos, text.size()) - body)));
+  }
+  if (line.ends_with(kFence)) line = TrimRight(line.substr(0, line.size() - kFence.size()));
+  return std::string(line);
+}
+
+ParsedReply Unknown(std::string content) {
+  ParsedReply r;
+  r.type = ReplyType::kUnknown;
+  r.content = std::move(content);
+  r.error = std::string(kEmptyReplyError);
+  return r;
+}
+
+// The first occurrence of `tag` at a line start with text after it (any
+// occurrence for [DONE]); returns the offset right after the tag.
+std::optional<std::size_t> FindTag(std::string_view text, const TagSpelling& tag) {
+  std::size_t line = 0;
+  while (line < text.size()) {
+    if (StartsWithNoCase(text.substr(line), tag.text)) {
+      const std::size_t after = line + tag.text.size();
+      if (tag.tag == Tag::kDone || !TrimLeft(text.substr(after)).empty()) return after;
+    }
+    const std::size_t end = LineEnd(text, line);
+    if (end >= text.size()) break;
+    line = end + 1;  // after CR and after LF, as a JavaScript /m anchor
+  }
+  return std::nullopt;
+}
+
+bool IsBareTag(std::string_view line) {
+  for (const auto& t : kTags) {
+    if (line.size() == t.text.size() && StartsWithNoCase(line, t.text)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view ReplyTypeName(ReplyType type) {
+  switch (type) {
+    case ReplyType::kCmd:
+      return "CMD";
+    case ReplyType::kAsk:
+      return "ASK";
+    case ReplyType::kMessage:
+      return "MESSAGE";
+    case ReplyType::kDone:
+      return "DONE";
+    case ReplyType::kUnknown:
+      break;
+  }
+  return "UNKNOWN";
+}
+
+ParsedReply ParseSkillResponse(std::string_view reply) {
+  const std::string_view text = Trim(reply);
+  for (const auto& tag : kTags) {
+    const auto after = FindTag(text, tag);
+    if (!after) continue;
+    const std::string_view rest = Trim(text.substr(*after));
+    ParsedReply r;
+    r.content = std::string(text);
+    switch (tag.tag) {
+      case Tag::kCmd:
+        r.command = ExtractCommand(text, text.size() - TrimLeft(text.substr(*after)).size());
+        if (r.command.empty()) return Unknown(std::move(r.content));
+        r.type = ReplyType::kCmd;
+        return r;
+      case Tag::kAskOptional:
+      case Tag::kAsk:
+        r.type = ReplyType::kAsk;
+        r.question = std::string(rest);
+        r.required = tag.tag == Tag::kAsk;
+        return r;
+      case Tag::kMessage:
+      case Tag::kDone:
+        r.type = tag.tag == Tag::kMessage ? ReplyType::kMessage : ReplyType::kDone;
+        r.message = rest.empty() ? std::string(kSkillCompleted) : std::string(rest);
+        return r;
+    }
+  }
+  // No tag: the first line is the command.
+  if (text.empty() || IsBareTag(TrimRight(text.substr(0, LineEnd(text, 0))))) {
+    return Unknown(std::string(text));
+  }
+  ParsedReply r;
+  r.command = ExtractCommand(text, 0);
+  if (r.command.empty()) return Unknown(std::string(text));
+  r.type = ReplyType::kCmd;
+  r.content = "[CMD] " + r.command;
+  return r;
+}
+
+nlohmann::json ToJson(const ParsedReply& reply) {
+  nlohmann::json j{{"type", ReplyTypeName(reply.type)}, {"content", reply.content}};
+  switch (reply.type) {
+    case ReplyType::kCmd:
+      j["command"] = reply.command;
+      break;
+    case ReplyType::kAsk:
+      j["question"] = reply.question;
+      j["required"] = reply.required;
+      break;
+    case ReplyType::kMessage:
+    case ReplyType::kDone:
+      j["message"] = reply.message;
+      break;
+    case ReplyType::kUnknown:
+      j["error"] = reply.error;
+      break;
+  }
+  return j;
+}
+
+}  // namespace llmconform::skill

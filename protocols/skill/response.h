@@ -1,0 +1,60 @@
+// parseSkillResponse (seed 000 §5; PROTOCOLS.md "skill"): the lenient parser
+// of an assistant reply. It returns a result for any input and never fails;
+// the strict reply rules are reply_rules.h's business.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace llmconform::skill {
+
+enum class ReplyType { kCmd, kAsk, kMessage, kDone, kUnknown };
+
+std::string_view ReplyTypeName(ReplyType type);  // "CMD" | "ASK" | "MESSAGE" | "DONE" | "UNKNOWN"
+
+// The §5 result. `content` is what the session sends back as the assistant
+// message. Which of the other fields is meaningful depends on `type`:
+// CMD → command; ASK → question, required; MESSAGE and DONE → message;
+// UNKNOWN → error.
+struct ParsedReply {
+  ReplyType type = ReplyType::kUnknown;
+  std::string content;
+  std::string command;
+  std::string question;
+  bool required = false;
+  std::string message;
+  std::string error;
+
+  friend bool operator==(const ParsedReply&, const ParsedReply&) = default;
+};
+
+inline constexpr std::string_view kSkillCompleted = "Skill completed";
+inline constexpr std::string_view kEmptyReplyError = "Empty or invalid AI response";
+
+// The reply is trimmed (ASCII whitespace) and becomes `content`. Tags are
+// looked for case-insensitively (ASCII) at the start of any line — position 0
+// or right after LF or CR — in priority order [CMD], [ASK:optional], [ASK],
+// [MESSAGE], [DONE]; the first tag of that order that occurs with text after it
+// decides, at its first such occurrence:
+//   [CMD]: whitespace (line ends included) is skipped, then the rest of that
+//     line is the command. A command opening a code fence ("```bash") is the
+//     fence's content: the lines up to the closing fence line or the end of the
+//     text; a fence opened and closed on one line ("```ls```") yields what is
+//     between; a lone closing "```" at the end of a one-line command is dropped.
+//   [ASK:optional] / [ASK]: everything after the tag to the end of the text
+//     is the question; required is false / true.
+//   [MESSAGE]: everything after the tag is the message.
+//   [DONE]: everything after the tag is the message, "Skill completed" when
+//     there is nothing (the only tag that may stand alone).
+// Captured text is trimmed. With no tag, the first line is the command (fences
+// as above) and content becomes "[CMD] <command>". An empty reply, an empty
+// command, or a reply that is nothing but a bare tag ("[ASK]") is UNKNOWN with
+// error "Empty or invalid AI response" and content the trimmed reply.
+ParsedReply ParseSkillResponse(std::string_view reply);
+
+// The §5 result object: {"type","content", and "command" | "question" +
+// "required" | "message" | "error"}.
+nlohmann::json ToJson(const ParsedReply& reply);
+
+}  // namespace llmconform::skill
