@@ -106,7 +106,9 @@ struct ExecutionEngine::NodeView {
 
 ExecutionEngine::ExecutionEngine(wire::ChatTransport& transport, ToolHost& tools, Clock& clock,
                                  EngineOptions options)
-    : transport_(transport), tools_(tools), clock_(clock), options_(std::move(options)) {}
+    : transport_(transport), tools_(tools), clock_(clock), options_(std::move(options)) {
+  tools_.SetEnabledTools(options_.tools);
+}
 
 std::expected<ExecutionEngine::NodeView, std::string> ExecutionEngine::LoadNode() {
   Sandbox& sandbox = tools_.sandbox();

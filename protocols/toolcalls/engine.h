@@ -82,7 +82,8 @@ struct RunOutcome {
 
 class ExecutionEngine {
  public:
-  // `transport`, `tools` and `clock` must outlive the engine.
+  // `transport`, `tools` and `clock` must outlive the engine; `tools` is
+  // restricted to options.tools.
   ExecutionEngine(wire::ChatTransport& transport, ToolHost& tools, Clock& clock,
                   EngineOptions options = {});
 

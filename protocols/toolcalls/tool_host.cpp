@@ -195,6 +195,10 @@ ToolRun ToolHost::Run(std::string_view tool_call_id, std::string_view tool,
                 "fs.apply_patch",
                 ToValidUtf8(tool)),
          OJson{{"field", "tool"}}});
+  } else if (std::find(enabled_.begin(), enabled_.end(), *t) == enabled_.end()) {
+    run.result = ErrorResult({ToolErrorCode::kSchemaValidation,
+                              Format("tool {} is not enabled by the tool policy", ToolName(*t)),
+                              OJson{{"field", "tool"}}});
   } else if (!arguments.is_object()) {
     run.result = ErrorResult({ToolErrorCode::kSchemaValidation, "arguments must be a JSON object",
                               OJson{{"field", "arguments"}}});

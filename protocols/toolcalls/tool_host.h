@@ -53,6 +53,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "protocols/toolcalls/clock.h"
 #include "protocols/toolcalls/sandbox.h"
@@ -109,6 +110,11 @@ class ToolHost {
   // Runs a call with parsed arguments.
   ToolRun Run(std::string_view tool_call_id, std::string_view tool, const OJson& arguments);
 
+  // Restricts the tools a call may use (the agent's tool policy); a call to
+  // another one is answered E_SCHEMA_VALIDATION (and audited). All five by
+  // default.
+  void SetEnabledTools(std::vector<Tool> tools) { enabled_ = std::move(tools); }
+
   // Why the last audit line could not be written; "" when it was.
   const std::string& audit_error() const { return audit_error_; }
   const Limits& limits() const { return limits_; }
@@ -143,6 +149,7 @@ class ToolHost {
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<FileIdentity, std::string>>
       hash_cache_;
   std::string audit_error_;
+  std::vector<Tool> enabled_{std::begin(kAllTools), std::end(kAllTools)};
 };
 
 }  // namespace llmconform::toolcalls

@@ -141,6 +141,14 @@ TEST_F(ToolHostTest, ReadErrors) {
   EXPECT_EQ(limit["error"]["details"], (OJson{{"bytes", 28}, {"maxFileBytes", 10}}));
 }
 
+TEST_F(ToolHostTest, DisabledToolsAreRefused) {
+  host_.SetEnabledTools({Tool::kRead});
+  OJson r = Call("fs_write", {{"path", "@project/x.md"}, {"content", "x"}});
+  EXPECT_EQ(Message(r), "tool fs.write is not enabled by the tool policy");
+  EXPECT_FALSE(fs_.Exists("/p/x.md"));
+  EXPECT_EQ(Call("fs.read", {{"path", "@project/README.md"}})["ok"], true);
+}
+
 TEST_F(ToolHostTest, ReadHashIsFreshAfterTheFileChanges) {
   Call("fs.read", {{"path", "@project/README.md"}});
   fs_.AddFile("/p/README.md", "changed\n");
