@@ -16,6 +16,7 @@
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/runner.h"
+#include "harness/sse_check.h"
 #include "harness/scenario.h"
 #include "harness/suites/registry.h"
 #include "protocols/wire/format.h"
@@ -284,6 +285,63 @@ class JudgeCommand final : public Command {
   ReportOptions reports_;
 };
 
+// ---- sse-check -------------------------------------------------------------
+
+class SseCheckCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("url", url_, "the event stream, e.g. http://127.0.0.1:8080/api/v1/messages/ID/events")->required();
+    app.add_option("--request-id", request_id_, "the X-Request-Id the events must carry as request_id");
+    app.add_option("--timeout-ms", timeout_ms_, "give up when the stream has not ended after this long")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--specs", specs_, "folder of specs/ (for the rule catalogue in reports)")->capture_default_str();
+    reports_.Setup(app);
+    app.footer(
+        "Connects to any GymBro-style event stream (status, content_delta, heartbeat, completed | error),\n"
+        "applies every event-contract rule (specs/gymbro) and validates the joined reply as ThinkingML\n"
+        "(specs/thinkingml). Exit 0 conformant, 1 a rule broken, 3 the stream could not be read.");
+  }
+
+  int Run() override {
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform sse-check: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    SseCheckOptions options;
+    if (!request_id_.empty()) options.request_id = request_id_;
+    options.timeout = std::chrono::milliseconds(timeout_ms_);
+    reports::RunResult run;
+    run.tool_version = LLMCONFORM_VERSION;
+    if (auto specs = LoadSpecs(specs_)) {
+      for (const char* p : {"gymbro", "thinkingml"}) {
+        if (auto it = specs->rules.find(p); it != specs->rules.end()) {
+          run.rules.insert(run.rules.end(), it->second.begin(), it->second.end());
+        }
+      }
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    fan.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version, .scenario_count = 1, .spec_dir = specs_.string()});
+    reports::ScenarioResult result = SseCheck(url_, options);
+    fan.OnScenarioStart(result.info);
+    for (const auto& c : result.checks) fan.OnCheckResult(result.info, c);
+    fan.OnScenarioEnd(result);
+    run.scenarios.push_back(std::move(result));
+    run.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    fan.OnRunEnd(run);
+    if (!reports_.WriteFiles("sse-check")) return 3;
+    return run.ExitCode();
+  }
+
+ private:
+  std::string url_;
+  std::string request_id_;
+  long long timeout_ms_ = 120000;
+  fs::path specs_ = "specs";
+  ReportOptions reports_;
+};
+
 // ---- list ------------------------------------------------------------------
 
 class ListCommand final : public Command {
@@ -383,6 +441,8 @@ std::unique_ptr<Command> Make() {
 constexpr CommandKind kCommands[] = {
     {"run", "Run the conformance scenarios and write reports", &Make<RunCommand>},
     {"judge", "Judge another implementation's traffic (a mockllm journal) by a scenario's rules", &Make<JudgeCommand>},
+    {"sse-check", "Judge a live GymBro-style SSE event stream by the gymbro and thinkingml rules",
+     &Make<SseCheckCommand>},
     {"list", "List scenarios (or, with --rules, the rule catalogue)", &Make<ListCommand>},
     {"ref", "Call a reference operation: JSON on stdin, JSON on stdout", &Make<RefCommand>},
 };
@@ -404,7 +464,8 @@ int Main(int argc, char** argv) {
       "  llmconform list --rules                the rule catalogue\n"
       "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
       "                                         judge your own client's traffic\n"
-      "  llmconform ref --list                  the JSON oracle's operations\n\n"
+      "  llmconform ref --list                  the JSON oracle's operations\n"
+      "  llmconform sse-check URL --request-id ID   judge a live GymBro event stream\n\n"
       "Exit codes: 0 all conformant, 1 conformance failures, 2 usage or input error, 3 harness failure.");
   std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
   for (const auto& kind : kCommands) {

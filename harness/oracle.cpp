@@ -11,6 +11,7 @@
 #include "protocols/action/oracle_ops.h"
 #include "protocols/multiturn/oracle_ops.h"
 #include "protocols/skill/oracle_ops.h"
+#include "protocols/thinkingml/oracle_ops.h"
 #include "protocols/toolcalls/oracle_ops.h"
 #include "protocols/wire/format.h"
 #include "protocols/wire/oracle_ops.h"
@@ -20,7 +21,8 @@ namespace {
 
 std::vector<OracleOp> BuildTable() {
   std::vector<OracleOp> all;
-  for (auto ops : {wire::OracleOps(), multiturn::OracleOps(), action::OracleOps(), skill::OracleOps(), toolcalls::OracleOps()}) {
+  for (auto ops : {wire::OracleOps(), multiturn::OracleOps(), action::OracleOps(), skill::OracleOps(), thinkingml::OracleOps(),
+                    toolcalls::OracleOps()}) {
     all.insert(all.end(), std::make_move_iterator(ops.begin()), std::make_move_iterator(ops.end()));
   }
   std::sort(all.begin(), all.end(), [](const OracleOp& a, const OracleOp& b) { return a.name < b.name; });

@@ -3,8 +3,10 @@
 #include <array>
 
 #include "harness/suites/action_suite.h"
+#include "harness/suites/gymbro_suite.h"
 #include "harness/suites/multiturn_suite.h"
 #include "harness/suites/skill_suite.h"
+#include "harness/suites/thinkingml_suite.h"
 #include "harness/suites/toolcalls_suite.h"
 
 namespace llmconform::harness {
@@ -12,8 +14,10 @@ namespace llmconform::harness {
 std::span<const SuiteKind> Suites() {
   static constexpr std::array kSuites = {
       SuiteKind{"action", &MakeActionSuite},
+      SuiteKind{"gymbro", &MakeGymbroSuite},
       SuiteKind{"multiturn", &MakeMultiturnSuite},
       SuiteKind{"skill", &MakeSkillSuite},
+      SuiteKind{"thinkingml", &MakeThinkingmlSuite},
       SuiteKind{"toolcalls", &MakeToolcallsSuite},
   };
   return kSuites;
