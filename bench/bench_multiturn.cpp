@@ -18,9 +18,11 @@ const BuildArgs& Args() {
     BuildArgs a;
     a.system_prompt = std::string(400, 's');
     a.current_user_message = "他的性格？";
-    const char* samples[] = {"介绍林默", "林默是28岁侦探，习惯独自思考。", "What did the night guard see?",
+    const char* samples[] = {"介绍林默", "林默是28岁侦探，习惯独自思考。",
+                             "What did the night guard see?",
                              "He saw smoke rising from the east wing shortly after midnight. 😀"};
-    for (int i = 0; i < 100000; ++i) a.history.push_back({i % 2 ? "assistant" : "user", samples[i % 4]});
+    for (int i = 0; i < 100000; ++i)
+      a.history.push_back({i % 2 ? "assistant" : "user", samples[i % 4]});
     a.max_token_budget = 1 << 30;  // everything fits: the whole history is walked and copied
     return a;
   }();

@@ -14,14 +14,18 @@ namespace {
 // A gpt-4o-mini style stream: one content delta per event, ~170 bytes each.
 const std::string& Stream() {
   static const std::string s = [] {
-    const char* words[] = {"The", " harbour", " warehouse", " fire", " started", " after", " midnight", ",",
-                           " according", " to", " the", " night", " guard", "."};
+    const char* words[] = {"The",    " harbour",  " warehouse", " fire",      " started",
+                           " after", " midnight", ",",          " according", " to",
+                           " the",   " night",    " guard",     "."};
     std::string out;
     std::size_t i = 0;
     while (out.size() < (1u << 20)) {
-      out += "data: {\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\","
-             "\"created\":1763683200,\"model\":\"gpt-4o-mini-2024-07-18\",\"system_fingerprint\":\"fp_44709d6fcb\","
-             "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+      out +=
+          "data: "
+          "{\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\","
+          "\"created\":1763683200,\"model\":\"gpt-4o-mini-2024-07-18\",\"system_fingerprint\":\"fp_"
+          "44709d6fcb\","
+          "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
       out += words[i++ % std::size(words)];
       out += "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
     }
@@ -41,10 +45,11 @@ void BM_SseParse(benchmark::State& state) {
     llmconform::wire::SseParser parser;
     events = data_bytes = 0;
     for (std::size_t at = 0; at < s.size(); at += kReadSize) {
-      parser.Feed(std::string_view(s).substr(at, kReadSize), [&](const llmconform::wire::SseEventView& ev) {
-        ++events;
-        data_bytes += ev.data.size();
-      });
+      parser.Feed(std::string_view(s).substr(at, kReadSize),
+                  [&](const llmconform::wire::SseEventView& ev) {
+                    ++events;
+                    data_bytes += ev.data.size();
+                  });
     }
     parser.Finish();
     benchmark::DoNotOptimize(data_bytes);
@@ -79,7 +84,8 @@ void BM_MemchrLineSplit(benchmark::State& state) {
     lines = 0;
     const char* p = s.data();
     const char* end = p + s.size();
-    while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
+    while (const char* nl =
+               static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
       ++lines;
       p = nl + 1;
     }

@@ -52,15 +52,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const double* a = Find(c.subject, c.counter);
       const double* b = Find(c.baseline, c.counter);
       if (!a || !b || *b == 0 || *a == 0) {
-        std::printf("ratio %s / %s (%s): not measured in this run\n", c.subject.c_str(), c.baseline.c_str(),
-                    c.counter.c_str());
+        std::printf("ratio %s / %s (%s): not measured in this run\n", c.subject.c_str(),
+                    c.baseline.c_str(), c.counter.c_str());
         continue;
       }
       const double ratio = c.higher_is_better ? *a / *b : *b / *a;
       const bool met = ratio >= c.target;
       missed += met ? 0 : 1;
-      std::printf("ratio %s vs %s (%s): %.3f (target >= %.3f) %s\n", c.subject.c_str(), c.baseline.c_str(),
-                  c.counter.c_str(), ratio, c.target, met ? "MET" : "MISSED");
+      std::printf("ratio %s vs %s (%s): %.3f (target >= %.3f) %s\n", c.subject.c_str(),
+                  c.baseline.c_str(), c.counter.c_str(), ratio, c.target, met ? "MET" : "MISSED");
     }
     return missed;
   }
@@ -79,13 +79,13 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
 }  // namespace llmconform::bench
 
-#define LLMCONFORM_BENCH_MAIN(...)                                            \
-  int main(int argc, char** argv) {                                           \
-    benchmark::Initialize(&argc, argv);                                       \
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;         \
-    llmconform::bench::RatioReporter reporter;                                \
-    benchmark::RunSpecifiedBenchmarks(&reporter);                             \
+#define LLMCONFORM_BENCH_MAIN(...)                                                     \
+  int main(int argc, char** argv) {                                                    \
+    benchmark::Initialize(&argc, argv);                                                \
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;                  \
+    llmconform::bench::RatioReporter reporter;                                         \
+    benchmark::RunSpecifiedBenchmarks(&reporter);                                      \
     reporter.PrintComparisons(std::vector<llmconform::bench::Comparison> __VA_ARGS__); \
-    benchmark::Shutdown();                                                    \
-    return 0;                                                                 \
+    benchmark::Shutdown();                                                             \
+    return 0;                                                                          \
   }

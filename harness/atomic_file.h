@@ -11,6 +11,7 @@
 namespace llmconform::harness {
 
 // Creates missing parent folders. Error: "PATH: cannot write: REASON".
-std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path, std::string_view content);
+std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path,
+                                               std::string_view content);
 
 }  // namespace llmconform::harness

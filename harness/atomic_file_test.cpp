@@ -13,7 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(WriteFileAtomically, CreatesFoldersAndReplacesContent) {
-  const fs::path dir = fs::temp_directory_path() / ("llmconform-atomic-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("llmconform-atomic-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const fs::path file = dir / "a" / "b" / "report.json";
   ASSERT_TRUE(WriteFileAtomically(file, "one"));
@@ -29,7 +30,8 @@ TEST(WriteFileAtomically, CreatesFoldersAndReplacesContent) {
 TEST(WriteFileAtomically, ReportsWhereAndWhy) {
   auto r = WriteFileAtomically("/proc/llmconform-cannot/x.json", "x");
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message.rfind("/proc/llmconform-cannot/x.json: cannot write: ", 0), 0u) << r.error().message;
+  EXPECT_EQ(r.error().message.rfind("/proc/llmconform-cannot/x.json: cannot write: ", 0), 0u)
+      << r.error().message;
 }
 
 }  // namespace

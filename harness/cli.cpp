@@ -16,8 +16,8 @@
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/runner.h"
-#include "harness/sse_check.h"
 #include "harness/scenario.h"
+#include "harness/sse_check.h"
 #include "harness/suites/registry.h"
 #include "protocols/wire/format.h"
 #include "reports/baseline.h"
@@ -65,7 +65,8 @@ int TerminalWidth() {
 
 std::string ReporterNames() {
   std::string names;
-  for (const auto& kind : reports::ReporterKinds()) names += (names.empty() ? "" : ", ") + std::string(kind.name);
+  for (const auto& kind : reports::ReporterKinds())
+    names += (names.empty() ? "" : ", ") + std::string(kind.name);
   return names;
 }
 
@@ -76,21 +77,25 @@ class ReportOptions {
   void Setup(CLI::App& app) {
     app.add_option("--out", out_, "folder the report files are written to")->capture_default_str();
     app.add_option("--report", reports_,
-                   "reporter to use, repeatable: NAME[:out=FILE] (FILE relative to --out, '-' for stdout); names: " +
-                       ReporterNames() + " (default: console, json, junit, markdown, html, matrix)");
+                   "reporter to use, repeatable: NAME[:out=FILE] (FILE relative to --out, '-' for "
+                   "stdout); names: " +
+                       ReporterNames() +
+                       " (default: console, json, junit, markdown, html, matrix)");
   }
 
   // Builds the reporters into `fan`. Error: an unknown reporter or option,
   // or two reporters writing one file.
   std::expected<void, Error> Build(reports::MultiReporter& fan) {
-    static const std::vector<std::string> kDefault = {"console", "json", "junit", "markdown", "html", "matrix"};
+    static const std::vector<std::string> kDefault = {"console",  "json", "junit",
+                                                      "markdown", "html", "matrix"};
     auto requests = reports::ParseReportSpecs(reports_.empty() ? kDefault : reports_);
     if (!requests) return std::unexpected(requests.error());
     const bool tty = ::isatty(STDOUT_FILENO) == 1;
     for (const auto& req : *requests) {
       reports::ReporterOutputs outputs;
       if (req.out.empty() || req.out == "-") {
-        outputs.out = &std::cout;  // the terminal: human output goes to stdout, diagnostics to stderr
+        outputs.out =
+            &std::cout;  // the terminal: human output goes to stdout, diagnostics to stderr
         outputs.console = reports::ConsoleOptionsFor(tty, std::getenv("NO_COLOR"), TerminalWidth());
       } else {
         outputs.out = AddFile(req.out);
@@ -103,7 +108,8 @@ class ReportOptions {
 
   // A buffer whose content becomes the file `name` (relative to --out).
   std::ostringstream* AddFile(const fs::path& name) {
-    files_.emplace_back(name.is_absolute() ? name : out_ / name, std::make_unique<std::ostringstream>());
+    files_.emplace_back(name.is_absolute() ? name : out_ / name,
+                        std::make_unique<std::ostringstream>());
     return files_.back().second.get();
   }
 
@@ -139,13 +145,17 @@ class RunCommand final : public Command {
     app.add_option("--specs", specs_, "folder of specs/<protocol>/ with rules.json and scenarios")
         ->capture_default_str();
     reports_.Setup(app);
-    app.add_option("--filter", filter_,
-                   "run only scenarios whose <protocol>/<name> matches this glob (e.g. 'skill/*', '*trim*')");
-    app.add_option("--root", root_, "folder scenario trace paths are relative to (default: the parent of --specs)");
-    app.add_option("--speed", speed_, "mockllm replay speed: 0 replays streams without waiting, 1 at recorded pace")
+    app.add_option(
+        "--filter", filter_,
+        "run only scenarios whose <protocol>/<name> matches this glob (e.g. 'skill/*', '*trim*')");
+    app.add_option("--root", root_,
+                   "folder scenario trace paths are relative to (default: the parent of --specs)");
+    app.add_option("--speed", speed_,
+                   "mockllm replay speed: 0 replays streams without waiting, 1 at recorded pace")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--baseline", baseline_, "a previous report.json: also write baseline-diff.md of what changed");
+    app.add_option("--baseline", baseline_,
+                   "a previous report.json: also write baseline-diff.md of what changed");
   }
 
   int Run() override {
@@ -185,13 +195,15 @@ class RunCommand final : public Command {
     options.tool_version = LLMCONFORM_VERSION;
     reports::RunResult run = RunScenarios(*specs, options, fan);
     if (run.scenarios.empty()) {
-      std::cerr << "llmconform run: --filter '" << filter_ << "' matches no scenario (see `llmconform list`)\n";
+      std::cerr << "llmconform run: --filter '" << filter_
+                << "' matches no scenario (see `llmconform list`)\n";
       return kExitUsage;
     }
     if (baseline) {
       auto diff = reports::DiffAgainstBaseline(*baseline, run);
       if (!diff) {
-        std::cerr << "llmconform run: --baseline " << baseline_ << ": " << diff.error().message << '\n';
+        std::cerr << "llmconform run: --baseline " << baseline_ << ": " << diff.error().message
+                  << '\n';
         return kExitUsage;
       }
       *reports_.AddFile("baseline-diff.md") << reports::RenderBaselineDiffMarkdown(*diff);
@@ -215,14 +227,19 @@ class JudgeCommand final : public Command {
  public:
   void Setup(CLI::App& app) override {
     app.add_option("--specs", specs_, "folder of specs/<protocol>/")->capture_default_str();
-    app.add_option("--scenario", scenario_, "the scenario, as <protocol>/<name> (see `llmconform list`)")->required();
-    app.add_option("--journal", journal_, "mockllm's journal of your client's traffic (mockllm serve --journal FILE)")
+    app.add_option("--scenario", scenario_,
+                   "the scenario, as <protocol>/<name> (see `llmconform list`)")
         ->required();
-    app.add_option("--outputs", outputs_, "optional JSON of what your client produced, in the suite's output shape");
+    app.add_option("--journal", journal_,
+                   "mockllm's journal of your client's traffic (mockllm serve --journal FILE)")
+        ->required();
+    app.add_option("--outputs", outputs_,
+                   "optional JSON of what your client produced, in the suite's output shape");
     reports_.Setup(app);
     app.footer(
         "Judges another implementation by the same rules as the reference:\n"
-        "  mockllm serve --traces fixtures/synthesized/multiturn-s1-standard-assembly.trace.jsonl --journal j.json\n"
+        "  mockllm serve --traces fixtures/synthesized/multiturn-s1-standard-assembly.trace.jsonl "
+        "--journal j.json\n"
         "  (point your client at the printed URL + /t/<trace id>/v1, run it, stop mockllm)\n"
         "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
         "Rules that need outputs the journal cannot show are skipped unless --outputs gives them.");
@@ -239,7 +256,8 @@ class JudgeCommand final : public Command {
       if (s.protocol + "/" + s.name == scenario_) scenario = &s;
     }
     if (!scenario) {
-      std::cerr << "llmconform judge: --scenario '" << scenario_ << "': no such scenario (see `llmconform list`)\n";
+      std::cerr << "llmconform judge: --scenario '" << scenario_
+                << "': no such scenario (see `llmconform list`)\n";
       return kExitUsage;
     }
     Observation obs;
@@ -256,7 +274,8 @@ class JudgeCommand final : public Command {
     obs.journal = std::move(*journal);
     if (!outputs_.empty()) {
       auto text = ReadFile(outputs_);
-      auto doc = text ? ParseJsonText(outputs_.string(), *text) : std::expected<Json, Error>(std::unexpected(text.error()));
+      auto doc = text ? ParseJsonText(outputs_.string(), *text)
+                      : std::expected<Json, Error>(std::unexpected(text.error()));
       if (!doc) {
         std::cerr << "llmconform judge: --outputs " << doc.error().message << '\n';
         return kExitUsage;
@@ -290,16 +309,23 @@ class JudgeCommand final : public Command {
 class SseCheckCommand final : public Command {
  public:
   void Setup(CLI::App& app) override {
-    app.add_option("url", url_, "the event stream, e.g. http://127.0.0.1:8080/api/v1/messages/ID/events")->required();
-    app.add_option("--request-id", request_id_, "the X-Request-Id the events must carry as request_id");
-    app.add_option("--timeout-ms", timeout_ms_, "give up when the stream has not ended after this long")
+    app.add_option("url", url_,
+                   "the event stream, e.g. http://127.0.0.1:8080/api/v1/messages/ID/events")
+        ->required();
+    app.add_option("--request-id", request_id_,
+                   "the X-Request-Id the events must carry as request_id");
+    app.add_option("--timeout-ms", timeout_ms_,
+                   "give up when the stream has not ended after this long")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    app.add_option("--specs", specs_, "folder of specs/ (for the rule catalogue in reports)")->capture_default_str();
+    app.add_option("--specs", specs_, "folder of specs/ (for the rule catalogue in reports)")
+        ->capture_default_str();
     reports_.Setup(app);
     app.footer(
-        "Connects to any GymBro-style event stream (status, content_delta, heartbeat, completed | error),\n"
-        "applies every event-contract rule (specs/gymbro) and validates the joined reply as ThinkingML\n"
+        "Connects to any GymBro-style event stream (status, content_delta, heartbeat, completed | "
+        "error),\n"
+        "applies every event-contract rule (specs/gymbro) and validates the joined reply as "
+        "ThinkingML\n"
         "(specs/thinkingml). Exit 0 conformant, 1 a rule broken, 3 the stream could not be read.");
   }
 
@@ -322,13 +348,15 @@ class SseCheckCommand final : public Command {
       }
     }
     const auto t0 = std::chrono::steady_clock::now();
-    fan.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version, .scenario_count = 1, .spec_dir = specs_.string()});
+    fan.OnRunStart(reports::RunStartInfo{
+        .tool_version = run.tool_version, .scenario_count = 1, .spec_dir = specs_.string()});
     reports::ScenarioResult result = SseCheck(url_, options);
     fan.OnScenarioStart(result.info);
     for (const auto& c : result.checks) fan.OnCheckResult(result.info, c);
     fan.OnScenarioEnd(result);
     run.scenarios.push_back(std::move(result));
-    run.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     fan.OnRunEnd(run);
     if (!reports_.WriteFiles("sse-check")) return 3;
     return run.ExitCode();
@@ -362,13 +390,18 @@ class ListCommand final : public Command {
     nlohmann::json doc = nlohmann::json::array();
     if (rules_) {
       for (const auto& [protocol, rules] : specs->rules) {
-        if (!filter_.empty() && !MatchesFilter(Scenario{.protocol = protocol, .name = ""}, filter_)) continue;
+        if (!filter_.empty() && !MatchesFilter(Scenario{.protocol = protocol, .name = ""}, filter_))
+          continue;
         for (const auto& r : rules) {
           if (json_) {
-            doc.push_back({{"protocol", protocol}, {"id", r.id}, {"severity", r.severity}, {"source", r.source},
+            doc.push_back({{"protocol", protocol},
+                           {"id", r.id},
+                           {"severity", r.severity},
+                           {"source", r.source},
                            {"text", r.text}});
           } else {
-            std::cout << r.id << "  [" << r.severity << "]  " << r.source << "\n    " << r.text << '\n';
+            std::cout << r.id << "  [" << r.severity << "]  " << r.source << "\n    " << r.text
+                      << '\n';
           }
         }
       }
@@ -376,11 +409,15 @@ class ListCommand final : public Command {
       for (const auto& s : specs->scenarios) {
         if (!MatchesFilter(s, filter_)) continue;
         if (json_) {
-          doc.push_back({{"protocol", s.protocol}, {"name", s.name}, {"description", s.description},
-                         {"trace", s.trace}, {"rules", s.rules}});
+          doc.push_back({{"protocol", s.protocol},
+                         {"name", s.name},
+                         {"description", s.description},
+                         {"trace", s.trace},
+                         {"rules", s.rules}});
         } else {
           std::cout << s.protocol << '/' << s.name << "  (" << s.rules.size() << " rules"
-                    << (s.trace.empty() ? "" : ", " + s.trace) << ")\n    " << s.description << '\n';
+                    << (s.trace.empty() ? "" : ", " + s.trace) << ")\n    " << s.description
+                    << '\n';
         }
       }
     }
@@ -404,8 +441,10 @@ class RefCommand final : public Command {
     app.add_flag("--list", list_, "print every operation with a one-line description");
     app.footer(
         "Reads one JSON document on stdin and writes the result on stdout.\n"
-        "Exit 0 with a result (also when the input is invalid for the protocol: the result says so);\n"
-        "exit 2 with {\"error\": ...} on stderr for malformed JSON, a missing or mistyped field, or an\n"
+        "Exit 0 with a result (also when the input is invalid for the protocol: the result says "
+        "so);\n"
+        "exit 2 with {\"error\": ...} on stderr for malformed JSON, a missing or mistyped field, "
+        "or an\n"
         "unknown operation.\n\n"
         "Example:\n"
         "  echo '{\"text\":\"介绍林默\"}' | llmconform ref multiturn.estimateMessageTokens\n"
@@ -440,7 +479,8 @@ std::unique_ptr<Command> Make() {
 
 constexpr CommandKind kCommands[] = {
     {"run", "Run the conformance scenarios and write reports", &Make<RunCommand>},
-    {"judge", "Judge another implementation's traffic (a mockllm journal) by a scenario's rules", &Make<JudgeCommand>},
+    {"judge", "Judge another implementation's traffic (a mockllm journal) by a scenario's rules",
+     &Make<JudgeCommand>},
     {"sse-check", "Judge a live GymBro-style SSE event stream by the gymbro and thinkingml rules",
      &Make<SseCheckCommand>},
     {"list", "List scenarios (or, with --rules, the rule catalogue)", &Make<ListCommand>},
@@ -451,8 +491,10 @@ constexpr CommandKind kCommands[] = {
 
 int Main(int argc, char** argv) {
   CLI::App app{
-      "llmconform — record/replay conformance for LLM conversation protocols over OpenAI-compatible Chat "
-      "Completions.\n\nIt replays recorded traces with mockllm, drives each protocol's reference client against "
+      "llmconform — record/replay conformance for LLM conversation protocols over "
+      "OpenAI-compatible Chat "
+      "Completions.\n\nIt replays recorded traces with mockllm, drives each protocol's reference "
+      "client against "
       "them, evaluates every rule of specs/<protocol>/rules.json, and writes reports.",
       "llmconform"};
   app.set_version_flag("--version", "llmconform " LLMCONFORM_VERSION);
@@ -466,7 +508,8 @@ int Main(int argc, char** argv) {
       "                                         judge your own client's traffic\n"
       "  llmconform ref --list                  the JSON oracle's operations\n"
       "  llmconform sse-check URL --request-id ID   judge a live GymBro event stream\n\n"
-      "Exit codes: 0 all conformant, 1 conformance failures, 2 usage or input error, 3 harness failure.");
+      "Exit codes: 0 all conformant, 1 conformance failures, 2 usage or input error, 3 harness "
+      "failure.");
   std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
   for (const auto& kind : kCommands) {
     CLI::App* sub = app.add_subcommand(kind.name, kind.description);

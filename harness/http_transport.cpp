@@ -12,11 +12,12 @@ namespace {
 
 class HttpTransport final : public wire::ChatTransport {
  public:
-  explicit HttpTransport(std::string base_url) : base_url_(std::move(base_url)), parts_(SplitUrl(base_url_)) {}
+  explicit HttpTransport(std::string base_url)
+      : base_url_(std::move(base_url)), parts_(SplitUrl(base_url_)) {}
 
-  std::expected<wire::HttpResponse, Error> PostJson(std::string_view path, const std::string& json_body,
-                                                    std::chrono::milliseconds timeout,
-                                                    const std::function<bool(std::string_view)>& on_bytes) override {
+  std::expected<wire::HttpResponse, Error> PostJson(
+      std::string_view path, const std::string& json_body, std::chrono::milliseconds timeout,
+      const std::function<bool(std::string_view)>& on_bytes) override {
     const std::string url = base_url_ + std::string(path);
     if (parts_.origin.empty()) {
       return std::unexpected(Error{Format("POST {}: not an http(s) URL", url)});
@@ -35,7 +36,8 @@ class HttpTransport final : public wire::ChatTransport {
     httplib::Request req;
     req.method = "POST";
     req.path = parts_.path + std::string(path);
-    req.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
+    req.headers = {{"Content-Type", "application/json"},
+                   {"Accept", "application/json, text/event-stream"}};
     req.body = json_body;
     req.content_receiver = [&](const char* data, std::size_t len, std::uint64_t, std::uint64_t) {
       out.body.append(data, len);
@@ -49,17 +51,22 @@ class HttpTransport final : public wire::ChatTransport {
     httplib::Error err = httplib::Error::Success;
     const bool ok = client.send(req, res, err);
     if (!ok) {
-      const bool past_deadline = std::chrono::steady_clock::now() >= deadline - std::chrono::milliseconds(100);
-      if (timed_out || ((err == httplib::Error::Read || err == httplib::Error::ConnectionTimeout) && past_deadline)) {
-        return std::unexpected(Error{Format("POST {}: timed out after {} ms", url, timeout.count())});
+      const bool past_deadline =
+          std::chrono::steady_clock::now() >= deadline - std::chrono::milliseconds(100);
+      if (timed_out || ((err == httplib::Error::Read || err == httplib::Error::ConnectionTimeout) &&
+                        past_deadline)) {
+        return std::unexpected(
+            Error{Format("POST {}: timed out after {} ms", url, timeout.count())});
       }
-      if (err == httplib::Error::Canceled) return std::unexpected(Error{Format("POST {}: cancelled by the client", url)});
+      if (err == httplib::Error::Canceled)
+        return std::unexpected(Error{Format("POST {}: cancelled by the client", url)});
       return std::unexpected(Error{Format("POST {}: {}", url, httplib::to_string(err))});
     }
     out.status = res.status;
     for (const auto& [k, v] : res.headers) {
       std::string key = k;
-      std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       out.headers[key] = v;
     }
     return out;

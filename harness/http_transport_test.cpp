@@ -47,10 +47,11 @@ TEST(HttpTransport, PostsJsonUnderTheBasePathAndStreamsTheBody) {
   });
   auto transport = MakeHttpTransport(server.url() + "/v1");
   std::string seen;
-  auto r = transport->PostJson("/chat/completions", "{\"a\":1}", std::chrono::seconds(5), [&](std::string_view b) {
-    seen.append(b);
-    return true;
-  });
+  auto r = transport->PostJson("/chat/completions", "{\"a\":1}", std::chrono::seconds(5),
+                               [&](std::string_view b) {
+                                 seen.append(b);
+                                 return true;
+                               });
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(r->headers["content-type"], "text/event-stream");
@@ -62,11 +63,13 @@ TEST(HttpTransport, ErrorStatusIsAResponseNotAnError) {
   LoopbackServer server([](httplib::Server& s) {
     s.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
       res.status = 500;
-      res.set_content(R"({"error":{"message":"boom","type":"server_error","param":null,"code":null}})",
-                      "application/json");
+      res.set_content(
+          R"({"error":{"message":"boom","type":"server_error","param":null,"code":null}})",
+          "application/json");
     });
   });
-  auto r = MakeHttpTransport(server.url() + "/v1")->PostJson("/chat/completions", "{}", std::chrono::seconds(5));
+  auto r = MakeHttpTransport(server.url() + "/v1")
+               ->PostJson("/chat/completions", "{}", std::chrono::seconds(5));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 500);
 }
@@ -78,15 +81,19 @@ TEST(HttpTransport, StallLongerThanTheTimeoutIsATimeout) {
       res.set_content("{}", "application/json");
     });
   });
-  auto r = MakeHttpTransport(server.url() + "/v1")->PostJson("/chat/completions", "{}", std::chrono::milliseconds(300));
+  auto r = MakeHttpTransport(server.url() + "/v1")
+               ->PostJson("/chat/completions", "{}", std::chrono::milliseconds(300));
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "POST " + server.url() + "/v1/chat/completions: timed out after 300 ms");
+  EXPECT_EQ(r.error().message,
+            "POST " + server.url() + "/v1/chat/completions: timed out after 300 ms");
 }
 
 TEST(HttpTransport, UnreachableEndpointIsAnError) {
-  auto r = MakeHttpTransport("http://127.0.0.1:1/v1")->PostJson("/chat/completions", "{}", std::chrono::seconds(2));
+  auto r = MakeHttpTransport("http://127.0.0.1:1/v1")
+               ->PostJson("/chat/completions", "{}", std::chrono::seconds(2));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("POST http://127.0.0.1:1/v1/chat/completions: "), std::string::npos);
+  EXPECT_NE(r.error().message.find("POST http://127.0.0.1:1/v1/chat/completions: "),
+            std::string::npos);
 }
 
 }  // namespace

@@ -20,12 +20,14 @@ TextPosition PositionOfOffset(std::string_view text, std::size_t offset) {
   return pos;
 }
 
-std::optional<TextPosition> LocatePointer(std::string_view text, const nlohmann::json::json_pointer& pointer) {
+std::optional<TextPosition> LocatePointer(std::string_view text,
+                                          const nlohmann::json::json_pointer& pointer) {
   try {
     YAML::Node node = YAML::Load(std::string(text));
     // Walk reference tokens from the root.
     std::vector<std::string> tokens;
-    for (auto p = pointer; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
+    for (auto p = pointer; !p.empty(); p = p.parent_pointer())
+      tokens.insert(tokens.begin(), p.back());
     for (const auto& token : tokens) {
       if (node.IsSequence()) {
         std::size_t idx = std::stoul(token);
@@ -44,7 +46,8 @@ std::optional<TextPosition> LocatePointer(std::string_view text, const nlohmann:
     }
     const YAML::Mark mark = node.Mark();
     if (mark.line < 0) return std::nullopt;
-    return TextPosition{static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+    return TextPosition{static_cast<std::size_t>(mark.line) + 1,
+                        static_cast<std::size_t>(mark.column) + 1};
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -56,8 +59,8 @@ std::expected<nlohmann::json, Error> ParseJsonText(std::string_view name, std::s
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is the 1-based index of the last byte read; the error is there.
     const TextPosition pos = PositionOfOffset(text, e.byte == 0 ? 0 : e.byte - 1);
-    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 3: syntax error while parsing
-    // value - invalid literal; last read: 'tr'": keep what follows the location.
+    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 3: syntax error
+    // while parsing value - invalid literal; last read: 'tr'": keep what follows the location.
     std::string what = e.what();
     if (auto at = what.find("syntax error while "); at != std::string::npos) {
       what = what.substr(at);
@@ -68,9 +71,10 @@ std::expected<nlohmann::json, Error> ParseJsonText(std::string_view name, std::s
   }
 }
 
-std::string LocatedMessage(std::string_view name, std::string_view text, const nlohmann::json::json_pointer& pointer,
-                           std::string_view message) {
-  if (auto pos = LocatePointer(text, pointer)) return Format("{}:{}:{}: {}", name, pos->line, pos->column, message);
+std::string LocatedMessage(std::string_view name, std::string_view text,
+                           const nlohmann::json::json_pointer& pointer, std::string_view message) {
+  if (auto pos = LocatePointer(text, pointer))
+    return Format("{}:{}:{}: {}", name, pos->line, pos->column, message);
   return Format("{}: {}: {}", name, pointer.to_string(), message);
 }
 

@@ -4,11 +4,10 @@
 
 #include <cstddef>
 #include <expected>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "protocols/wire/error.h"
 
@@ -25,7 +24,8 @@ TextPosition PositionOfOffset(std::string_view text, std::size_t offset);
 // Where the value at `pointer` ("/rules/3") starts in the JSON `text`, found
 // with yaml-cpp (JSON is YAML), or nullopt if the text or pointer do not lead
 // there.
-std::optional<TextPosition> LocatePointer(std::string_view text, const nlohmann::json::json_pointer& pointer);
+std::optional<TextPosition> LocatePointer(std::string_view text,
+                                          const nlohmann::json::json_pointer& pointer);
 
 // Parses JSON text; a syntax error reads
 // "NAME:LINE:COL: expected …; got …" (nlohmann's explanation, located).
@@ -33,7 +33,7 @@ std::expected<nlohmann::json, Error> ParseJsonText(std::string_view name, std::s
 
 // "NAME:LINE:COL: MESSAGE" at the value `pointer` names, or "NAME: POINTER: MESSAGE"
 // when it cannot be located.
-std::string LocatedMessage(std::string_view name, std::string_view text, const nlohmann::json::json_pointer& pointer,
-                           std::string_view message);
+std::string LocatedMessage(std::string_view name, std::string_view text,
+                           const nlohmann::json::json_pointer& pointer, std::string_view message);
 
 }  // namespace llmconform::harness

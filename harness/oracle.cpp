@@ -21,11 +21,12 @@ namespace {
 
 std::vector<OracleOp> BuildTable() {
   std::vector<OracleOp> all;
-  for (auto ops : {wire::OracleOps(), multiturn::OracleOps(), action::OracleOps(), skill::OracleOps(), thinkingml::OracleOps(),
-                    toolcalls::OracleOps()}) {
+  for (auto ops : {wire::OracleOps(), multiturn::OracleOps(), action::OracleOps(),
+                   skill::OracleOps(), thinkingml::OracleOps(), toolcalls::OracleOps()}) {
     all.insert(all.end(), std::make_move_iterator(ops.begin()), std::make_move_iterator(ops.end()));
   }
-  std::sort(all.begin(), all.end(), [](const OracleOp& a, const OracleOp& b) { return a.name < b.name; });
+  std::sort(all.begin(), all.end(),
+            [](const OracleOp& a, const OracleOp& b) { return a.name < b.name; });
   return all;
 }
 
@@ -50,7 +51,8 @@ const OracleOp* FindOracleOperation(std::string_view name) {
 int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std::ostream& err) {
   const OracleOp* op = FindOracleOperation(op_name);
   if (!op) {
-    WriteError(err, Format("unknown operation \"{}\"; `llmconform ref --list` lists them", op_name));
+    WriteError(err,
+               Format("unknown operation \"{}\"; `llmconform ref --list` lists them", op_name));
     return 2;
   }
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -28,22 +28,29 @@ TEST(Oracle, TableIsSortedAndUnique) {
 }
 
 TEST(Oracle, BuildLLMMessagesOnCjkEmojiAndNegativeBudget) {
-  auto c = CallOracle("multiturn.buildLLMMessages",
-               R"({"systemPrompt":"","history":[{"role":"user","content":"😀"}],"currentUserMessage":"你好",
+  auto c = CallOracle(
+      "multiturn.buildLLMMessages",
+      R"({"systemPrompt":"","history":[{"role":"user","content":"😀"}],"currentUserMessage":"你好",
                    "maxTokenBudget":-3})");
   EXPECT_EQ(c.code, 0) << c.err;
-  EXPECT_EQ(c.out, "{\"messages\":[{\"content\":\"\",\"role\":\"system\"},{\"content\":\"你好\",\"role\":\"user\"}]}\n");
+  EXPECT_EQ(c.out,
+            "{\"messages\":[{\"content\":\"\",\"role\":\"system\"},{\"content\":\"你好\",\"role\":"
+            "\"user\"}]}\n");
 }
 
 TEST(Oracle, EstimateTokens) {
-  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out, "{\"tokens\":3}\n");
-  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":""})").out, "{\"tokens\":0}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":"介绍林默"})").out,
+            "{\"tokens\":3}\n");
+  EXPECT_EQ(CallOracle("multiturn.estimateMessageTokens", R"({"text":""})").out,
+            "{\"tokens\":0}\n");
 }
 
 TEST(Oracle, SseParseWithSplits) {
-  auto c = CallOracle("sse.parse", R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
+  auto c = CallOracle("sse.parse",
+                      R"({"stream":"id: 1\r\ndata: a\r\n\r\nretry: 10\n","splits":[5,13,14]})");
   EXPECT_EQ(c.code, 0) << c.err;
-  EXPECT_EQ(c.out, "{\"events\":[{\"data\":\"a\",\"event\":\"message\",\"id\":\"1\"}],\"retry\":10}\n");
+  EXPECT_EQ(c.out,
+            "{\"events\":[{\"data\":\"a\",\"event\":\"message\",\"id\":\"1\"}],\"retry\":10}\n");
 }
 
 TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {
@@ -65,8 +72,9 @@ TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {
 }
 
 TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
-  auto c = CallOracle("multiturn.buildLLMMessages",
-               R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
+  auto c = CallOracle(
+      "multiturn.buildLLMMessages",
+      R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
   // PROTOCOLS.md: a history role other than user/assistant is an input error.
   EXPECT_EQ(c.code, 2);
   EXPECT_NE(c.err.find("history[0].role"), std::string::npos);
@@ -83,15 +91,19 @@ namespace {
 rc::Gen<nlohmann::json> ArbitraryJson(int depth) {
   auto text = rc::gen::oneOf(
       rc::gen::arbitrary<std::string>(),
-      rc::gen::element<std::string>("", "介绍林默", "😀", "[CMD] ls", "<thinking><phase id=\"1\">", "```json\n{}\n```",
-                                    "{\"command\":\"open_app\"}", "data: x\n\n", "\r\n", "@project/../x"));
-  auto scalar = rc::gen::oneOf(rc::gen::just(nlohmann::json(nullptr)), rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return nlohmann::json(b); }),
-                               rc::gen::map(rc::gen::inRange(-1000, 1000), [](int i) { return nlohmann::json(i); }),
-                               rc::gen::map(text, [](std::string s) { return nlohmann::json(std::move(s)); }));
+      rc::gen::element<std::string>("", "介绍林默", "😀", "[CMD] ls", "<thinking><phase id=\"1\">",
+                                    "```json\n{}\n```", "{\"command\":\"open_app\"}", "data: x\n\n",
+                                    "\r\n", "@project/../x"));
+  auto scalar = rc::gen::oneOf(
+      rc::gen::just(nlohmann::json(nullptr)),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return nlohmann::json(b); }),
+      rc::gen::map(rc::gen::inRange(-1000, 1000), [](int i) { return nlohmann::json(i); }),
+      rc::gen::map(text, [](std::string s) { return nlohmann::json(std::move(s)); }));
   if (depth <= 0) return scalar;
   return rc::gen::oneOf(
-      scalar, rc::gen::map(rc::gen::container<std::vector<nlohmann::json>>(ArbitraryJson(depth - 1)),
-                           [](std::vector<nlohmann::json> v) { return nlohmann::json(std::move(v)); }));
+      scalar,
+      rc::gen::map(rc::gen::container<std::vector<nlohmann::json>>(ArbitraryJson(depth - 1)),
+                   [](std::vector<nlohmann::json> v) { return nlohmann::json(std::move(v)); }));
 }
 
 // Every operation answers any input with exit 0 and one JSON document, or
@@ -100,10 +112,29 @@ RC_GTEST_PROP(OracleProperties, EveryOperationAnswersAnyInput, ()) {
   const auto ops = OracleOperations();
   const auto& op = ops[*rc::gen::inRange<std::size_t>(0, ops.size())];
   // Field names the operations read, so that inputs get past the first check.
-  static const std::vector<std::string> kFields = {
-      "text", "systemPrompt", "history", "currentUserMessage", "maxTokenBudget", "stream", "splits", "sessionId",
-      "supportedCommands", "lastCommand", "basePrompt", "serverContext", "skillName", "skillMarkdown",
-      "parameters", "customPrompt", "step", "maxSteps", "events", "messages", "tool", "args", "mounts"};
+  static const std::vector<std::string> kFields = {"text",
+                                                   "systemPrompt",
+                                                   "history",
+                                                   "currentUserMessage",
+                                                   "maxTokenBudget",
+                                                   "stream",
+                                                   "splits",
+                                                   "sessionId",
+                                                   "supportedCommands",
+                                                   "lastCommand",
+                                                   "basePrompt",
+                                                   "serverContext",
+                                                   "skillName",
+                                                   "skillMarkdown",
+                                                   "parameters",
+                                                   "customPrompt",
+                                                   "step",
+                                                   "maxSteps",
+                                                   "events",
+                                                   "messages",
+                                                   "tool",
+                                                   "args",
+                                                   "mounts"};
   nlohmann::json input = nlohmann::json::object();
   const auto keys = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kFields));
   for (const auto& k : keys) input[k] = *ArbitraryJson(2);

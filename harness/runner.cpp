@@ -73,12 +73,14 @@ void CompleteChecks(const Scenario& s, std::vector<CheckResult>& checks) {
   for (const auto& c : checks) judged.insert(c.rule);
   for (const auto& rule : s.rules) {
     if (!judged.contains(rule)) {
-      checks.push_back(CheckResult::Error(rule, Format("the {} suite reported no result for this rule", s.protocol)));
+      checks.push_back(CheckResult::Error(
+          rule, Format("the {} suite reported no result for this rule", s.protocol)));
     }
   }
 }
 
-std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scenario& s, const Observation& obs) {
+std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scenario& s,
+                                          const Observation& obs) {
   std::vector<CheckResult> checks;
   try {
     checks = suite.Check(s, obs);
@@ -96,8 +98,10 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   std::unique_ptr<ProtocolSuite> suite = kind->make();
 
   ScratchDir scratch;
-  if (scratch.path().empty()) return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
-  DriveContext ctx{.llm_base_url = "", .source_root = options.source_root, .work_dir = scratch.path()};
+  if (scratch.path().empty())
+    return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
+  DriveContext ctx{
+      .llm_base_url = "", .source_root = options.source_root, .work_dir = scratch.path()};
 
   std::unique_ptr<mockllm::Server> server;
   if (!s.trace.empty()) {
@@ -109,7 +113,8 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);
-    if (!started) return ErrorsForAll(s, Format("mockllm could not start: {}", started.error().message));
+    if (!started)
+      return ErrorsForAll(s, Format("mockllm could not start: {}", started.error().message));
     server = std::move(*started);
     ctx.llm_base_url = server->TraceBaseUrl(trace_id);
   }
@@ -120,7 +125,9 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   } catch (const std::exception& e) {
     return ErrorsForAll(s, Format("the driver threw: {}", e.what()));
   }
-  if (!obs) return ErrorsForAll(s, Format("the driver could not run the scenario: {}", obs.error().message));
+  if (!obs)
+    return ErrorsForAll(s,
+                        Format("the driver could not run the scenario: {}", obs.error().message));
   if (server) {
     obs->journal = server->Journal();
     server->Stop();
@@ -130,13 +137,15 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
 
 // The run skeleton shared by RunScenarios and JudgeObservation.
 template <typename ChecksFor>
-reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected, const RunOptions& options,
-                       reports::Reporter& reporter, ChecksFor checks_for) {
+reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected,
+                       const RunOptions& options, reports::Reporter& reporter,
+                       ChecksFor checks_for) {
   const auto t0 = std::chrono::steady_clock::now();
   reports::RunResult run;
   run.tool_version = options.tool_version;
   run.started_at = NowIso8601();
-  for (const auto& [protocol, rules] : specs.rules) run.rules.insert(run.rules.end(), rules.begin(), rules.end());
+  for (const auto& [protocol, rules] : specs.rules)
+    run.rules.insert(run.rules.end(), rules.begin(), rules.end());
   reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
                                             .started_at = run.started_at,
                                             .scenario_count = static_cast<int>(selected.size()),
@@ -165,21 +174,25 @@ bool MatchesFilter(const Scenario& s, std::string_view filter) {
   const std::string full = s.protocol + "/" + s.name;
   if (fnmatch(glob.c_str(), full.c_str(), 0) == 0) return true;
   if (glob.find('/') == std::string::npos) {
-    return fnmatch(glob.c_str(), s.protocol.c_str(), 0) == 0 || fnmatch(glob.c_str(), s.name.c_str(), 0) == 0;
+    return fnmatch(glob.c_str(), s.protocol.c_str(), 0) == 0 ||
+           fnmatch(glob.c_str(), s.name.c_str(), 0) == 0;
   }
   return false;
 }
 
-reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter) {
+reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
+                                reports::Reporter& reporter) {
   std::vector<const Scenario*> selected;
   for (const auto& s : specs.scenarios) {
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
-  return Run(specs, selected, options, reporter, [&](const Scenario& s) { return RunOne(s, options); });
+  return Run(specs, selected, options, reporter,
+             [&](const Scenario& s) { return RunOne(s, options); });
 }
 
-reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
-                                    const RunOptions& options, reports::Reporter& reporter) {
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,
+                                    const Observation& observation, const RunOptions& options,
+                                    reports::Reporter& reporter) {
   return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
     const SuiteKind* kind = FindSuite(s.protocol);
     if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
@@ -192,14 +205,16 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
   if (first != std::string_view::npos && text[first] == '[') return ParseJsonText(name, text);
   // An object with "entries", or JSON Lines of entries.
   auto whole = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!whole.is_discarded() && whole.is_object() && whole.contains("entries") && whole["entries"].is_array()) {
+  if (!whole.is_discarded() && whole.is_object() && whole.contains("entries") &&
+      whole["entries"].is_array()) {
     return whole["entries"];
   }
   Json entries = Json::array();
   std::size_t line_no = 0, at = 0;
   while (at < text.size()) {
     const auto nl = text.find('\n', at);
-    const std::string_view line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    const std::string_view line =
+        text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
     ++line_no;
     at = nl == std::string_view::npos ? text.size() : nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
@@ -208,7 +223,8 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
       // "name:LINE:1:COL: …" → keep the line, drop the parser's own line 1.
       std::string msg = entry.error().message;
       const std::string prefix = Format("{}:{}:1:", name, line_no);
-      if (msg.rfind(prefix, 0) == 0) msg = Format("{}:{}:{}", name, line_no, msg.substr(prefix.size()));
+      if (msg.rfind(prefix, 0) == 0)
+        msg = Format("{}:{}:{}", name, line_no, msg.substr(prefix.size()));
       return std::unexpected(Error{msg});
     }
     entries.push_back(std::move(*entry));

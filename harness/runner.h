@@ -13,10 +13,10 @@
 namespace llmconform::harness {
 
 struct RunOptions {
-  std::string spec_dir = "specs";            // as the user gave it, for reports
+  std::string spec_dir = "specs";           // as the user gave it, for reports
   std::filesystem::path source_root = ".";  // scenario "trace" paths are relative to it
-  std::string filter;                        // glob on "<protocol>/<name>"; "" = all
-  double speed = 0;                          // mockllm --speed: 0 replays streams without waiting
+  std::string filter;                       // glob on "<protocol>/<name>"; "" = all
+  double speed = 0;                         // mockllm --speed: 0 replays streams without waiting
   std::string tool_version;
 };
 
@@ -27,13 +27,15 @@ bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 // Runs every scenario of `specs` that matches the filter. Never throws: a
 // scenario that cannot run (a missing trace, a suite that failed) yields
 // Error results for its rules, and the run goes on.
-reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options, reports::Reporter& reporter);
+reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
+                                reports::Reporter& reporter);
 
 // Judges an observation made elsewhere — another implementation's traffic,
 // captured in mockllm's journal — by the scenario's rules, with no driving.
 // Reported like a run of that one scenario.
-reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario, const Observation& observation,
-                                    const RunOptions& options, reports::Reporter& reporter);
+reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,
+                                    const Observation& observation, const RunOptions& options,
+                                    reports::Reporter& reporter);
 
 // Reads a journal as `mockllm serve --journal` or GET /__admin/journal
 // writes it: a JSON array of entries, an object with "entries", or JSON

@@ -45,7 +45,9 @@ std::string Quoted(std::string_view key) { return Format("\"{}\"", key); }
 
 std::expected<std::string, Error> ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(Error{Format("{}: cannot read: {}", path.string(), std::strerror(errno))});
+  if (!in)
+    return std::unexpected(
+        Error{Format("{}: cannot read: {}", path.string(), std::strerror(errno))});
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -72,15 +74,17 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
     reports::RuleInfo info;
     info.protocol = std::string(protocol);
     bool ok = true;
-    for (auto [key, field] : {std::pair{"id", &info.id}, std::pair{"source", &info.source},
-                              std::pair{"text", &info.text}, std::pair{"severity", &info.severity}}) {
+    for (auto [key, field] :
+         {std::pair{"id", &info.id}, std::pair{"source", &info.source},
+          std::pair{"text", &info.text}, std::pair{"severity", &info.severity}}) {
       auto it = r.find(key);
       if (it == r.end()) {
         problems.Add(at, Format("expected field {}, got nothing", Quoted(key)));
         ok = false;
       } else if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
         problems.Add(at / key, Format("{}: expected a non-empty string, got {}", Quoted(key),
-                                      it->is_string() ? std::string("\"\"") : std::string(wire::JsonTypeName(*it))));
+                                      it->is_string() ? std::string("\"\"")
+                                                      : std::string(wire::JsonTypeName(*it))));
         ok = false;
       } else {
         *field = it->get<std::string>();
@@ -88,9 +92,12 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
     }
     if (!ok) continue;
     if (info.severity != "must" && info.severity != "should") {
-      problems.Add(at / "severity", Format("\"severity\": expected \"must\" or \"should\", got \"{}\"", info.severity));
+      problems.Add(
+          at / "severity",
+          Format("\"severity\": expected \"must\" or \"should\", got \"{}\"", info.severity));
     }
-    if (!seen.insert(info.id).second) problems.Add(at / "id", Format("\"id\": rule \"{}\" is defined twice", info.id));
+    if (!seen.insert(info.id).second)
+      problems.Add(at / "id", Format("\"id\": rule \"{}\" is defined twice", info.id));
     out.push_back(std::move(info));
   }
   if (!problems.empty()) return std::unexpected(problems.ToError());
@@ -98,7 +105,8 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
 }
 
 std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_view text,
-                                             std::string_view expected_protocol, const RuleCatalog& rules) {
+                                             std::string_view expected_protocol,
+                                             const RuleCatalog& rules) {
   auto doc = ParseJsonText(name, text);
   if (!doc) return std::unexpected(doc.error());
   Problems problems(name, text);
@@ -106,14 +114,15 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
     problems.Add(Pointer(), Format("expected a scenario object, got {}", wire::JsonTypeName(*doc)));
     return std::unexpected(problems.ToError());
   }
-  static const std::set<std::string> kKnown = {"protocol", "name", "description", "trace", "provider",
-                                               "tags",     "input", "expect",     "rules", "notes"};
+  static const std::set<std::string> kKnown = {"protocol", "name", "description", "trace",
+                                               "provider", "tags", "input",       "expect",
+                                               "rules",    "notes"};
   for (auto it = doc->begin(); it != doc->end(); ++it) {
     if (!kKnown.contains(it.key())) {
-      problems.Add(Pointer() / it.key(),
-                   Format("unknown field \"{}\"; expected one of protocol, name, description, trace, provider, tags, "
-                          "input, expect, rules, notes",
-                          it.key()));
+      problems.Add(Pointer() / it.key(), Format("unknown field \"{}\"; expected one of protocol, "
+                                                "name, description, trace, provider, tags, "
+                                                "input, expect, rules, notes",
+                                                it.key()));
     }
   }
   Scenario s;
@@ -125,7 +134,8 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
       return;
     }
     if (!it->is_string()) {
-      problems.Add(Pointer() / key, Format("{}: expected string, got {}", Quoted(key), wire::JsonTypeName(*it)));
+      problems.Add(Pointer() / key,
+                   Format("{}: expected string, got {}", Quoted(key), wire::JsonTypeName(*it)));
       return;
     }
     into = it->get<std::string>();
@@ -135,8 +145,9 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   string_field("description", s.description, false);
   string_field("trace", s.trace, false);
   if (!s.protocol.empty() && s.protocol != expected_protocol) {
-    problems.Add(Pointer() / "protocol", Format("\"protocol\": expected \"{}\" (the folder it is in), got \"{}\"",
-                                                expected_protocol, s.protocol));
+    problems.Add(Pointer() / "protocol",
+                 Format("\"protocol\": expected \"{}\" (the folder it is in), got \"{}\"",
+                        expected_protocol, s.protocol));
   }
   if (doc->contains("name") && s.name.empty() && (*doc)["name"].is_string()) {
     problems.Add(Pointer() / "name", "\"name\": expected a non-empty string, got \"\"");
@@ -144,35 +155,42 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   for (const char* key : {"input", "expect"}) {
     if (auto it = doc->find(key); it != doc->end()) {
       if (!it->is_object()) {
-        problems.Add(Pointer() / key, Format("{}: expected object, got {}", Quoted(key), wire::JsonTypeName(*it)));
+        problems.Add(Pointer() / key,
+                     Format("{}: expected object, got {}", Quoted(key), wire::JsonTypeName(*it)));
       } else {
         (std::string_view(key) == "input" ? s.input : s.expect) = *it;
       }
     }
   }
   if (auto it = doc->find("provider"); it != doc->end() && !it->is_string()) {
-    problems.Add(Pointer() / "provider", Format("\"provider\": expected string, got {}", wire::JsonTypeName(*it)));
+    problems.Add(Pointer() / "provider",
+                 Format("\"provider\": expected string, got {}", wire::JsonTypeName(*it)));
   }
   auto rules_it = doc->find("rules");
   if (rules_it == doc->end()) {
-    problems.Add(Pointer(), "expected field \"rules\" (the rule ids this scenario exercises), got nothing");
+    problems.Add(Pointer(),
+                 "expected field \"rules\" (the rule ids this scenario exercises), got nothing");
   } else if (!rules_it->is_array() || rules_it->empty()) {
-    problems.Add(Pointer() / "rules", Format("\"rules\": expected a non-empty array of rule ids, got {}",
-                                             rules_it->is_array() ? std::string("[]")
-                                                                  : std::string(wire::JsonTypeName(*rules_it))));
+    problems.Add(Pointer() / "rules",
+                 Format("\"rules\": expected a non-empty array of rule ids, got {}",
+                        rules_it->is_array() ? std::string("[]")
+                                             : std::string(wire::JsonTypeName(*rules_it))));
   } else {
     for (std::size_t i = 0; i < rules_it->size(); ++i) {
       const Json& r = (*rules_it)[i];
       const Pointer at = Pointer() / "rules" / i;
       if (!r.is_string()) {
-        problems.Add(at, Format("\"rules\"[{}]: expected a rule id string, got {}", i, wire::JsonTypeName(r)));
+        problems.Add(at, Format("\"rules\"[{}]: expected a rule id string, got {}", i,
+                                wire::JsonTypeName(r)));
         continue;
       }
       const std::string id = r.get<std::string>();
-      const bool known = std::any_of(rules.begin(), rules.end(), [&](const auto& info) { return info.id == id; });
+      const bool known =
+          std::any_of(rules.begin(), rules.end(), [&](const auto& info) { return info.id == id; });
       if (!known) {
-        problems.Add(at, Format("\"rules\"[{}]: unknown rule id \"{}\" (not in specs/{}/rules.json)", i, id,
-                                expected_protocol));
+        problems.Add(
+            at, Format("\"rules\"[{}]: unknown rule id \"{}\" (not in specs/{}/rules.json)", i, id,
+                       expected_protocol));
         continue;
       }
       s.rules.push_back(id);
@@ -186,8 +204,8 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(specs_dir, ec)) {
-    return std::unexpected(Error{Format("{}: not a folder of specs (expected specs/<protocol>/rules.json)",
-                                        specs_dir.string())});
+    return std::unexpected(Error{Format(
+        "{}: not a folder of specs (expected specs/<protocol>/rules.json)", specs_dir.string())});
   }
   const fs::path base = specs_dir.has_parent_path() ? specs_dir.parent_path() : fs::path(".");
   auto display = [&](const fs::path& p) { return p.lexically_relative(base).generic_string(); };
@@ -202,7 +220,8 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
     const std::string protocol = dir.filename().string();
     const fs::path rules_path = dir / "rules.json";
     if (!fs::exists(rules_path)) {
-      errors.push_back(Format("{}: missing; every protocol folder has a rule catalogue", display(rules_path)));
+      errors.push_back(
+          Format("{}: missing; every protocol folder has a rule catalogue", display(rules_path)));
       continue;
     }
     auto rules_text = ReadFile(rules_path);
@@ -217,7 +236,8 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
     }
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".json" && entry.path().filename() != "rules.json") {
+      if (entry.is_regular_file() && entry.path().extension() == ".json" &&
+          entry.path().filename() != "rules.json") {
         files.push_back(entry.path());
       }
     }

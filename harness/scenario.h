@@ -32,7 +32,8 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
 
 // Parses one scenario text; `rules` are the ids it may name.
 std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_view text,
-                                             std::string_view expected_protocol, const RuleCatalog& rules);
+                                             std::string_view expected_protocol,
+                                             const RuleCatalog& rules);
 
 struct SpecSet {
   std::map<std::string, RuleCatalog> rules;  // by protocol

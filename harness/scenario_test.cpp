@@ -7,7 +7,8 @@
 namespace llmconform::harness {
 namespace {
 
-const RuleCatalog kRules = {{"R-1", "p", "seed §1", "text", "must"}, {"R-2", "p", "seed §2", "text", "should"}};
+const RuleCatalog kRules = {{"R-1", "p", "seed §1", "text", "must"},
+                            {"R-2", "p", "seed §2", "text", "should"}};
 
 TEST(JsonLocation, SyntaxErrorsAreLocated) {
   auto r = ParseJsonText("specs/p/x.json", "{\n  \"a\": tru\n}");
@@ -25,7 +26,8 @@ TEST(JsonLocation, PointersAreLocated) {
 }
 
 TEST(ParseScenario, AcceptsAWellFormedScenario) {
-  auto s = ParseScenario("x.json", R"({"protocol":"p","name":"n","description":"d","trace":"fixtures/t.jsonl",
+  auto s = ParseScenario("x.json",
+                         R"({"protocol":"p","name":"n","description":"d","trace":"fixtures/t.jsonl",
     "input":{"a":1},"expect":{"b":2},"rules":["R-1","R-2"],"provider":"deepseek"})",
                          "p", kRules);
   ASSERT_TRUE(s) << s.error().message;
@@ -36,30 +38,37 @@ TEST(ParseScenario, AcceptsAWellFormedScenario) {
 }
 
 TEST(ParseScenario, ErrorsSayWhereWhatWasExpectedAndWhatWasFound) {
-  const std::string text = "{\n  \"protocol\": \"p\",\n  \"name\": 5,\n  \"rules\": [\"R-1\", \"R-9\"],\n  \"inptu\": {}\n}";
+  const std::string text =
+      "{\n  \"protocol\": \"p\",\n  \"name\": 5,\n  \"rules\": [\"R-1\", \"R-9\"],\n  \"inptu\": "
+      "{}\n}";
   auto s = ParseScenario("specs/p/bad.json", text, "p", kRules);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message,
-            "specs/p/bad.json:5:12: unknown field \"inptu\"; expected one of protocol, name, description, trace, "
-            "provider, tags, input, expect, rules, notes\n"
-            "specs/p/bad.json:3:11: \"name\": expected string, got number\n"
-            "specs/p/bad.json:4:20: \"rules\"[1]: unknown rule id \"R-9\" (not in specs/p/rules.json)");
+  EXPECT_EQ(
+      s.error().message,
+      "specs/p/bad.json:5:12: unknown field \"inptu\"; expected one of protocol, name, "
+      "description, trace, "
+      "provider, tags, input, expect, rules, notes\n"
+      "specs/p/bad.json:3:11: \"name\": expected string, got number\n"
+      "specs/p/bad.json:4:20: \"rules\"[1]: unknown rule id \"R-9\" (not in specs/p/rules.json)");
 }
 
 TEST(ParseScenario, ProtocolMustMatchItsFolder) {
   auto s = ParseScenario("x.json", R"({"protocol":"q","name":"n","rules":["R-1"]})", "p", kRules);
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("\"protocol\": expected \"p\" (the folder it is in), got \"q\""), std::string::npos);
+  EXPECT_NE(s.error().message.find("\"protocol\": expected \"p\" (the folder it is in), got \"q\""),
+            std::string::npos);
 }
 
 TEST(ParseRuleCatalog, ValidatesEveryRule) {
-  auto ok = ParseRuleCatalog("rules.json", R"([{"id":"A","source":"s §1","text":"t","severity":"must"}])", "p");
+  auto ok = ParseRuleCatalog("rules.json",
+                             R"([{"id":"A","source":"s §1","text":"t","severity":"must"}])", "p");
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->at(0).protocol, "p");
-  auto bad = ParseRuleCatalog("rules.json",
-                              "[{\"id\":\"A\",\"source\":\"s\",\"text\":\"t\",\"severity\":\"may\"},\n"
-                              " {\"id\":\"A\",\"source\":\"s\",\"text\":\"t\",\"severity\":\"must\"}]",
-                              "p");
+  auto bad =
+      ParseRuleCatalog("rules.json",
+                       "[{\"id\":\"A\",\"source\":\"s\",\"text\":\"t\",\"severity\":\"may\"},\n"
+                       " {\"id\":\"A\",\"source\":\"s\",\"text\":\"t\",\"severity\":\"must\"}]",
+                       "p");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
             "rules.json:1:47: \"severity\": expected \"must\" or \"should\", got \"may\"\n"

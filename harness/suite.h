@@ -8,11 +8,10 @@
 #include <expected>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "protocols/wire/error.h"
 #include "reports/result.h"
@@ -27,12 +26,12 @@ struct Scenario {
   std::string protocol;
   std::string name;
   std::string description;
-  std::filesystem::path file;   // where it was loaded from
-  std::string trace;            // fixtures path relative to the source root, "" for none
-  Json input = Json::object();  // what the driver feeds the reference client
-  Json expect = Json::object(); // what the checks compare against
+  std::filesystem::path file;      // where it was loaded from
+  std::string trace;               // fixtures path relative to the source root, "" for none
+  Json input = Json::object();     // what the driver feeds the reference client
+  Json expect = Json::object();    // what the checks compare against
   std::vector<std::string> rules;  // rule ids this scenario exercises
-  Json raw;                     // the whole document, for protocol-specific fields
+  Json raw;                        // the whole document, for protocol-specific fields
 };
 
 struct DriveContext {
@@ -56,10 +55,12 @@ class ProtocolSuite {
   // Runs the reference client. An Error means the harness could not run the
   // scenario (bad input in the scenario file, an unreachable endpoint): every
   // rule of the scenario is then reported as Error.
-  virtual std::expected<Observation, Error> Drive(const Scenario& scenario, const DriveContext& ctx) = 0;
+  virtual std::expected<Observation, Error> Drive(const Scenario& scenario,
+                                                  const DriveContext& ctx) = 0;
   // One result per rule in scenario.rules (more where a rule is checked at
   // several places). Never throws.
-  virtual std::vector<reports::CheckResult> Check(const Scenario& scenario, const Observation& obs) const = 0;
+  virtual std::vector<reports::CheckResult> Check(const Scenario& scenario,
+                                                  const Observation& obs) const = 0;
 };
 
 }  // namespace llmconform::harness

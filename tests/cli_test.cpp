@@ -51,8 +51,9 @@ TEST(Cli, HelpAndVersion) {
 
 TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
   TempDir out;
-  auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--out", out.path().string()}, "", "",
-                      {"NO_COLOR=1"});
+  auto r = RunProcess(
+      {kBinary, "run", "--specs", (kRoot / "specs").string(), "--out", out.path().string()}, "", "",
+      {"NO_COLOR=1"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("multiturn"), std::string::npos) << r.out;
 
@@ -63,8 +64,9 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
     names.insert(s["protocol"].get<std::string>() + "/" + s["name"].get<std::string>());
     EXPECT_EQ(s["outcome"], "pass") << s.dump(2);
   }
-  for (const char* s1to4 : {"multiturn/s1-standard-assembly", "multiturn/s2-trim-oldest-history",
-                            "multiturn/s3-empty-history", "multiturn/s4-forced-system-and-current"}) {
+  for (const char* s1to4 :
+       {"multiturn/s1-standard-assembly", "multiturn/s2-trim-oldest-history",
+        "multiturn/s3-empty-history", "multiturn/s4-forced-system-and-current"}) {
     EXPECT_TRUE(names.contains(s1to4)) << s1to4;
   }
 
@@ -72,7 +74,8 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
   ASSERT_TRUE(junit.load_file((out.path() / "junit.xml").c_str()));
   int cases = 0;
   for (auto suite : junit.child("testsuites").children("testsuite")) {
-    cases += static_cast<int>(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+    cases += static_cast<int>(
+        std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
   }
   EXPECT_GT(cases, 0);
   EXPECT_NE(Slurp(out.path() / "report.md").find("multiturn"), std::string::npos);
@@ -81,27 +84,31 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
 TEST(Cli, BrokenSpecExitsTwoWithALocatedMessage) {
   TempDir dir;
   fs::create_directories(dir.path() / "specs");
-  fs::copy(kRoot / "specs" / "multiturn", dir.path() / "specs" / "multiturn", fs::copy_options::recursive);
+  fs::copy(kRoot / "specs" / "multiturn", dir.path() / "specs" / "multiturn",
+           fs::copy_options::recursive);
   std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json")
-      << "{\n  \"protocol\": \"multiturn\",\n  \"name\": \"broken\",\n  \"rules\": [\"REQ-AIS-MULTITURN-1\",\n"
+      << "{\n  \"protocol\": \"multiturn\",\n  \"name\": \"broken\",\n  \"rules\": "
+         "[\"REQ-AIS-MULTITURN-1\",\n"
          "            \"NO-SUCH-RULE\"]\n}\n";
   auto r = RunProcess({kBinary, "run", "--specs", (dir.path() / "specs").string(), "--out",
                        (dir.path() / "out").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("specs/multiturn/broken.json:5:13: \"rules\"[1]: unknown rule id \"NO-SUCH-RULE\""),
+  EXPECT_NE(r.err.find(
+                "specs/multiturn/broken.json:5:13: \"rules\"[1]: unknown rule id \"NO-SUCH-RULE\""),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(dir.path() / "out" / "report.json"));
 
-  std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json") << "{\"protocol\": \"multiturn\",\n \"name\": }";
+  std::ofstream(dir.path() / "specs" / "multiturn" / "broken.json")
+      << "{\"protocol\": \"multiturn\",\n \"name\": }";
   auto syntax = RunProcess({kBinary, "list", "--specs", (dir.path() / "specs").string()});
   EXPECT_EQ(syntax.exit_code, 2);
   EXPECT_NE(syntax.err.find("specs/multiturn/broken.json:2:"), std::string::npos) << syntax.err;
 }
 
 TEST(Cli, FilterThatMatchesNothingIsAUsageError) {
-  auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--filter", "nope/*", "--report",
-                       "console"});
+  auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--filter", "nope/*",
+                       "--report", "console"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("matches no scenario"), std::string::npos) << r.err;
 }
@@ -121,10 +128,12 @@ TEST(Cli, RefReadsStdinAndWritesStdout) {
 }
 
 TEST(Cli, ListShowsScenariosAndRules) {
-  auto s = RunProcess({kBinary, "list", "--specs", (kRoot / "specs").string(), "--filter", "multiturn"});
+  auto s =
+      RunProcess({kBinary, "list", "--specs", (kRoot / "specs").string(), "--filter", "multiturn"});
   EXPECT_EQ(s.exit_code, 0);
   EXPECT_NE(s.out.find("multiturn/s1-standard-assembly"), std::string::npos);
-  auto rules = RunProcess({kBinary, "list", "--rules", "--json", "--specs", (kRoot / "specs").string()});
+  auto rules =
+      RunProcess({kBinary, "list", "--rules", "--json", "--specs", (kRoot / "specs").string()});
   EXPECT_EQ(rules.exit_code, 0);
   EXPECT_GE(nlohmann::json::parse(rules.out).size(), 9u);
 }
@@ -136,15 +145,18 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
     std::ofstream(p) << nlohmann::json{{"seq", 1},
                                        {"method", "POST"},
                                        {"path", "/t/x/v1/chat/completions"},
-                                       {"request", {{"body", {{"model", "gpt-4o-mini"}, {"messages", messages}}}}}}
+                                       {"request",
+                                        {{"body",
+                                          {{"model", "gpt-4o-mini"}, {"messages", messages}}}}}}
                             .dump()
                      << "\n";
     return p.string();
   };
-  const auto spec = nlohmann::json::parse(Slurp(kRoot / "specs" / "multiturn" / "s2-trim-oldest-history.json"));
+  const auto spec =
+      nlohmann::json::parse(Slurp(kRoot / "specs" / "multiturn" / "s2-trim-oldest-history.json"));
   auto good = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
-                          "multiturn/s2-trim-oldest-history", "--journal", journal_with(spec["expect"]["messages"]),
-                          "--report", "console"});
+                          "multiturn/s2-trim-oldest-history", "--journal",
+                          journal_with(spec["expect"]["messages"]), "--report", "console"});
   EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
   // A client that keeps the oldest history instead of the newest.
   auto bad = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
@@ -155,12 +167,14 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
                          "--report", "console"},
                         "", "", {"NO_COLOR=1"});
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.out.find("REQ-AIS-MULTITURN-4: the kept history is not the newest contiguous run"), std::string::npos)
+  EXPECT_NE(bad.out.find("REQ-AIS-MULTITURN-4: the kept history is not the newest contiguous run"),
+            std::string::npos)
       << bad.out;
-  auto missing = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario", "multiturn/nope",
-                             "--journal", journal_with(nlohmann::json::array())});
+  auto missing = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                             "multiturn/nope", "--journal", journal_with(nlohmann::json::array())});
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.err.find("--scenario 'multiturn/nope': no such scenario"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("--scenario 'multiturn/nope': no such scenario"), std::string::npos)
+      << missing.err;
 }
 
 }  // namespace

@@ -12,8 +12,9 @@ extern char** environ;
 
 namespace llmconform::testing {
 
-ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& input, const std::string& cwd,
-                         const std::vector<std::string>& env, std::chrono::seconds limit) {
+ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& input,
+                         const std::string& cwd, const std::vector<std::string>& env,
+                         std::chrono::seconds limit) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) return {};
   const pid_t pid = fork();
@@ -21,7 +22,8 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+      close(fd);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
     for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> args;
@@ -49,7 +51,8 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
     if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
     if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
     if (in_pipe[1] >= 0) fds.push_back({in_pipe[1], POLLOUT, 0});
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       kill(pid, SIGKILL);
       break;

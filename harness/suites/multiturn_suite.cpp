@@ -12,9 +12,9 @@
 namespace llmconform::harness {
 namespace {
 
+using multiturn::Message;
 using reports::CheckResult;
 using reports::Evidence;
-using multiturn::Message;
 
 constexpr auto kTimeout = std::chrono::seconds(30);
 
@@ -35,8 +35,8 @@ std::expected<multiturn::BuildArgs, Error> ReadArgs(const Json& in) {
     auto role = RequireString((*history)[i], "role");
     auto content = RequireString((*history)[i], "content");
     if (!role || !content) {
-      return std::unexpected(
-          Error{Format("input.history[{}]: {}", i, (!role ? role.error() : content.error()).message)});
+      return std::unexpected(Error{
+          Format("input.history[{}]: {}", i, (!role ? role.error() : content.error()).message)});
     }
     args.history.push_back({*role, *content});
   }
@@ -64,8 +64,8 @@ Sent MessagesSent(const Observation& obs) {
   if (!obs.journal.empty()) {
     const Json& entry = obs.journal.front();
     sent.where = "journal[0]/request/body/messages";
-    if (entry.contains("request") && entry["request"].contains("body") && entry["request"]["body"].is_object() &&
-        entry["request"]["body"].contains("messages")) {
+    if (entry.contains("request") && entry["request"].contains("body") &&
+        entry["request"]["body"].is_object() && entry["request"]["body"].contains("messages")) {
       list = &entry["request"]["body"]["messages"];
     }
   } else {
@@ -78,7 +78,8 @@ Sent MessagesSent(const Observation& obs) {
     return sent;
   }
   for (const auto& m : *list) {
-    const std::string content = m.contains("content") && m["content"].is_string() ? m["content"].get<std::string>() : "";
+    const std::string content =
+        m.contains("content") && m["content"].is_string() ? m["content"].get<std::string>() : "";
     sent.messages.push_back({m.value("role", ""), content});
   }
   return sent;
@@ -90,9 +91,11 @@ class MultiturnSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "multiturn"; }
 
-  std::expected<Observation, Error> Drive(const Scenario& scenario, const DriveContext& ctx) override {
+  std::expected<Observation, Error> Drive(const Scenario& scenario,
+                                          const DriveContext& ctx) override {
     auto args = ReadArgs(scenario.input);
-    if (!args) return std::unexpected(Error{Format("{}: input: {}", scenario.name, args.error().message)});
+    if (!args)
+      return std::unexpected(Error{Format("{}: input: {}", scenario.name, args.error().message)});
     auto built = multiturn::BuildLLMMessages(*args);
     Observation obs;
     if (!built) {
@@ -104,7 +107,8 @@ class MultiturnSuite final : public ProtocolSuite {
     if (ctx.llm_base_url.empty()) return obs;
 
     const bool stream = scenario.input.value("stream", false);
-    Json request{{"model", scenario.input.value("model", "gpt-4o-mini")}, {"messages", ToJson(messages)}};
+    Json request{{"model", scenario.input.value("model", "gpt-4o-mini")},
+                 {"messages", ToJson(messages)}};
     if (stream) request["stream"] = true;
     auto transport = MakeHttpTransport(ctx.llm_base_url);
     auto response = transport->PostJson("/chat/completions", request.dump(), kTimeout);
@@ -118,14 +122,16 @@ class MultiturnSuite final : public ProtocolSuite {
       auto acc = wire::AccumulateStream(response->body);
       obs.outputs["reply"] = acc.message.Text();
       Json findings = Json::array();
-      for (const auto& f : acc.findings) findings.push_back({{"rule", f.rule}, {"message", f.message}});
+      for (const auto& f : acc.findings)
+        findings.push_back({{"rule", f.rule}, {"message", f.message}});
       obs.outputs["wireFindings"] = std::move(findings);
     } else {
       Json body = Json::parse(response->body, nullptr, false);
       auto parsed = wire::ResponseFromJson(body);
       if (!parsed || parsed->choices.empty()) {
-        return std::unexpected(Error{Format("the LLM answered a body that is not a chat completion: {}",
-                                            response->body.substr(0, 200))});
+        return std::unexpected(
+            Error{Format("the LLM answered a body that is not a chat completion: {}",
+                         response->body.substr(0, 200))});
       }
       obs.outputs["reply"] = parsed->choices[0].message.Text();
     }
@@ -146,11 +152,12 @@ class MultiturnSuite final : public ProtocolSuite {
   }
 
  private:
-  static CheckResult CheckOne(const std::string& rule, const multiturn::BuildArgs& args, const Scenario& scenario,
-                              const Observation& obs) {
+  static CheckResult CheckOne(const std::string& rule, const multiturn::BuildArgs& args,
+                              const Scenario& scenario, const Observation& obs) {
     if (rule == "REQ-AIS-MULTITURN-6") return CheckTokens(rule, scenario);
     const Sent sent = MessagesSent(obs);
-    if (!sent.ok) return CheckResult::Fail(rule, sent.problem, {"a messages array", "nothing", sent.where});
+    if (!sent.ok)
+      return CheckResult::Fail(rule, sent.problem, {"a messages array", "nothing", sent.where});
     const auto& ms = sent.messages;
     const auto& history = args.history;
     const std::int64_t fixed = multiturn::EstimateMessageTokens(args.system_prompt) +
@@ -159,10 +166,14 @@ class MultiturnSuite final : public ProtocolSuite {
     if (rule == "REQ-AIS-MULTITURN-1") {
       // [system, ...history, currentUser]: system first, user last, history roles in between.
       bool ok = ms.size() >= 2 && ms.front().role == "system" && ms.back().role == "user";
-      for (std::size_t i = 1; ok && i + 1 < ms.size(); ++i) ok = ms[i].role == "user" || ms[i].role == "assistant";
-      if (ok) return CheckResult::Pass(rule, Format("{} messages in the order [system, ...history, user]", ms.size()));
-      return CheckResult::Fail(rule, "the messages are not in the order [system, ...history, currentUser]",
-                               {"[system, ...history, user]", Show(ms), sent.where});
+      for (std::size_t i = 1; ok && i + 1 < ms.size(); ++i)
+        ok = ms[i].role == "user" || ms[i].role == "assistant";
+      if (ok)
+        return CheckResult::Pass(
+            rule, Format("{} messages in the order [system, ...history, user]", ms.size()));
+      return CheckResult::Fail(
+          rule, "the messages are not in the order [system, ...history, currentUser]",
+          {"[system, ...history, user]", Show(ms), sent.where});
     }
     if (rule == "REQ-AIS-MULTITURN-2") {
       if (!ms.empty() && ms.front().role == "system" && ms.front().content == args.system_prompt) {
@@ -173,51 +184,61 @@ class MultiturnSuite final : public ProtocolSuite {
                                 ms.empty() ? "[]" : Show({ms.front()}), sent.where + "/0"});
     }
     if (rule == "REQ-AIS-MULTITURN-3") {
-      if (!ms.empty() && ms.back().role == "user" && ms.back().content == args.current_user_message) {
+      if (!ms.empty() && ms.back().role == "user" &&
+          ms.back().content == args.current_user_message) {
         return CheckResult::Pass(rule, "the current user message is the last message, unchanged");
       }
-      return CheckResult::Fail(rule, "the current user message is not the last message as given",
-                               {Show({{"user", args.current_user_message}}), ms.empty() ? "[]" : Show({ms.back()}),
-                                Format("{}/{}", sent.where, ms.empty() ? 0 : ms.size() - 1)});
+      return CheckResult::Fail(
+          rule, "the current user message is not the last message as given",
+          {Show({{"user", args.current_user_message}}), ms.empty() ? "[]" : Show({ms.back()}),
+           Format("{}/{}", sent.where, ms.empty() ? 0 : ms.size() - 1)});
     }
     if (rule == "REQ-AIS-MULTITURN-4" || rule == "REQ-AIS-MULTITURN-5") {
       // The kept history must be the newest run of the given history, as long as fits.
       const std::size_t kept = ms.size() >= 2 ? ms.size() - 2 : 0;
       bool suffix = kept <= history.size();
-      for (std::size_t i = 0; suffix && i < kept; ++i) suffix = ms[1 + i] == history[history.size() - kept + i];
+      for (std::size_t i = 0; suffix && i < kept; ++i)
+        suffix = ms[1 + i] == history[history.size() - kept + i];
       if (!suffix) {
-        return CheckResult::Fail(rule, "the kept history is not the newest contiguous run of the given history",
-                                 {"a suffix of input.history", Show(std::vector<Message>(ms.begin() + 1, ms.end() - 1)),
-                                  sent.where});
+        return CheckResult::Fail(
+            rule, "the kept history is not the newest contiguous run of the given history",
+            {"a suffix of input.history", Show(std::vector<Message>(ms.begin() + 1, ms.end() - 1)),
+             sent.where});
       }
       std::int64_t total = fixed;
-      for (std::size_t i = 0; i < kept; ++i) total += multiturn::EstimateMessageTokens(ms[1 + i].content);
+      for (std::size_t i = 0; i < kept; ++i)
+        total += multiturn::EstimateMessageTokens(ms[1 + i].content);
       if (rule == "REQ-AIS-MULTITURN-5") {
         if (fixed <= args.max_token_budget) {
-          return CheckResult::Skip(rule, Format("system + current take {} of {} tokens: the forced case does not arise",
-                                                fixed, args.max_token_budget));
+          return CheckResult::Skip(
+              rule, Format("system + current take {} of {} tokens: the forced case does not arise",
+                           fixed, args.max_token_budget));
         }
         if (kept == 0) {
-          return CheckResult::Pass(rule, Format("system + current take {} > {} tokens: both kept, all history dropped",
-                                                fixed, args.max_token_budget));
+          return CheckResult::Pass(
+              rule, Format("system + current take {} > {} tokens: both kept, all history dropped",
+                           fixed, args.max_token_budget));
         }
         return CheckResult::Fail(rule, "system + current exceed the budget, yet history was kept",
                                  {"no history", Format("{} history messages", kept), sent.where});
       }
       if (kept > 0 && total > args.max_token_budget) {
-        return CheckResult::Fail(rule, Format("the kept messages total {} tokens, over the budget of {}", total,
-                                              args.max_token_budget),
-                                 {Format("<= {} tokens", args.max_token_budget), Format("{} tokens", total),
-                                  sent.where});
+        return CheckResult::Fail(rule,
+                                 Format("the kept messages total {} tokens, over the budget of {}",
+                                        total, args.max_token_budget),
+                                 {Format("<= {} tokens", args.max_token_budget),
+                                  Format("{} tokens", total), sent.where});
       }
       if (kept < history.size() &&
-          total + multiturn::EstimateMessageTokens(history[history.size() - kept - 1].content) <= args.max_token_budget) {
+          total + multiturn::EstimateMessageTokens(history[history.size() - kept - 1].content) <=
+              args.max_token_budget) {
         return CheckResult::Fail(rule, "a history message that fits the budget was trimmed",
-                                 {Format("{} history messages", kept + 1), Format("{} history messages", kept),
-                                  sent.where});
+                                 {Format("{} history messages", kept + 1),
+                                  Format("{} history messages", kept), sent.where});
       }
-      return CheckResult::Pass(rule, Format("kept the newest {} of {} history messages ({} of {} tokens)", kept,
-                                            history.size(), total, args.max_token_budget));
+      return CheckResult::Pass(
+          rule, Format("kept the newest {} of {} history messages ({} of {} tokens)", kept,
+                       history.size(), total, args.max_token_budget));
     }
     if (rule == "REQ-AIS-MULTITURN-7") {
       bool ok = std::all_of(ms.begin(), ms.end(), [](const Message& m) {
@@ -231,8 +252,10 @@ class MultiturnSuite final : public ProtocolSuite {
       auto want = multiturn::BuildLLMMessages(args);
       if (!want) return CheckResult::Error(rule, want.error().message);
       const std::vector<Message> want_messages = multiturn::ToMessages(*want);
-      if (want_messages == ms) return CheckResult::Pass(rule, "the request carries exactly buildLLMMessages' result");
-      return CheckResult::Fail(rule, "the request does not carry buildLLMMessages' result for this input",
+      if (want_messages == ms)
+        return CheckResult::Pass(rule, "the request carries exactly buildLLMMessages' result");
+      return CheckResult::Fail(rule,
+                               "the request does not carry buildLLMMessages' result for this input",
                                {Show(want_messages), Show(ms), sent.where});
     }
     if (rule == "REQ-AIS-MULTITURN") {
@@ -241,8 +264,11 @@ class MultiturnSuite final : public ProtocolSuite {
       }
       const Json want = scenario.expect["messages"];
       const Json got = ToJson(ms);
-      if (want == got) return CheckResult::Pass(rule, Format("the {} messages sent are exactly as specified", ms.size()));
-      return CheckResult::Fail(rule, "the messages sent differ from the scenario's expected messages",
+      if (want == got)
+        return CheckResult::Pass(
+            rule, Format("the {} messages sent are exactly as specified", ms.size()));
+      return CheckResult::Fail(rule,
+                               "the messages sent differ from the scenario's expected messages",
                                {want.dump(), got.dump(), sent.where});
     }
     return CheckResult::Error(rule, Format("no check is implemented for rule {}", rule));
@@ -255,11 +281,13 @@ class MultiturnSuite final : public ProtocolSuite {
     for (const auto& [text, want] : scenario.expect["tokens"].items()) {
       const std::int64_t got = multiturn::EstimateMessageTokens(text);
       if (!want.is_number_integer() || got != want.get<std::int64_t>()) {
-        return CheckResult::Fail(rule, Format("estimateMessageTokens(\"{}\") is {}", text, got),
-                                 {want.dump(), std::to_string(got), Format("expect/tokens/{}", text)});
+        return CheckResult::Fail(
+            rule, Format("estimateMessageTokens(\"{}\") is {}", text, got),
+            {want.dump(), std::to_string(got), Format("expect/tokens/{}", text)});
       }
     }
-    return CheckResult::Pass(rule, Format("{} token estimates match the formula", scenario.expect["tokens"].size()));
+    return CheckResult::Pass(
+        rule, Format("{} token estimates match the formula", scenario.expect["tokens"].size()));
   }
 };
 

@@ -13,12 +13,9 @@ namespace llmconform::harness {
 
 std::span<const SuiteKind> Suites() {
   static constexpr std::array kSuites = {
-      SuiteKind{"action", &MakeActionSuite},
-      SuiteKind{"gymbro", &MakeGymbroSuite},
-      SuiteKind{"multiturn", &MakeMultiturnSuite},
-      SuiteKind{"skill", &MakeSkillSuite},
-      SuiteKind{"thinkingml", &MakeThinkingmlSuite},
-      SuiteKind{"toolcalls", &MakeToolcallsSuite},
+      SuiteKind{"action", &MakeActionSuite},         SuiteKind{"gymbro", &MakeGymbroSuite},
+      SuiteKind{"multiturn", &MakeMultiturnSuite},   SuiteKind{"skill", &MakeSkillSuite},
+      SuiteKind{"thinkingml", &MakeThinkingmlSuite}, SuiteKind{"toolcalls", &MakeToolcallsSuite},
   };
   return kSuites;
 }

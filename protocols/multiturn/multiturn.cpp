@@ -22,16 +22,16 @@ std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs&
   for (std::size_t i = 0; i < history.size(); ++i) {
     const auto& role = history[i].role;
     if (role != "user" && role != "assistant") {
-      return std::unexpected(Error{Format(
-          "history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", i, role)});
+      return std::unexpected(Error{
+          Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", i, role)});
     }
   }
 
   // Walk from the newest message back while the total still fits: the kept
   // history is the maximal newest run, and trimming from the oldest end stops
   // exactly where this walk stops.
-  std::int64_t total = EstimateMessageTokens(args.system_prompt) +
-                       EstimateMessageTokens(args.current_user_message);
+  std::int64_t total =
+      EstimateMessageTokens(args.system_prompt) + EstimateMessageTokens(args.current_user_message);
   std::size_t first_kept = history.size();
   while (first_kept > 0) {
     const std::int64_t next = total + EstimateMessageTokens(history[first_kept - 1].content);
@@ -43,7 +43,8 @@ std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs&
   std::vector<MessageView> out;
   out.reserve(history.size() - first_kept + 2);
   out.push_back({"system", args.system_prompt});
-  for (std::size_t i = first_kept; i < history.size(); ++i) out.push_back({history[i].role, history[i].content});
+  for (std::size_t i = first_kept; i < history.size(); ++i)
+    out.push_back({history[i].role, history[i].content});
   out.push_back({"user", args.current_user_message});
   return out;
 }

@@ -52,5 +52,7 @@ struct BuildArgs {
 // Errors: a history message whose role is not "user" or "assistant"
 // ("history[3].role: expected \"user\" or \"assistant\", got \"tool\"").
 std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs& args);
+// The views would outlive a temporary: name the args.
+std::expected<std::vector<MessageView>, Error> BuildLLMMessages(BuildArgs&& args) = delete;
 
 }  // namespace llmconform::multiturn

@@ -11,46 +11,57 @@ TEST(EstimateMessageTokens, FollowsTheSeedFormula) {
   EXPECT_EQ(EstimateMessageTokens("a"), 1);
   EXPECT_EQ(EstimateMessageTokens("abcd"), 1);
   EXPECT_EQ(EstimateMessageTokens("abcde"), 2);
-  EXPECT_EQ(EstimateMessageTokens("介绍林默"), 3);        // 12 UTF-8 bytes
+  EXPECT_EQ(EstimateMessageTokens("介绍林默"), 3);          // 12 UTF-8 bytes
   EXPECT_EQ(EstimateMessageTokens("\xF0\x9F\x98\x80"), 1);  // one emoji, 4 bytes
 }
 
 TEST(BuildLLMMessages, S1StandardAssembly) {
-  auto r = BuildLLMMessages({"<identity>AI</identity>",
-                             {{"user", "介绍林默"}, {"assistant", "林默是28岁侦探"}},
-                             "他的性格？",
-                             10000});
+  const BuildArgs r_args{"<identity>AI</identity>",
+                         {{"user", "介绍林默"}, {"assistant", "林默是28岁侦探"}},
+                         "他的性格？",
+                         10000};
+  auto r = BuildLLMMessages(r_args);
   ASSERT_TRUE(r);
   EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "<identity>AI</identity>"},
-                                      {"user", "介绍林默"},
-                                      {"assistant", "林默是28岁侦探"},
-                                      {"user", "他的性格？"}}));
+                                                  {"user", "介绍林默"},
+                                                  {"assistant", "林默是28岁侦探"},
+                                                  {"user", "他的性格？"}}));
 }
 
 TEST(BuildLLMMessages, S2TrimsOldestHistory) {
-  auto r = BuildLLMMessages(
-      {"S", {{"user", "AAAA"}, {"assistant", "BBBB"}, {"user", "CCCC"}, {"assistant", "DDDD"}}, "E", 4});
+  const BuildArgs args{
+      "S",
+      {{"user", "AAAA"}, {"assistant", "BBBB"}, {"user", "CCCC"}, {"assistant", "DDDD"}},
+      "E",
+      4};
+  auto r = BuildLLMMessages(args);
   ASSERT_TRUE(r);
-  EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "S"}, {"user", "CCCC"}, {"assistant", "DDDD"}, {"user", "E"}}));
+  EXPECT_EQ(ToMessages(*r),
+            (std::vector<Message>{
+                {"system", "S"}, {"user", "CCCC"}, {"assistant", "DDDD"}, {"user", "E"}}));
 }
 
 TEST(BuildLLMMessages, S3EmptyHistory) {
-  auto r = BuildLLMMessages({"system text", {}, "你好", 10000});
+  const BuildArgs r_args{"system text", {}, "你好", 10000};
+  auto r = BuildLLMMessages(r_args);
   ASSERT_TRUE(r);
   EXPECT_EQ(ToMessages(*r), (std::vector<Message>{{"system", "system text"}, {"user", "你好"}}));
 }
 
 TEST(BuildLLMMessages, ForcedWhenSystemAndCurrentExceedBudget) {
-  auto r = BuildLLMMessages({std::string(400, 's'), {{"user", "h"}}, std::string(200, 'c'), 10});
+  const BuildArgs r_args{std::string(400, 's'), {{"user", "h"}}, std::string(200, 'c'), 10};
+  auto r = BuildLLMMessages(r_args);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->size(), 2u);
-  auto neg = BuildLLMMessages({"", {{"user", ""}}, "", -5});
+  const BuildArgs neg_args{"", {{"user", ""}}, "", -5};
+  auto neg = BuildLLMMessages(neg_args);
   ASSERT_TRUE(neg);
   EXPECT_EQ(neg->size(), 2u);  // nothing fits a negative budget, not even an empty message
 }
 
 TEST(BuildLLMMessages, RejectsForeignRoles) {
-  auto r = BuildLLMMessages({"s", {{"user", "a"}, {"tool", "b"}}, "c", 100});
+  const BuildArgs r_args{"s", {{"user", "a"}, {"tool", "b"}}, "c", 100};
+  auto r = BuildLLMMessages(r_args);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "history[1].role: expected \"user\" or \"assistant\", got \"tool\"");
 }
@@ -63,7 +74,8 @@ RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, 
   const auto system = *rc::gen::arbitrary<std::string>();
   const auto current = *rc::gen::arbitrary<std::string>();
   const auto budget = *rc::gen::inRange<std::int64_t>(-10, 400);
-  auto r = BuildLLMMessages({system, history, current, budget});
+  const BuildArgs r_args{system, history, current, budget};
+  auto r = BuildLLMMessages(r_args);
   RC_ASSERT(r.has_value());
   const auto out = ToMessages(*r);
   RC_ASSERT(out.size() >= 2u);
@@ -71,7 +83,8 @@ RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, 
   RC_ASSERT(out.back() == (Message{"user", current}));
   const std::size_t kept = out.size() - 2;
   // The kept history is the newest contiguous run.
-  for (std::size_t i = 0; i < kept; ++i) RC_ASSERT(out[1 + i] == history[history.size() - kept + i]);
+  for (std::size_t i = 0; i < kept; ++i)
+    RC_ASSERT(out[1 + i] == history[history.size() - kept + i]);
   std::int64_t total = EstimateMessageTokens(system) + EstimateMessageTokens(current);
   for (std::size_t i = 1; i + 1 < out.size(); ++i) total += EstimateMessageTokens(out[i].content);
   // Within budget unless forced (nothing kept) ...

@@ -33,14 +33,16 @@ std::expected<Json, Error> Build(const Json& in) {
     auto role = RequireString(h, "role");
     auto content = RequireString(h, "content");
     if (!role || !content) {
-      return std::unexpected(Error{Format("history[{}]: {}", i, (!role ? role.error() : content.error()).message)});
+      return std::unexpected(
+          Error{Format("history[{}]: {}", i, (!role ? role.error() : content.error()).message)});
     }
     args.history.push_back({std::move(*role), std::move(*content)});
   }
   auto built = BuildLLMMessages(args);
   if (!built) return std::unexpected(built.error());
   Json messages = Json::array();
-  for (const auto& m : *built) messages.push_back({{"role", m.role}, {"content", m.content}});  // copies once, into JSON
+  for (const auto& m : *built)
+    messages.push_back({{"role", m.role}, {"content", m.content}});  // copies once, into JSON
   return Json{{"messages", std::move(messages)}};
 }
 
@@ -48,9 +50,11 @@ std::expected<Json, Error> Build(const Json& in) {
 
 std::vector<OracleOp> OracleOps() {
   return {
-      {"multiturn.estimateMessageTokens", "token estimate of a text: {\"text\"} -> {\"tokens\"}", Estimate},
+      {"multiturn.estimateMessageTokens", "token estimate of a text: {\"text\"} -> {\"tokens\"}",
+       Estimate},
       {"multiturn.buildLLMMessages",
-       "assemble [system, ...history, current] within a token budget: {\"systemPrompt\",\"history\","
+       "assemble [system, ...history, current] within a token budget: "
+       "{\"systemPrompt\",\"history\","
        "\"currentUserMessage\",\"maxTokenBudget\"} -> {\"messages\"}",
        Build},
   };

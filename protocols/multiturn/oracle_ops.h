@@ -1,6 +1,7 @@
 // Oracle operations of the multiturn protocol:
 //   multiturn.estimateMessageTokens {"text"} → {"tokens"}
-//   multiturn.buildLLMMessages {"systemPrompt","history","currentUserMessage","maxTokenBudget"} → {"messages"}
+//   multiturn.buildLLMMessages {"systemPrompt","history","currentUserMessage","maxTokenBudget"} →
+//   {"messages"}
 #pragma once
 
 #include <vector>

@@ -5,9 +5,10 @@
 namespace llmconform::wire {
 namespace {
 
-std::unexpected<Error> TypeError(std::string_view where, std::string_view expected, const Json& got) {
-  return std::unexpected(
-      Error{Format("{}: expected {}, got {}", where.empty() ? "/" : where, expected, JsonTypeName(got))});
+std::unexpected<Error> TypeError(std::string_view where, std::string_view expected,
+                                 const Json& got) {
+  return std::unexpected(Error{
+      Format("{}: expected {}, got {}", where.empty() ? "/" : where, expected, JsonTypeName(got))});
 }
 
 // Moves every key of `j` not in `known` into `extra`.
@@ -39,14 +40,22 @@ void MergeExtra(Json& out, const Json& extra) {
 
 std::string_view JsonTypeName(const Json& j) {
   switch (j.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "boolean";
-    case Json::value_t::string: return "string";
-    case Json::value_t::array: return "array";
-    case Json::value_t::object: return "object";
-    case Json::value_t::binary: return "binary";
-    case Json::value_t::discarded: return "nothing";
-    default: return "number";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return "boolean";
+    case Json::value_t::string:
+      return "string";
+    case Json::value_t::array:
+      return "array";
+    case Json::value_t::object:
+      return "object";
+    case Json::value_t::binary:
+      return "binary";
+    case Json::value_t::discarded:
+      return "nothing";
+    default:
+      return "number";
   }
 }
 
@@ -134,8 +143,8 @@ std::expected<ChatMessage, Error> MessageFromJson(const Json& j, std::string_vie
   auto name = OptString(j, "name", where);
   if (!name) return std::unexpected(name.error());
   m.name = *name;
-  m.extra = Extras(j, std::array<std::string_view, 6>{"role", "content", "reasoning_content", "tool_calls",
-                                                      "tool_call_id", "name"});
+  m.extra = Extras(j, std::array<std::string_view, 6>{"role", "content", "reasoning_content",
+                                                      "tool_calls", "tool_call_id", "name"});
   // A null tool_calls is kept as written.
   if (j.contains("tool_calls") && j["tool_calls"].is_null()) m.extra["tool_calls"] = nullptr;
   return m;
@@ -206,12 +215,14 @@ Json ToJson(const ChatRequest& r) {
 std::expected<ChatResponse, Error> ResponseFromJson(const Json& j) {
   if (!j.is_object()) return TypeError("", "object", j);
   ChatResponse r;
-  for (auto [key, field] : {std::pair{"id", &r.id}, std::pair{"object", &r.object}, std::pair{"model", &r.model}}) {
+  for (auto [key, field] :
+       {std::pair{"id", &r.id}, std::pair{"object", &r.object}, std::pair{"model", &r.model}}) {
     auto v = OptString(j, key, "");
     if (!v) return std::unexpected(v.error());
     *field = v->value_or("");
   }
-  if (auto c = j.find("created"); c != j.end() && c->is_number_integer()) r.created = c->get<long long>();
+  if (auto c = j.find("created"); c != j.end() && c->is_number_integer())
+    r.created = c->get<long long>();
   auto it = j.find("choices");
   if (it == j.end()) return std::unexpected(Error{"/choices: required field missing"});
   if (!it->is_array()) return TypeError("/choices", "array", *it);
@@ -233,7 +244,8 @@ std::expected<ChatResponse, Error> ResponseFromJson(const Json& j) {
     r.choices.push_back(std::move(c));
   }
   if (auto u = j.find("usage"); u != j.end()) r.usage = *u;
-  r.extra = Extras(j, std::array<std::string_view, 6>{"id", "object", "created", "model", "choices", "usage"});
+  r.extra = Extras(
+      j, std::array<std::string_view, 6>{"id", "object", "created", "model", "choices", "usage"});
   return r;
 }
 
@@ -253,11 +265,13 @@ Json ToJson(const ChatResponse& r) {
 }
 
 Json ToJson(const ErrorBody& e) {
-  return Json{{"error", {{"message", e.message}, {"type", e.type}, {"param", e.param}, {"code", e.code}}}};
+  return Json{
+      {"error", {{"message", e.message}, {"type", e.type}, {"param", e.param}, {"code", e.code}}}};
 }
 
 Json MakeErrorJson(std::string_view message, std::string_view type, Json param, Json code) {
-  return ToJson(ErrorBody{std::string(message), std::string(type), std::move(param), std::move(code)});
+  return ToJson(
+      ErrorBody{std::string(message), std::string(type), std::move(param), std::move(code)});
 }
 
 std::optional<ErrorBody> ErrorBodyFromJson(const Json& j) {
@@ -277,7 +291,8 @@ std::optional<ErrorBody> ErrorBodyFromJson(const Json& j) {
     return body;
   }
   if (!e->is_object()) return std::nullopt;
-  if (auto m = e->find("message"); m != e->end() && m->is_string()) body.message = m->get<std::string>();
+  if (auto m = e->find("message"); m != e->end() && m->is_string())
+    body.message = m->get<std::string>();
   if (auto t = e->find("type"); t != e->end() && t->is_string()) body.type = t->get<std::string>();
   if (auto t = e->find("status"); body.type.empty() && t != e->end() && t->is_string()) {
     body.type = t->get<std::string>();

@@ -12,12 +12,11 @@
 #pragma once
 
 #include <expected>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "protocols/wire/error.h"
 

@@ -21,8 +21,10 @@ TEST(Chat, WrongTypeNamesThePointer) {
   auto r = RequestFromJson(Json::parse(R"({"model":"m","messages":[{"role":"user","content":"x"},
     {"role":"assistant","tool_calls":[{"id":"c","function":{"name":5}}]}]})"));
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "/messages/1/tool_calls/0/function/name: expected string, got number");
-  EXPECT_EQ(RequestFromJson(Json::parse(R"({"model":"m"})")).error().message, "/messages: required field missing");
+  EXPECT_EQ(r.error().message,
+            "/messages/1/tool_calls/0/function/name: expected string, got number");
+  EXPECT_EQ(RequestFromJson(Json::parse(R"({"model":"m"})")).error().message,
+            "/messages: required field missing");
 }
 
 TEST(Chat, RequestAndResponseRoundTrip) {
@@ -43,14 +45,17 @@ TEST(Chat, RequestAndResponseRoundTrip) {
 }
 
 TEST(Chat, ErrorBodiesInEveryDialect) {
-  auto openai = ErrorBodyFromJson(Json::parse(R"({"error":{"message":"m","type":"t","param":null,"code":"c"}})"));
+  auto openai = ErrorBodyFromJson(
+      Json::parse(R"({"error":{"message":"m","type":"t","param":null,"code":"c"}})"));
   ASSERT_TRUE(openai);
   EXPECT_EQ(openai->message, "m");
   EXPECT_EQ(openai->code, "c");
-  auto vllm = ErrorBodyFromJson(Json::parse(R"({"object":"error","message":"bad","type":"BadRequestError","code":400})"));
+  auto vllm = ErrorBodyFromJson(
+      Json::parse(R"({"object":"error","message":"bad","type":"BadRequestError","code":400})"));
   ASSERT_TRUE(vllm);
   EXPECT_EQ(vllm->code, 400);
-  auto gemini = ErrorBodyFromJson(Json::parse(R"([{"error":{"code":400,"message":"g","status":"INVALID_ARGUMENT"}}])"));
+  auto gemini = ErrorBodyFromJson(
+      Json::parse(R"([{"error":{"code":400,"message":"g","status":"INVALID_ARGUMENT"}}])"));
   ASSERT_TRUE(gemini);
   EXPECT_EQ(gemini->type, "INVALID_ARGUMENT");
   EXPECT_FALSE(ErrorBodyFromJson(Json::parse(R"({"choices":[]})")));

@@ -22,8 +22,8 @@ inline void Append(std::string& out, const std::string& s) { out.append(s); }
 inline void Append(std::string& out, char c) { out.push_back(c); }
 inline void Append(std::string& out, bool b) { out.append(b ? "true" : "false"); }
 template <typename T>
-  requires(std::is_arithmetic_v<T> && !std::same_as<T, bool> && !std::same_as<T, char>)
-void Append(std::string& out, T v) {
+requires(std::is_arithmetic_v<T> && !std::same_as<T, bool> &&
+         !std::same_as<T, char>) void Append(std::string& out, T v) {
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, ec == std::errc() ? end : buf);

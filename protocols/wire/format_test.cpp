@@ -6,7 +6,8 @@ namespace llmconform {
 namespace {
 
 TEST(Format, SubstitutesInOrder) {
-  EXPECT_EQ(Format("{}: expected {}, got {}", std::string("/a"), "string", 5), "/a: expected string, got 5");
+  EXPECT_EQ(Format("{}: expected {}, got {}", std::string("/a"), "string", 5),
+            "/a: expected string, got 5");
   EXPECT_EQ(Format("{} {} {}", 'c', true, 1.5), "c true 1.5");
   EXPECT_EQ(Format("{{}} {}", std::string_view("x")), "{} x");
   EXPECT_EQ(Format("{} {}", 1), "1 {}");

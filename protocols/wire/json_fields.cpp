@@ -9,11 +9,13 @@ namespace {
 using Json = nlohmann::json;
 
 std::unexpected<Error> Wrong(std::string_view key, std::string_view expected, const Json& got) {
-  return std::unexpected(Error{Format("field \"{}\": expected {}, got {}", key, expected, wire::JsonTypeName(got))});
+  return std::unexpected(
+      Error{Format("field \"{}\": expected {}, got {}", key, expected, wire::JsonTypeName(got))});
 }
 
 std::unexpected<Error> Missing(std::string_view key, std::string_view expected) {
-  return std::unexpected(Error{Format("field \"{}\": expected {}, got nothing (the field is required)", key, expected)});
+  return std::unexpected(Error{
+      Format("field \"{}\": expected {}, got nothing (the field is required)", key, expected)});
 }
 
 const Json* Find(const Json& j, std::string_view key) {
@@ -25,7 +27,8 @@ const Json* Find(const Json& j, std::string_view key) {
 }  // namespace
 
 std::expected<void, Error> RequireObjectInput(const Json& j) {
-  if (!j.is_object()) return std::unexpected(Error{Format("input: expected object, got {}", wire::JsonTypeName(j))});
+  if (!j.is_object())
+    return std::unexpected(Error{Format("input: expected object, got {}", wire::JsonTypeName(j))});
   return {};
 }
 
@@ -61,7 +64,8 @@ std::expected<Json, Error> RequireObject(const Json& j, std::string_view key) {
   return *v;
 }
 
-std::expected<std::optional<std::string>, Error> OptionalString(const Json& j, std::string_view key) {
+std::expected<std::optional<std::string>, Error> OptionalString(const Json& j,
+                                                                std::string_view key) {
   const Json* v = Find(j, key);
   if (!v || v->is_null()) return std::optional<std::string>{};
   if (!v->is_string()) return Wrong(key, "string", *v);

@@ -4,11 +4,10 @@
 
 #include <cstdint>
 #include <expected>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "protocols/wire/error.h"
 
@@ -20,9 +19,12 @@ std::expected<std::int64_t, Error> RequireInt(const nlohmann::json& j, std::stri
 std::expected<nlohmann::json, Error> RequireArray(const nlohmann::json& j, std::string_view key);
 std::expected<nlohmann::json, Error> RequireObject(const nlohmann::json& j, std::string_view key);
 // Absent or null → nullopt; present with another type → Error.
-std::expected<std::optional<std::string>, Error> OptionalString(const nlohmann::json& j, std::string_view key);
-std::expected<std::optional<std::int64_t>, Error> OptionalInt(const nlohmann::json& j, std::string_view key);
-std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j, std::string_view key);
+std::expected<std::optional<std::string>, Error> OptionalString(const nlohmann::json& j,
+                                                                std::string_view key);
+std::expected<std::optional<std::int64_t>, Error> OptionalInt(const nlohmann::json& j,
+                                                              std::string_view key);
+std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j,
+                                                       std::string_view key);
 // An error unless `j` is an object: "input: expected object, got array".
 std::expected<void, Error> RequireObjectInput(const nlohmann::json& j);
 

@@ -8,9 +8,8 @@
 
 #include <expected>
 #include <functional>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "protocols/wire/error.h"
 

@@ -18,15 +18,16 @@ std::expected<Json, Error> SseParseOp(const Json& in) {
     for (std::size_t i = 0; i < arr->size(); ++i) {
       const Json& s = (*arr)[i];
       if (!s.is_number_integer() || s.get<std::int64_t>() < 0) {
-        return std::unexpected(Error{Format("field \"splits\"[{}]: expected a byte offset (integer >= 0), got {}", i,
-                                            s.dump())});
+        return std::unexpected(Error{Format(
+            "field \"splits\"[{}]: expected a byte offset (integer >= 0), got {}", i, s.dump())});
       }
       splits.push_back(s.get<std::size_t>());
     }
   }
   auto parsed = ParseSse(*stream, std::move(splits));
   Json events = Json::array();
-  for (const auto& e : parsed.events) events.push_back({{"event", e.event}, {"data", e.data}, {"id", e.id}});
+  for (const auto& e : parsed.events)
+    events.push_back({{"event", e.event}, {"data", e.data}, {"id", e.id}});
   Json out{{"events", std::move(events)}};
   if (parsed.retry) out["retry"] = *parsed.retry;
   return out;
@@ -51,11 +52,13 @@ std::expected<Json, Error> AccumulateOp(const Json& in) {
 std::vector<OracleOp> OracleOps() {
   return {
       {"sse.parse",
-       "WHATWG SSE parse, optionally split into reads: {\"stream\",\"splits\"?} -> {\"events\":[{\"event\",\"data\","
+       "WHATWG SSE parse, optionally split into reads: {\"stream\",\"splits\"?} -> "
+       "{\"events\":[{\"event\",\"data\","
        "\"id\"}],\"retry\"?}",
        SseParseOp},
       {"wire.accumulate",
-       "accumulate a raw Chat Completions SSE body: {\"stream\"} -> {\"message\",\"finish_reason\",\"usage\","
+       "accumulate a raw Chat Completions SSE body: {\"stream\"} -> "
+       "{\"message\",\"finish_reason\",\"usage\","
        "\"findings\"}",
        AccumulateOp},
   };

@@ -49,9 +49,11 @@ void SseParser::FeedImpl(std::string_view bytes, Sink sink, void* ctx) {
     skip_lf_ = false;
   }
   // Next CR position, found once per run of the buffer (CR line ends are rare).
-  const char* next_cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p)));
+  const char* next_cr =
+      static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p)));
   while (p < end) {
-    const char* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* lf =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
     if (next_cr && next_cr < p) {
       next_cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p)));
     }
@@ -102,8 +104,9 @@ void SseParser::Finish() {
 void SseParser::ProcessLine(std::string_view line, bool in_input, Sink sink, void* ctx) {
   if (line.empty()) {
     if (has_data_) {
-      const SseEventView ev{event_type_.empty() ? std::string_view("message") : std::string_view(event_type_),
-                            data_is_view_ ? data_view_ : std::string_view(data_), last_event_id_};
+      const SseEventView ev{
+          event_type_.empty() ? std::string_view("message") : std::string_view(event_type_),
+          data_is_view_ ? data_view_ : std::string_view(data_), last_event_id_};
       sink(ctx, ev);
     }
     data_.clear();
@@ -178,7 +181,8 @@ std::string WriteSseEvent(const SseEvent& event) {
     const auto eol = rest.find_first_of("\r\n");
     out.append("data: ").append(rest.substr(0, eol)).push_back('\n');
     if (eol == std::string_view::npos) break;
-    const std::size_t skip = (rest[eol] == '\r' && eol + 1 < rest.size() && rest[eol + 1] == '\n') ? 2 : 1;
+    const std::size_t skip =
+        (rest[eol] == '\r' && eol + 1 < rest.size() && rest[eol + 1] == '\n') ? 2 : 1;
     rest.remove_prefix(eol + skip);
   }
   out.push_back('\n');

@@ -43,8 +43,12 @@ class SseParser {
   // must not call back into this parser.
   template <typename F>
   void Feed(std::string_view bytes, F&& on_event) {
-    FeedImpl(bytes, [](void* fn, const SseEventView& ev) { (*static_cast<std::remove_reference_t<F>*>(fn))(ev); },
-             static_cast<void*>(&on_event));
+    FeedImpl(
+        bytes,
+        [](void* fn, const SseEventView& ev) {
+          (*static_cast<std::remove_reference_t<F>*>(fn))(ev);
+        },
+        static_cast<void*>(&on_event));
   }
 
   // Parses `bytes` and appends every event it completes to `out`, owned.
@@ -69,9 +73,9 @@ class SseParser {
   void ProcessLine(std::string_view line, bool in_input, Sink sink, void* ctx);
   void OwnData();  // turns a data view into an owned copy
 
-  std::string partial_;         // bytes of an unfinished line
-  bool bom_checked_ = false;    // past the point where a BOM could appear
-  bool skip_lf_ = false;        // the previous read ended in CR: a leading LF is its pair
+  std::string partial_;       // bytes of an unfinished line
+  bool bom_checked_ = false;  // past the point where a BOM could appear
+  bool skip_lf_ = false;      // the previous read ended in CR: a leading LF is its pair
   // The data buffer: either `data_view_` (one data line, still in the input)
   // or `data_` (owned), with `has_data_` telling whether any data line came.
   std::string data_;

@@ -31,11 +31,15 @@ TEST(SseParser, AcceptsCrLfAndCrLineEnds) {
 }
 
 TEST(SseParser, StripsOneLeadingBomEvenWhenSplit) {
-  const std::string s = "\xEF\xBB\xBF" "data: x\n\n";
+  const std::string s =
+      "\xEF\xBB\xBF"
+      "data: x\n\n";
   EXPECT_EQ(Events(s), Events("data: x\n\n"));
   EXPECT_EQ(Events(s, {1, 2}), Events("data: x\n\n"));
   // Only one: a second BOM makes the first field name "\xEF\xBB\xBFdata", ignored.
-  EXPECT_TRUE(Events("\xEF\xBB\xBF\xEF\xBB\xBF" "data: x\n\n").empty());
+  EXPECT_TRUE(Events("\xEF\xBB\xBF\xEF\xBB\xBF"
+                     "data: x\n\n")
+                  .empty());
 }
 
 TEST(SseParser, CommentsAndUnknownFieldsAreIgnored) {
@@ -85,7 +89,10 @@ TEST(SseWriter, FramesEvents) {
 
 RC_GTEST_PROP(SseProperties, AnySplitGivesTheSameEvents, (const std::string& body)) {
   // Build a stream from arbitrary bytes plus structure that exercises line ends.
-  std::string stream = "\xEF\xBB\xBF" "data: " + body + "\r\n\r\ndata: x\r\r" + body + "\n\n";
+  std::string stream =
+      "\xEF\xBB\xBF"
+      "data: " +
+      body + "\r\n\r\ndata: x\r\r" + body + "\n\n";
   const auto whole = ParseSse(stream);
   const auto splits = *rc::gen::container<std::vector<std::size_t>>(
       rc::gen::inRange<std::size_t>(0, stream.size() + 1));
@@ -96,13 +103,14 @@ RC_GTEST_PROP(SseProperties, AnySplitGivesTheSameEvents, (const std::string& bod
 }
 
 RC_GTEST_PROP(SseProperties, WriterParserRoundTrip, ()) {
-  const auto no_breaks = rc::gen::container<std::string>(
-      rc::gen::suchThat(rc::gen::arbitrary<char>(), [](char c) { return c != '\r' && c != '\n' && c != '\0'; }));
+  const auto no_breaks = rc::gen::container<std::string>(rc::gen::suchThat(
+      rc::gen::arbitrary<char>(), [](char c) { return c != '\r' && c != '\n' && c != '\0'; }));
   const auto lines = *rc::gen::nonEmpty(rc::gen::container<std::vector<std::string>>(no_breaks));
   std::string data;
   for (std::size_t i = 0; i < lines.size(); ++i) data += (i ? "\n" : "") + lines[i];
   std::string name = *rc::gen::container<std::string>(rc::gen::elementOf(std::string("abcxyz_-")));
-  std::string id = *rc::gen::container<std::string>(rc::gen::elementOf(std::string("0123456789abc")));
+  std::string id =
+      *rc::gen::container<std::string>(rc::gen::elementOf(std::string("0123456789abc")));
   SseEvent ev{name.empty() ? "message" : name, data, id};
   const auto parsed = ParseSse(WriteSseEvent(ev));
   RC_ASSERT(parsed.events.size() == 1u);

@@ -15,8 +15,8 @@ void StreamAccumulator::NoteComments(std::size_t count) {
   if (count > 0) {
     AddFinding("WIRE-DIALECT-COMMENTS",
                Format("{} SSE comment line(s) (keep-alives such as ': keep-alive' or ': OPENROUTER "
-                           "PROCESSING'); clients must ignore them",
-                           count));
+                      "PROCESSING'); clients must ignore them",
+                      count));
   }
 }
 
@@ -25,13 +25,15 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
   if (out_.saw_done) {
     if (!after_done_reported_) {
       after_done_reported_ = true;
-      AddFinding("WIRE-STREAM-AFTER-DONE", Format("event {} arrived after 'data: [DONE]'", events_));
+      AddFinding("WIRE-STREAM-AFTER-DONE",
+                 Format("event {} arrived after 'data: [DONE]'", events_));
     }
     return;
   }
   if (event.event != "message") {
-    AddFinding("WIRE-DIALECT-NAMED-EVENT",
-               Format("event {} is named '{}'; OpenAI streams use unnamed events", events_, event.event));
+    AddFinding(
+        "WIRE-DIALECT-NAMED-EVENT",
+        Format("event {} is named '{}'; OpenAI streams use unnamed events", events_, event.event));
   }
   if (event.data == "[DONE]") {
     out_.saw_done = true;
@@ -47,7 +49,8 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
     auto body = ErrorBodyFromJson(chunk);
     out_.error = body ? *body : ErrorBody{chunk.dump(), "", nullptr, nullptr};
     AddFinding("WIRE-DIALECT-ERROR-IN-STREAM",
-               Format("event {}: an error event inside an HTTP 200 stream: {}", events_, out_.error->message));
+               Format("event {}: an error event inside an HTTP 200 stream: {}", events_,
+                      out_.error->message));
     return;
   }
   AddChunk(chunk);
@@ -56,15 +59,16 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
 void StreamAccumulator::AddChunk(const Json& chunk) {
   const std::size_t chunk_no = ++out_.chunks;
   if (!chunk.is_object()) {
-    AddFinding("WIRE-STREAM-MALFORMED-CHUNK", Format("chunk {}: expected an object, got {}", chunk_no,
-                                                          JsonTypeName(chunk)));
+    AddFinding("WIRE-STREAM-MALFORMED-CHUNK",
+               Format("chunk {}: expected an object, got {}", chunk_no, JsonTypeName(chunk)));
     return;
   }
   if (!chunk.contains("choices") || chunk.contains("error")) {
     if (auto body = ErrorBodyFromJson(chunk)) {
       out_.error = *body;
       AddFinding("WIRE-DIALECT-ERROR-IN-STREAM",
-                 Format("chunk {}: an error object inside an HTTP 200 stream: {}", chunk_no, body->message));
+                 Format("chunk {}: an error object inside an HTTP 200 stream: {}", chunk_no,
+                        body->message));
       return;
     }
   }
@@ -80,9 +84,10 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
   }
   if (choices->empty()) {
     if (chunk_no == 1 && (!chunk.contains("usage") || chunk["usage"].is_null())) {
-      AddFinding("WIRE-DIALECT-EMPTY-FIRST-CHOICES",
-                 "the first chunk has 'choices: []' (Azure prompt_filter_results); index choices[0] only "
-                 "when present");
+      AddFinding(
+          "WIRE-DIALECT-EMPTY-FIRST-CHOICES",
+          "the first chunk has 'choices: []' (Azure prompt_filter_results); index choices[0] only "
+          "when present");
     }
     return;
   }
@@ -93,8 +98,8 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
     if (auto fr = choice.find("finish_reason"); fr != choice.end() && fr->is_string()) {
       if (out_.finish_reason && *out_.finish_reason != fr->get<std::string>()) {
         AddFinding("WIRE-DIALECT-FINISH-REASON-CHANGED",
-                   Format("chunk {}: finish_reason '{}' after '{}'", chunk_no, fr->get<std::string>(),
-                               *out_.finish_reason));
+                   Format("chunk {}: finish_reason '{}' after '{}'", chunk_no,
+                          fr->get<std::string>(), *out_.finish_reason));
       } else if (out_.finish_reason) {
         AddFinding("WIRE-DIALECT-DUPLICATE-FINISH-REASON",
                    Format("chunk {}: finish_reason '{}' repeated", chunk_no, *out_.finish_reason));
@@ -107,8 +112,9 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
 void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
   if (auto r = delta.find("role"); r != delta.end() && r->is_string()) {
     if (!out_.message.role.empty() && chunk_no > 1) {
-      AddFinding("WIRE-DIALECT-REPEATED-ROLE",
-                 Format("chunk {}: delta.role repeated (Ollama sends it in every chunk)", chunk_no));
+      AddFinding(
+          "WIRE-DIALECT-REPEATED-ROLE",
+          Format("chunk {}: delta.role repeated (Ollama sends it in every chunk)", chunk_no));
     }
     out_.message.role = r->get<std::string>();
   }
@@ -119,14 +125,17 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
   if (auto c = delta.find("reasoning_content"); c != delta.end() && c->is_string()) {
     reasoning_content_ += c->get_ref<const std::string&>();
     if (!any_reasoning_content_) {
-      AddFinding("WIRE-DIALECT-REASONING-CONTENT",
-                 "reasoning_content deltas (DeepSeek); keep them and send them back on tool-call turns");
+      AddFinding(
+          "WIRE-DIALECT-REASONING-CONTENT",
+          "reasoning_content deltas (DeepSeek); keep them and send them back on tool-call turns");
     }
     any_reasoning_content_ = true;
   }
   if (auto c = delta.find("reasoning"); c != delta.end() && c->is_string()) {
     reasoning_ += c->get_ref<const std::string&>();
-    if (!any_reasoning_) AddFinding("WIRE-DIALECT-REASONING", "reasoning deltas (Ollama's name for reasoning_content)");
+    if (!any_reasoning_)
+      AddFinding("WIRE-DIALECT-REASONING",
+                 "reasoning deltas (Ollama's name for reasoning_content)");
     any_reasoning_ = true;
   }
   if (auto tcs = delta.find("tool_calls"); tcs != delta.end() && tcs->is_array()) {
@@ -136,18 +145,21 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
 
 void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, std::size_t pos) {
   if (!tc.is_object()) {
-    AddFinding("WIRE-STREAM-MALFORMED-CHUNK", Format("chunk {}: tool_calls[{}] is not an object", chunk_no, pos));
+    AddFinding("WIRE-STREAM-MALFORMED-CHUNK",
+               Format("chunk {}: tool_calls[{}] is not an object", chunk_no, pos));
     return;
   }
-  const std::string id = tc.contains("id") && tc["id"].is_string() ? tc["id"].get<std::string>() : "";
+  const std::string id =
+      tc.contains("id") && tc["id"].is_string() ? tc["id"].get<std::string>() : "";
   int index;
   if (auto ix = tc.find("index"); ix != tc.end() && ix->is_number_integer()) {
     index = ix->get<int>();
   } else {
-    AddFinding("WIRE-DIALECT-MISSING-INDEX",
-               Format("chunk {}: a tool-call delta without 'index' (Gemini, old Ollama); taken as a whole "
-                           "call",
-                           chunk_no));
+    AddFinding(
+        "WIRE-DIALECT-MISSING-INDEX",
+        Format("chunk {}: a tool-call delta without 'index' (Gemini, old Ollama); taken as a whole "
+               "call",
+               chunk_no));
     index = next_free_index_;
     for (const auto& [k, call] : calls_) {
       if (!id.empty() && call.id == id) index = k;
@@ -164,18 +176,22 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
     if (call.id.empty()) {
       call.id = id;
     } else if (call.id == id) {
-      AddFinding("WIRE-DIALECT-REPEATED-ID",
-                 Format("chunk {}: tool call {} repeats its id '{}' (DeepSeek, Qwen); not concatenated",
-                             chunk_no, index, id));
+      AddFinding(
+          "WIRE-DIALECT-REPEATED-ID",
+          Format("chunk {}: tool call {} repeats its id '{}' (DeepSeek, Qwen); not concatenated",
+                 chunk_no, index, id));
     } else {
-      AddFinding("WIRE-DIALECT-CHANGED-ID",
-                 Format("chunk {}: tool call {} changes its id from '{}' to '{}'; the first is kept", chunk_no,
-                             index, call.id, id));
+      AddFinding(
+          "WIRE-DIALECT-CHANGED-ID",
+          Format("chunk {}: tool call {} changes its id from '{}' to '{}'; the first is kept",
+                 chunk_no, index, call.id, id));
     }
   }
-  if (auto t = tc.find("type"); t != tc.end() && t->is_string() && call.type.empty()) call.type = t->get<std::string>();
+  if (auto t = tc.find("type"); t != tc.end() && t->is_string() && call.type.empty())
+    call.type = t->get<std::string>();
   if (auto f = tc.find("function"); f != tc.end() && f->is_object()) {
-    if (auto n = f->find("name"); n != f->end() && n->is_string() && !n->get_ref<const std::string&>().empty()) {
+    if (auto n = f->find("name");
+        n != f->end() && n->is_string() && !n->get_ref<const std::string&>().empty()) {
       if (call.function.name.empty()) call.function.name = n->get<std::string>();
     }
     if (auto a = f->find("arguments"); a != f->end()) {
@@ -184,7 +200,7 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
       } else if (!a->is_null()) {
         AddFinding("WIRE-STREAM-MALFORMED-CHUNK",
                    Format("chunk {}: tool call {} arguments is {}, not a string", chunk_no, index,
-                               JsonTypeName(*a)));
+                          JsonTypeName(*a)));
       }
     }
   }
@@ -205,16 +221,19 @@ AccumulatedStream StreamAccumulator::Finish() {
     out_.message.has_tool_calls = true;
     for (auto& [index, call] : calls_) {
       if (call.type.empty()) {
-        AddFinding("WIRE-DIALECT-MISSING-TYPE", Format("tool call {} never stated its type; taken as 'function'", index));
+        AddFinding("WIRE-DIALECT-MISSING-TYPE",
+                   Format("tool call {} never stated its type; taken as 'function'", index));
         call.type = "function";
       }
       out_.message.tool_calls.push_back(std::move(call));
     }
     if (out_.finish_reason && *out_.finish_reason != "tool_calls") {
-      AddFinding("WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
-                 Format("tool calls were streamed but finish_reason is '{}' (Gemini, a named tool_choice); "
-                             "detect tool calls from tool_calls",
-                             *out_.finish_reason));
+      AddFinding(
+          "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
+          Format(
+              "tool calls were streamed but finish_reason is '{}' (Gemini, a named tool_choice); "
+              "detect tool calls from tool_calls",
+              *out_.finish_reason));
     }
   }
   if (!out_.finish_reason && !out_.error) {

@@ -38,7 +38,9 @@ class StreamAccumulator {
  public:
   // Adds one SSE event (its `data` should be a chunk, `[DONE]` or an error).
   void AddEvent(const SseEventView& event);
-  void AddEvent(const SseEvent& event) { AddEvent(SseEventView{event.event, event.data, event.id}); }
+  void AddEvent(const SseEvent& event) {
+    AddEvent(SseEventView{event.event, event.data, event.id});
+  }
   // Adds one parsed chunk object.
   void AddChunk(const Json& chunk);
   // Comments seen by the SSE parser (keep-alives).

@@ -13,16 +13,24 @@ std::vector<std::string> Rules(const AccumulatedStream& s) {
 }
 
 const char* kParallelToolCalls =
-    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
-    "\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"fs_read\","
+    "data: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
+    "\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":"
+    "\"fs_read\","
     "\"arguments\":\"\"}}]},\"finish_reason\":null}]}\n\n"
-    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+    "data: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
     "{\"arguments\":\"{\\\"path\\\":\"}}]},\"finish_reason\":null}]}\n\n"
-    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+    "data: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
     "{\"arguments\":\"\\\"a\\\"}\"}}]},\"finish_reason\":null}]}\n\n"
-    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\","
-    "\"type\":\"function\",\"function\":{\"name\":\"fs_list\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n"
-    "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+    "data: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_"
+    "b\","
+    "\"type\":\"function\",\"function\":{\"name\":\"fs_list\",\"arguments\":\"{}\"}}]},\"finish_"
+    "reason\":null}]}\n\n"
+    "data: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
     "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"total_tokens\":9}}\n\n"
     "data: [DONE]\n\n";
 
@@ -42,27 +50,36 @@ TEST(StreamAccumulator, ParallelToolCallsOpenAiStyle) {
 TEST(StreamAccumulator, DialectsAreToleratedAndReported) {
   const std::string stream =
       ": keep-alive\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g1\",\"type\":\"function\","
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]"
+      "}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g1\",\"type\":\"function\","
       "\"function\":{\"name\":\"a\",\"arguments\":\"{}\"}}]}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g2\",\"function\":{\"name\":\"b\","
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"id\":\"g2\",\"function\":{\"name\":"
+      "\"b\","
       "\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}]}\n\n";
   auto s = AccumulateStream(stream);
   ASSERT_EQ(s.message.tool_calls.size(), 2u);
   EXPECT_EQ(s.message.tool_calls[1].id, "g2");
   EXPECT_EQ(s.message.tool_calls[1].type, "function");
   EXPECT_EQ(s.message.reasoning_content, "hm");
-  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-DIALECT-REASONING-CONTENT", "WIRE-DIALECT-MISSING-INDEX",
-                                                "WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-MISSING-TYPE",
-                                                "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
-                                                "WIRE-DIALECT-NO-DONE"}));
+  EXPECT_EQ(Rules(s), (std::vector<std::string>{
+                          "WIRE-DIALECT-REASONING-CONTENT", "WIRE-DIALECT-MISSING-INDEX",
+                          "WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-MISSING-TYPE",
+                          "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS", "WIRE-DIALECT-NO-DONE"}));
 }
 
 TEST(StreamAccumulator, RepeatedIdIsNotConcatenated) {
   auto s = AccumulateStream(
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"type\":\"function\","
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"type\":"
+      "\"function\","
       "\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\"}}]}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\",\"function\":"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"x\","
+      "\"function\":"
       "{\"arguments\":\"\\\":1}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n");
   ASSERT_EQ(s.message.tool_calls.size(), 1u);
   EXPECT_EQ(s.message.tool_calls[0].id, "x");
@@ -78,14 +95,16 @@ TEST(StreamAccumulator, ErrorAfterHttp200AndMalformedChunks) {
   EXPECT_EQ(s.message.Text(), "Hel");
   ASSERT_TRUE(s.error);
   EXPECT_EQ(s.error->message, "upstream died");
-  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK", "WIRE-DIALECT-ERROR-IN-STREAM",
-                                                "WIRE-DIALECT-NO-DONE"}));
+  EXPECT_EQ(Rules(s),
+            (std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK", "WIRE-DIALECT-ERROR-IN-STREAM",
+                                      "WIRE-DIALECT-NO-DONE"}));
 }
 
 TEST(StreamAccumulator, AzureEmptyFirstChoices) {
   auto s = AccumulateStream(
       "data: {\"id\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"
       "data: [DONE]\n\n");
   EXPECT_EQ(s.message.Text(), "ok");
   EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-EMPTY-FIRST-CHOICES"});
@@ -93,8 +112,8 @@ TEST(StreamAccumulator, AzureEmptyFirstChoices) {
 
 RC_GTEST_PROP(StreamAccumulatorProperties, AnyChunkingAccumulatesTheSame, ()) {
   const std::string stream = kParallelToolCalls;
-  const auto splits =
-      *rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(0, stream.size() + 1));
+  const auto splits = *rc::gen::container<std::vector<std::size_t>>(
+      rc::gen::inRange<std::size_t>(0, stream.size() + 1));
   SseParser parser;
   StreamAccumulator acc;
   std::vector<std::size_t> sorted = splits;
