@@ -19,32 +19,40 @@ std::vector<Message> ToMessages(const std::vector<MessageView>& views) {
 
 std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs& args) {
   const auto& history = args.history;
-  for (std::size_t i = 0; i < history.size(); ++i) {
-    const auto& role = history[i].role;
-    if (role != "user" && role != "assistant") {
-      return std::unexpected(Error{
-          Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", i, role)});
-    }
-  }
-
-  // Walk from the newest message back while the total still fits: the kept
-  // history is the maximal newest run, and trimming from the oldest end stops
-  // exactly where this walk stops.
+  // One pass from the newest message back: it checks every role (keeping the
+  // first bad one, for the message) and, while the total still fits, extends
+  // the kept run. The kept history is the maximal newest run, and trimming
+  // from the oldest end stops exactly where this walk stops extending.
   std::int64_t total =
       EstimateMessageTokens(args.system_prompt) + EstimateMessageTokens(args.current_user_message);
   std::size_t first_kept = history.size();
-  while (first_kept > 0) {
-    const std::int64_t next = total + EstimateMessageTokens(history[first_kept - 1].content);
-    if (next > args.max_token_budget) break;
-    total = next;
-    --first_kept;
+  std::size_t first_bad = history.size();
+  bool fits = true;
+  for (std::size_t i = history.size(); i-- > 0;) {
+    const std::string& role = history[i].role;
+    if (role != "user" && role != "assistant") first_bad = i;
+    if (fits) {
+      const std::int64_t next = total + EstimateMessageTokens(history[i].content);
+      if (next > args.max_token_budget) {
+        fits = false;
+      } else {
+        total = next;
+        first_kept = i;
+      }
+    }
+  }
+  if (first_bad < history.size()) {
+    return std::unexpected(
+        Error{Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", first_bad,
+                     history[first_bad].role)});
   }
 
   std::vector<MessageView> out;
   out.reserve(history.size() - first_kept + 2);
   out.push_back({"system", args.system_prompt});
-  for (std::size_t i = first_kept; i < history.size(); ++i)
+  for (std::size_t i = first_kept; i < history.size(); ++i) {
     out.push_back({history[i].role, history[i].content});
+  }
   out.push_back({"user", args.current_user_message});
   return out;
 }
