@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/suites/suite_test_support.h"
+
 #include <map>
 #include <set>
 
@@ -19,17 +21,7 @@ using reports::Outcome;
 
 const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
 
-const SpecSet& Specs() {
-  static const SpecSet specs = [] {
-    auto loaded = LoadSpecs(kRoot / "specs");
-    if (!loaded) {
-      ADD_FAILURE() << loaded.error().message;
-      return SpecSet{};
-    }
-    return *loaded;
-  }();
-  return specs;
-}
+const SpecSet& Specs() { return BundledSpecs(); }
 
 std::vector<const Scenario*> ScenariosOf(std::string_view protocol) {
   std::vector<const Scenario*> out;
