@@ -1,8 +1,21 @@
 #include "protocols/multiturn/multiturn.h"
 
+#include <cstring>
+
 #include "protocols/wire/format.h"
 
 namespace llmconform::multiturn {
+namespace {
+
+// "user" or "assistant". The fixed-size compares compile to a load and a
+// compare each (a libc memcmp call per message was half the cost of
+// BuildLLMMessages).
+bool IsHistoryRole(const std::string& role) {
+  return (role.size() == 4 && std::memcmp(role.data(), "user", 4) == 0) ||
+         (role.size() == 9 && std::memcmp(role.data(), "assistant", 9) == 0);
+}
+
+}  // namespace
 
 std::int64_t EstimateMessageTokens(std::string_view text) {
   if (text.empty()) return 0;
@@ -10,14 +23,14 @@ std::int64_t EstimateMessageTokens(std::string_view text) {
   return (bytes + 3) / 4;  // ceil(bytes / 4) >= 1 for bytes >= 1
 }
 
-std::vector<Message> ToMessages(const std::vector<MessageView>& views) {
+std::vector<Message> ToMessages(const AssembledMessages& messages) {
   std::vector<Message> out;
-  out.reserve(views.size());
-  for (const auto& v : views) out.push_back(v.ToMessage());
+  out.reserve(messages.size());
+  for (const MessageView m : messages) out.push_back(m.ToMessage());
   return out;
 }
 
-std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs& args) {
+std::expected<AssembledMessages, Error> BuildLLMMessages(const BuildArgs& args) {
   const auto& history = args.history;
   // One pass from the newest message back: it checks every role (keeping the
   // first bad one, for the message) and, while the total still fits, extends
@@ -29,8 +42,7 @@ std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs&
   std::size_t first_bad = history.size();
   bool fits = true;
   for (std::size_t i = history.size(); i-- > 0;) {
-    const std::string& role = history[i].role;
-    if (role != "user" && role != "assistant") first_bad = i;
+    if (!IsHistoryRole(history[i].role)) first_bad = i;
     if (fits) {
       const std::int64_t next = total + EstimateMessageTokens(history[i].content);
       if (next > args.max_token_budget) {
@@ -46,15 +58,7 @@ std::expected<std::vector<MessageView>, Error> BuildLLMMessages(const BuildArgs&
         Error{Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", first_bad,
                      history[first_bad].role)});
   }
-
-  std::vector<MessageView> out;
-  out.reserve(history.size() - first_kept + 2);
-  out.push_back({"system", args.system_prompt});
-  for (std::size_t i = first_kept; i < history.size(); ++i) {
-    out.push_back({history[i].role, history[i].content});
-  }
-  out.push_back({"user", args.current_user_message});
-  return out;
+  return AssembledMessages(args, first_kept, total);
 }
 
 }  // namespace llmconform::multiturn

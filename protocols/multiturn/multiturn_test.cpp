@@ -87,6 +87,11 @@ RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, 
     RC_ASSERT(out[1 + i] == history[history.size() - kept + i]);
   std::int64_t total = EstimateMessageTokens(system) + EstimateMessageTokens(current);
   for (std::size_t i = 1; i + 1 < out.size(); ++i) total += EstimateMessageTokens(out[i].content);
+  // The result is a view of the args: the kept run is a span of the history.
+  RC_ASSERT(r->first_kept() == history.size() - kept);
+  RC_ASSERT(r->kept_history().size() == kept);
+  if (kept > 0) RC_ASSERT(r->kept_history().data() == &r_args.history[r->first_kept()]);
+  RC_ASSERT(r->total_tokens() == total);
   // Within budget unless forced (nothing kept) ...
   if (kept > 0) RC_ASSERT(total <= budget);
   // ... and maximal: one more message would not fit.
