@@ -1,7 +1,8 @@
 // ThinkingML validation throughput against a pugixml parse of the same
 // replies made well-formed (Markdown text escaped, each reply wrapped in one
 // root element), in the same run: the hand-written validator should be no
-// slower than pugixml only parsing. Both work reply by reply over 1 MiB.
+// slower than pugixml only parsing. Both work reply by reply over 1 MiB, and
+// both are counted in reply bytes per second.
 #include <benchmark/benchmark.h>
 
 #include <pugixml.hpp>
@@ -106,9 +107,13 @@ void BM_ThinkingmlCheckReply(benchmark::State& state) {
 }
 BENCHMARK(BM_ThinkingmlCheckReply)->Unit(benchmark::kMillisecond);
 
+// Counted in the bytes of the replies it stands for, like the validator: the
+// escapes and the root element make the XML ~4% longer, and crediting pugixml
+// with those bytes would compare unequal amounts of work.
 void BM_PugixmlParseEquivalentXml(benchmark::State& state) {
+  const auto replies = Corpus();
   std::vector<std::string> xml;
-  for (const auto& r : Corpus()) xml.push_back(AsXml(r));
+  for (const auto& r : replies) xml.push_back(AsXml(r));
   for (const auto& x : xml) {
     pugi::xml_document doc;
     if (!doc.load_buffer(x.data(), x.size()))
@@ -120,7 +125,7 @@ void BM_PugixmlParseEquivalentXml(benchmark::State& state) {
       benchmark::DoNotOptimize(doc.load_buffer(x.data(), x.size()));
     }
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * Bytes(xml)));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * Bytes(replies)));
 }
 BENCHMARK(BM_PugixmlParseEquivalentXml)->Unit(benchmark::kMillisecond);
 

@@ -11,7 +11,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json OptionalText(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+Json OptionalText(const std::optional<std::string_view>& s) { return s ? Json(*s) : Json(nullptr); }
 
 Json PartsJson(const Parts& p) {
   Json phases = Json::array();

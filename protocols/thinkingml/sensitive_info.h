@@ -28,6 +28,12 @@ std::optional<std::string_view> FindEmailAddress(std::string_view text);
 std::optional<std::string_view> FindPhoneNumber(std::string_view text);
 std::optional<std::string_view> FindIpAddress(std::string_view text);
 
+// Whether `c` is one of the characters every detector needs ('@', a digit,
+// ':'): text with none of them holds no personal data.
+constexpr bool IsSensitiveInfoTrigger(unsigned char c) {
+  return c == '@' || c == ':' || (c >= '0' && c <= '9');
+}
+
 // The first kind of personal data found, described for a finding
 // ("an e-mail address (ann@example.com)"), or nullopt.
 std::optional<std::string> DescribeSensitiveInfo(std::string_view text);

@@ -79,10 +79,19 @@ std::optional<char32_t> Hex4(std::string_view s, std::size_t i) {
   return v;
 }
 
+// What CheckQueries needs to know of a query besides its text, gathered
+// while the fast path decodes it (so that the query is read only once).
+struct QueryFacts {
+  std::size_t code_points = 0;
+  bool trigger = false;  // holds a character IsSensitiveInfoTrigger accepts
+};
+
 // The common case, without building a JSON tree: a well-formed JSON array
-// whose elements are all strings (RFC 8259, UTF-8 validated). nullopt for
-// anything else, which the general parser then handles and explains.
-std::optional<std::vector<std::string>> ParseStringArray(std::string_view s) {
+// whose elements are all strings (RFC 8259, UTF-8 validated), with the facts
+// of each string. nullopt for anything else, which the general parser then
+// handles and explains.
+std::optional<std::vector<std::string>> ParseStringArray(std::string_view s,
+                                                         std::vector<QueryFacts>& facts) {
   std::size_t i = 0;
   auto skip = [&] {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
@@ -100,13 +109,15 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s) {
   while (true) {
     if (i >= s.size() || s[i++] != '"') return std::nullopt;
     std::string value;
+    QueryFacts& fact = facts.emplace_back();
     while (true) {
       // A run of characters that need no decoding goes in with one append.
       const std::size_t run = i;
       while (i < s.size()) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (c == '"' || c == '\\' || c < 0x20) break;
         if (c < 0x80) {
+          if (c == '"' || c == '\\' || c < 0x20) break;
+          fact.trigger |= IsSensitiveInfoTrigger(c);
           ++i;
         } else {
           char32_t cp = 0;
@@ -114,6 +125,7 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s) {
           if (len == 0) return std::nullopt;
           i += len;
         }
+        ++fact.code_points;
       }
       value.append(s.substr(run, i - run));
       if (i >= s.size()) return std::nullopt;
@@ -124,6 +136,8 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s) {
       }
       if (c < 0x20) return std::nullopt;
       if (++i >= s.size()) return std::nullopt;
+      ++fact.code_points;   // an escape is one code point (a surrogate pair too)
+      fact.trigger = true;  // it may decode to one: let the detectors look
       switch (s[i++]) {
         case '"':
           value.push_back('"');
@@ -182,8 +196,10 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s) {
   }
 }
 
-// Rules TML-4.4 to TML-4.7 on the strings of the array.
-void CheckQueries(const std::vector<std::string>& queries, Findings& findings) {
+// Rules TML-4.4 to TML-4.7 on the strings of the array; `facts` as
+// ParseStringArray gathered them, or empty to work them out here.
+void CheckQueries(const std::vector<std::string>& queries, const std::vector<QueryFacts>& facts,
+                  Findings& findings) {
   if (queries.size() > kMaxSerpQueries) {
     findings.push_back({"TML-4.4", Format("{} serp queries, at most {} are allowed", queries.size(),
                                           kMaxSerpQueries)});
@@ -195,11 +211,14 @@ void CheckQueries(const std::vector<std::string>& queries, Findings& findings) {
       findings.push_back(
           {"TML-4.5", Format("serp query {} {} repeats an earlier query", i + 1, Quote(q))});
     }
-    if (const std::size_t n = CountCodePoints(q); n > kMaxSerpQueryCodePoints) {
+    const bool known = i < facts.size();
+    if (const std::size_t n = known ? facts[i].code_points : CountCodePoints(q);
+        n > kMaxSerpQueryCodePoints) {
       findings.push_back(
           {"TML-4.6", Format("serp query {} is {} characters long, at most {} are allowed", i + 1,
                              n, kMaxSerpQueryCodePoints)});
     }
+    if (known && !facts[i].trigger) continue;
     if (auto what = DescribeSensitiveInfo(q)) {
       findings.push_back({"TML-4.7", Format("serp query {} {} holds {}", i + 1, Quote(q), *what)});
     }
@@ -262,8 +281,10 @@ std::string FormatSerpQueriesBlock(const std::vector<std::string>& queries) {
 
 SerpQueriesCheck CheckSerpQueries(std::string_view json) {
   SerpQueriesCheck out;
-  if (auto fast = ParseStringArray(json)) {
-    CheckQueries(*fast, out.findings);
+  std::vector<QueryFacts> facts;
+  facts.reserve(kMaxSerpQueries);
+  if (auto fast = ParseStringArray(json, facts)) {
+    CheckQueries(*fast, facts, out.findings);
     out.queries = std::move(*fast);
     return out;
   }
@@ -287,7 +308,7 @@ SerpQueriesCheck CheckSerpQueries(std::string_view json) {
     }
     queries.push_back(parsed[i].get<std::string>());
   }
-  CheckQueries(queries, out.findings);
+  CheckQueries(queries, {}, out.findings);
   out.queries = std::move(queries);
   return out;
 }

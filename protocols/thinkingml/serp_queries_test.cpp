@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "protocols/thinkingml/sensitive_info.h"
+#include "protocols/thinkingml/utf8.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -165,6 +169,31 @@ RC_GTEST_PROP(CheckSerpQueriesProperties, RoundTripsDumpedArrays,
   }
   const std::string text = nlohmann::json(queries).dump(-1, ' ', ascii);
   RC_ASSERT(CheckSerpQueries(text).queries == std::optional(queries));
+}
+
+// The rules judge the decoded strings, however they are written: whether a
+// character comes raw or as a \u escape changes no finding (the fast path
+// counts code points and looks for personal data while it decodes).
+RC_GTEST_PROP(CheckSerpQueriesProperties, FindingsDependOnTheDecodedStringsOnly, (bool ascii)) {
+  const auto piece = rc::gen::element<std::string>("a", "中", "😀", "@", "1", ":", ".", "-", " ",
+                                                   "b.cn", "13812345678", "10.0.0.1", "::1");
+  const auto query = rc::gen::map(rc::gen::container<std::vector<std::string>>(piece),
+                                  [](const std::vector<std::string>& ps) {
+                                    std::string q;
+                                    for (const auto& p : ps) q += p;
+                                    return q;
+                                  });
+  const auto queries = *rc::gen::container<std::vector<std::string>>(query);
+  std::vector<std::string> expected;
+  if (queries.size() > kMaxSerpQueries) expected.push_back("TML-4.4");
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    if (std::find(queries.begin(), queries.begin() + static_cast<std::ptrdiff_t>(i), queries[i]) !=
+        queries.begin() + static_cast<std::ptrdiff_t>(i))
+      expected.push_back("TML-4.5");
+    if (CountCodePoints(queries[i]) > kMaxSerpQueryCodePoints) expected.push_back("TML-4.6");
+    if (DescribeSensitiveInfo(queries[i])) expected.push_back("TML-4.7");
+  }
+  RC_ASSERT(Rules(CheckSerpQueries(nlohmann::json(queries).dump(-1, ' ', ascii))) == expected);
 }
 
 }  // namespace

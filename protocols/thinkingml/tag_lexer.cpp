@@ -130,14 +130,10 @@ bool TagLexer::ReadTag(std::size_t lt, Token& out) {
   std::size_t gt = name_end;
   if (gt < text_.size() && text_[gt] != '>') {
     // Attributes or junk: the tag ends at the first '>' before the next '<'.
-    // Searching only up to the next '<' keeps lexing linear.
-    const char* base = text_.data();
-    const void* next_lt = std::memchr(base + gt, '<', text_.size() - gt);
-    const std::size_t limit =
-        next_lt ? static_cast<std::size_t>(static_cast<const char*>(next_lt) - base) : text_.size();
-    const void* hit = std::memchr(base + gt, '>', limit - gt);
-    if (!hit) return false;
-    gt = static_cast<std::size_t>(static_cast<const char*>(hit) - base);
+    // Stopping at the next '<' keeps lexing linear (the main scan resumes
+    // there); attributes are short, so a byte loop beats two memchr calls.
+    while (gt < text_.size() && text_[gt] != '>' && text_[gt] != '<') ++gt;
+    if (gt >= text_.size() || text_[gt] == '<') return false;
   }
   if (gt >= text_.size()) return false;
   out = Token{closing ? TokenKind::kCloseTag : TokenKind::kOpenTag, lt, gt + 1};

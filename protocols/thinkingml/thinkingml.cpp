@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/tag_lexer.h"
@@ -34,7 +35,12 @@ std::optional<Name> AllowedName(std::string_view s) {
   } else {
     return std::nullopt;
   }
-  if (NameOf(candidate) != s) return std::nullopt;
+  // A fixed-size compare per length: inlined, no libc call.
+  const char* want = NameOf(candidate).data();
+  const bool equal = s.size() == 4   ? std::memcmp(s.data(), want, 4) == 0
+                     : s.size() == 5 ? std::memcmp(s.data(), want, 5) == 0
+                                     : std::memcmp(s.data(), want, 8) == 0;
+  if (!equal) return std::nullopt;
   return candidate;
 }
 
@@ -177,6 +183,7 @@ class Validator {
   std::optional<LineIndex> lines_;
   std::vector<ValidationFinding> findings_;
   Parts parts_;
+  std::shared_ptr<const std::string> owned_final_;
   std::vector<Open> stack_;
   int misplaced_depth_ = 0;             // open elements marked misplaced
   std::array<int, kNameCount> seen_{};  // top-level blocks opened, by name
@@ -255,6 +262,7 @@ Validation Validator::Run() {
   v.valid = findings_.empty();
   v.findings = std::move(findings_);
   v.parts = std::move(parts_);
+  v.owned_final = std::move(owned_final_);
   return v;
 }
 
@@ -503,10 +511,10 @@ void Validator::Pop(std::size_t inner_end, std::size_t close_end) {
   const std::string_view inner = text_.substr(o.inner_begin, inner_end - o.inner_begin);
   switch (o.name) {
     case Name::kThink:
-      if (want_parts_) parts_.think = std::string(Trim(inner));
+      if (want_parts_) parts_.think = Trim(inner);
       break;
     case Name::kSerp:
-      if (want_parts_) parts_.serp = std::string(Trim(inner));
+      if (want_parts_) parts_.serp = Trim(inner);
       break;
     case Name::kThinking:
       if (o.phases == 0) {
@@ -527,8 +535,7 @@ void Validator::Pop(std::size_t inner_end, std::size_t close_end) {
         const std::size_t text_begin =
             o.has_title && o.after_title > 0 ? o.after_title : o.inner_begin;
         const std::size_t b = std::min(text_begin, inner_end);
-        parts_.phases.push_back(
-            {o.id, std::string(Trim(o.title)), std::string(Trim(text_.substr(b, inner_end - b)))});
+        parts_.phases.push_back({o.id, Trim(o.title), Trim(text_.substr(b, inner_end - b))});
       }
       break;
     }
@@ -549,7 +556,7 @@ void Validator::Pop(std::size_t inner_end, std::size_t close_end) {
 void Validator::CheckFinal(std::string_view content, std::size_t content_offset,
                            std::optional<std::pair<std::size_t, std::size_t>> comment) {
   if (!comment || comment->second > content_offset + content.size()) {
-    if (want_parts_) parts_.final_content = std::string(Trim(content));
+    if (want_parts_) parts_.final_content = Trim(content);
     Add("TML-4.1", content_offset + content.size(),
         "<final> does not end with the <!-- <serp_queries> … </serp_queries> --> block");
     return;
@@ -560,11 +567,14 @@ void Validator::CheckFinal(std::string_view content, std::size_t content_offset,
   if (!want_parts_) {
     // The verdict alone needs no final content.
   } else if (FirstNonSpace(after) == std::string_view::npos) {
-    parts_.final_content = std::string(Trim(content.substr(0, block.begin)));
+    parts_.final_content = Trim(content.substr(0, block.begin));
   } else {
+    // Text after the block (TML-4.1): the content around it is joined, into
+    // storage the Validation owns.
     std::string rest(content.substr(0, block.begin));
     rest.append(after);
-    parts_.final_content = std::string(Trim(rest));
+    owned_final_ = std::make_shared<const std::string>(std::move(rest));
+    parts_.final_content = Trim(*owned_final_);
   }
   const std::size_t at = content_offset + block.begin;
   if (!block.last) {
@@ -588,6 +598,17 @@ void Validator::CheckFinal(std::string_view content, std::size_t content_offset,
 }  // namespace
 
 Validation Validate(std::string_view reply) { return Validator(reply, true).Run(); }
+
+Validation Validate(std::string&& reply) {
+  // The heap string keeps its bytes where they are when the shared pointer
+  // is moved or copied, so the parts' views stay valid.
+  auto owned = std::make_shared<const std::string>(std::move(reply));
+  Validation v = Validate(std::string_view(*owned));
+  v.owned_reply = std::move(owned);
+  return v;
+}
+
+Validation Validate(const char* reply) { return Validate(std::string(reply)); }
 
 std::vector<ValidationFinding> CheckReply(std::string_view reply) {
   return Validator(reply, false).Run().findings;

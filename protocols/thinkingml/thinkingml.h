@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,23 +43,25 @@
 
 namespace llmconform::thinkingml {
 
+// The parts are views: into the reply text (see Validate for who keeps it),
+// or into text the Validation owns. Nothing of the reply is copied.
 struct Phase {
   std::optional<std::int64_t> id;  // nullopt when the id attribute is missing or malformed
-  std::string title;               // trimmed
-  std::string text;                // what follows </title>, trimmed
+  std::string_view title;          // trimmed
+  std::string_view text;           // what follows </title>, trimmed
   friend bool operator==(const Phase&, const Phase&) = default;
 };
 
 // What the lenient parse found; filled as far as the reply allows, also when
 // it is invalid. Only the first block of each kind is taken.
 struct Parts {
-  std::optional<std::string> think;  // trimmed content, nullopt when absent
-  std::optional<std::string> serp;
+  std::optional<std::string_view> think;  // trimmed content, nullopt when absent
+  std::optional<std::string_view> serp;
   std::vector<Phase> phases;  // of the <thinking> block, in order
   // The content of <final> with the serp_queries block cut out, trimmed.
-  std::optional<std::string> final_content;
-  // The strings of the serp_queries array; nullopt when there is no block or
-  // its JSON is not an array.
+  std::optional<std::string_view> final_content;
+  // The strings of the serp_queries array (JSON escapes decoded); nullopt
+  // when there is no block or its JSON is not an array.
   std::optional<std::vector<std::string>> queries;
   friend bool operator==(const Parts&, const Parts&) = default;
 };
@@ -75,6 +78,12 @@ struct Validation {
   bool valid = false;                       // no findings
   std::vector<ValidationFinding> findings;  // every violation, ordered by offset
   Parts parts;
+  // What the parts view besides the caller's text, shared by copies of this
+  // Validation: the reply handed over to Validate(std::string&&), and the
+  // final content when it had to be joined around a misplaced serp_queries
+  // block. Null when not needed.
+  std::shared_ptr<const std::string> owned_reply;
+  std::shared_ptr<const std::string> owned_final;
 };
 
 // Judges a whole reply (the joined content_delta texts) by every rule of
@@ -82,7 +91,13 @@ struct Validation {
 // something missing (no <thinking>) point at the end of the reply; a reply
 // that is exactly `<<ParsingError>>` (surrounding whitespace aside) gets the
 // single finding TML-5.1.
+//
+// Lifetime of the parts: from a string_view (or an lvalue std::string) they
+// view the caller's text, which must outlive them; a std::string rvalue or a
+// C string is taken over by the Validation, so temporaries are safe.
 Validation Validate(std::string_view reply);
+Validation Validate(std::string&& reply);
+Validation Validate(const char* reply);
 
 // Every rule id Validate can report, in catalogue order
 // (specs/thinkingml/rules.json holds exactly these).

@@ -41,6 +41,49 @@ TEST(Validate, AcceptsTheSeedExampleAndReturnsItsParts) {
   EXPECT_EQ(v.parts.queries, (V{"三分化训练计划怎么安排", "三分化训练动作选择"}));
 }
 
+// The parts are views: into the caller's text when it is passed as a view,
+// into the Validation's own copy when the text is handed over, and they stay
+// valid in copies of the Validation after the original is gone.
+TEST(Validate, PartsViewTheCallersTextWithoutCopying) {
+  const std::string reply = Doc(kTwoPhases);
+  const Validation v = Validate(std::string_view(reply));
+  ASSERT_TRUE(v.parts.final_content);
+  const char* begin = reply.data();
+  const char* end = begin + reply.size();
+  EXPECT_GE(v.parts.final_content->data(), begin);
+  EXPECT_LE(v.parts.final_content->data() + v.parts.final_content->size(), end);
+  EXPECT_GE(v.parts.phases.at(1).title.data(), begin);
+  EXPECT_FALSE(v.owned_reply);
+}
+
+TEST(Validate, PartsOfAHandedOverTextOutliveItsSourceAndTheOriginal) {
+  std::optional<Validation> copy;
+  {
+    std::string reply = Doc(kTwoPhases);
+    const Validation v = Validate(std::move(reply));
+    reply.assign(reply.capacity(), 'x');  // scribble over whatever is left
+    copy = v;
+  }
+  EXPECT_TRUE(copy->owned_reply);
+  EXPECT_EQ(copy->parts.phases.at(0).title, "理解需求");
+  EXPECT_EQ(copy->parts.final_content, "# 方案\n- 推拉腿");
+}
+
+TEST(Validate, JoinedFinalContentIsOwnedByTheValidation) {
+  // Text after the serp_queries block (TML-4.1): the final content is the
+  // text around the block, joined.
+  const std::string misplaced =
+      Format("<thinking>\n{}\n</thinking>\n<final>\n答案\n{}\n补充</final>", kTwoPhases, kQueries);
+  std::optional<Validation> copy;
+  {
+    const Validation v = Validate(std::string_view(misplaced));
+    copy = v;
+  }
+  EXPECT_EQ(Where(*copy), (V{"TML-4.1@13:1"}));
+  EXPECT_TRUE(copy->owned_final);
+  EXPECT_EQ(copy->parts.final_content, "答案\n\n补充");
+}
+
 TEST(Validate, AcceptsThinkAndSerpBeforeThinking) {
   const Validation v =
       Validate("<think>草稿</think>\n<serp>三分化 训练</serp>\n" + Doc(kTwoPhases));
