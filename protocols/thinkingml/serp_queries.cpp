@@ -1,6 +1,8 @@
 #include "protocols/thinkingml/serp_queries.h"
 
 #include <algorithm>
+#include <array>
+#include <memory_resource>
 #include <nlohmann/json.hpp>
 
 #include "protocols/thinkingml/sensitive_info.h"
@@ -91,7 +93,7 @@ struct QueryFacts {
 // of each string. nullopt for anything else, which the general parser then
 // handles and explains.
 std::optional<std::vector<std::string>> ParseStringArray(std::string_view s,
-                                                         std::vector<QueryFacts>& facts) {
+                                                         std::pmr::vector<QueryFacts>& facts) {
   std::size_t i = 0;
   auto skip = [&] {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
@@ -119,6 +121,13 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s,
           if (c == '"' || c == '\\' || c < 0x20) break;
           fact.trigger |= IsSensitiveInfoTrigger(c);
           ++i;
+        } else if (c >= 0xE1 && c <= 0xEC && i + 2 < s.size()) {
+          // Three bytes with no overlong or surrogate form possible: most of
+          // CJK. Only the continuation bytes need checking.
+          const auto b1 = static_cast<unsigned char>(s[i + 1]);
+          const auto b2 = static_cast<unsigned char>(s[i + 2]);
+          if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return std::nullopt;
+          i += 3;
         } else {
           char32_t cp = 0;
           const std::size_t len = DecodeUtf8(s, i, cp);
@@ -198,8 +207,8 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s,
 
 // Rules TML-4.4 to TML-4.7 on the strings of the array; `facts` as
 // ParseStringArray gathered them, or empty to work them out here.
-void CheckQueries(const std::vector<std::string>& queries, const std::vector<QueryFacts>& facts,
-                  Findings& findings) {
+void CheckQueries(const std::vector<std::string>& queries,
+                  const std::pmr::vector<QueryFacts>& facts, Findings& findings) {
   if (queries.size() > kMaxSerpQueries) {
     findings.push_back({"TML-4.4", Format("{} serp queries, at most {} are allowed", queries.size(),
                                           kMaxSerpQueries)});
@@ -281,7 +290,10 @@ std::string FormatSerpQueriesBlock(const std::vector<std::string>& queries) {
 
 SerpQueriesCheck CheckSerpQueries(std::string_view json) {
   SerpQueriesCheck out;
-  std::vector<QueryFacts> facts;
+  // The facts of the usual few queries stay in this frame.
+  std::array<std::byte, 2 * kMaxSerpQueries * sizeof(QueryFacts)> buffer;
+  std::pmr::monotonic_buffer_resource resource(buffer.data(), buffer.size());
+  std::pmr::vector<QueryFacts> facts(&resource);
   facts.reserve(kMaxSerpQueries);
   if (auto fast = ParseStringArray(json, facts)) {
     CheckQueries(*fast, facts, out.findings);
@@ -308,7 +320,7 @@ SerpQueriesCheck CheckSerpQueries(std::string_view json) {
     }
     queries.push_back(parsed[i].get<std::string>());
   }
-  CheckQueries(queries, {}, out.findings);
+  CheckQueries(queries, std::pmr::vector<QueryFacts>(), out.findings);
   out.queries = std::move(queries);
   return out;
 }

@@ -127,9 +127,9 @@ TEST(CheckSerpQueries, DecodesJsonEscapes) {
 // The queries read from any text are exactly the string elements nlohmann
 // finds, when it finds an array; none otherwise.
 RC_GTEST_PROP(CheckSerpQueriesProperties, ReadsJsonLikeNlohmann, ()) {
-  const auto pieces = *rc::gen::container<std::vector<std::string>>(
-      rc::gen::element<std::string>("[", "]", ",", "\"", "\\", "u", "d83d", "de00", "00e9", "a",
-                                    "中", " ", "\n", "\t", "1", "null", "\xFF", "\"x\"", "/", "n"));
+  const auto pieces = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
+      "[", "]", ",", "\"", "\\", "u", "d83d", "de00", "00e9", "a", "中", " ", "\n", "\t", "1",
+      "null", "\xFF", "\"x\"", "/", "n", "\xE4\xB8", "\x89", "\xED\xA0\x80"));
   std::string text;
   for (const auto& p : pieces) text += p;
   const auto expected = nlohmann::json::parse(text, nullptr, false);

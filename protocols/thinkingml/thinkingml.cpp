@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory_resource>
 
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/tag_lexer.h"
@@ -58,14 +59,15 @@ std::optional<std::string_view> CaseInsensitiveMatch(std::string_view s) {
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-std::size_t FirstNonSpace(std::string_view s) {
+// Inlined: called for most tokens, on short ends of text.
+[[gnu::always_inline]] inline std::size_t FirstNonSpace(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (!IsXmlSpace(s[i])) return i;
   }
   return std::string_view::npos;
 }
 
-std::string_view Trim(std::string_view s) {
+[[gnu::always_inline]] inline std::string_view Trim(std::string_view s) {
   const std::size_t b = FirstNonSpace(s);
   if (b == std::string_view::npos) return {};
   std::size_t e = s.size();
@@ -129,7 +131,7 @@ class Validator {
  public:
   // `want_parts`: fill Validation::parts; without, only the verdict is made.
   Validator(std::string_view text, bool want_parts) : text_(text), want_parts_(want_parts) {
-    stack_.reserve(8);
+    stack_.reserve(kInlineDepth);
     if (want_parts_) parts_.phases.reserve(4);
   }
 
@@ -184,7 +186,13 @@ class Validator {
   std::vector<ValidationFinding> findings_;
   Parts parts_;
   std::shared_ptr<const std::string> owned_final_;
-  std::vector<Open> stack_;
+  // The open elements live in the validator's own buffer: nesting is shallow
+  // (the heap is used only past kInlineDepth levels), and a reply costs no
+  // allocation for it.
+  static constexpr std::size_t kInlineDepth = 8;
+  alignas(Open) std::array<std::byte, kInlineDepth * sizeof(Open)> stack_buffer_;
+  std::pmr::monotonic_buffer_resource stack_resource_{stack_buffer_.data(), stack_buffer_.size()};
+  std::pmr::vector<Open> stack_{&stack_resource_};
   int misplaced_depth_ = 0;             // open elements marked misplaced
   std::array<int, kNameCount> seen_{};  // top-level blocks opened, by name
   bool thinking_closed_ = false;
