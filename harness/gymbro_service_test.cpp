@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/gymbro_test_support.h"
 #include "harness/sse_check.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
@@ -14,46 +15,6 @@ namespace {
 
 using Json = nlohmann::json;
 using std::chrono::milliseconds;
-
-// A trace whose one exchange answers the service's upstream request for
-// "hi" with `pieces` of content (and a finish, unless `finish` is false).
-std::string TraceText(const std::vector<std::string>& pieces, const Json& fault = nullptr,
-                      bool finish = true) {
-  Json events = Json::array();
-  for (const auto& p : pieces) {
-    events.push_back(
-        {{"data",
-          {{"id", "chatcmpl-1"},
-           {"object", "chat.completion.chunk"},
-           {"model", "gpt-4o-mini-2024"},
-           {"choices",
-            {{{"index", 0}, {"delta", {{"content", p}}}, {"finish_reason", nullptr}}}}}}});
-  }
-  if (finish) {
-    events.push_back(
-        {{"data",
-          {{"id", "chatcmpl-1"},
-           {"object", "chat.completion.chunk"},
-           {"choices", {{{"index", 0}, {"delta", Json::object()}, {"finish_reason", "stop"}}}}}}});
-    events.push_back({{"data", "[DONE]"}});
-  }
-  Json exchange{{"seq", 1},
-                {"request",
-                 {{"method", "POST"},
-                  {"path", "/v1/chat/completions"},
-                  {"body",
-                   {{"model", "gpt-4o-mini"},
-                    {"messages", {{{"role", "user"}, {"content", "hi"}}}},
-                    {"stream", true}}}}},
-                {"response",
-                 {{"status", 200},
-                  {"headers", {{"content-type", "text/event-stream"}}},
-                  {"events", events}}}};
-  if (!fault.is_null()) exchange["fault"] = fault;
-  const Json header{
-      {"format", "llmconform-trace/1"}, {"id", "gymbro/test"}, {"origin", "synthesized"}};
-  return header.dump() + "\n" + exchange.dump() + "\n";
-}
 
 struct Exchange {
   wire::HttpResponse post;
@@ -123,7 +84,7 @@ class GymbroServiceTest : public ::testing::Test {
 using V = std::vector<std::string>;
 
 TEST_F(GymbroServiceTest, StreamsTheReplyAsTheSeedEventSequence) {
-  Start(TraceText({"<thinking>", "中文", "</thinking>"}));
+  Start(GymbroUpstreamTrace({"<thinking>", "中文", "</thinking>"}));
   const Exchange run = Send();
   EXPECT_EQ(run.post.status, 200);
   EXPECT_EQ(run.post.body, R"({"message_id":"msg_1"})");
@@ -151,7 +112,7 @@ TEST_F(GymbroServiceTest, StreamsTheReplyAsTheSeedEventSequence) {
 }
 
 TEST_F(GymbroServiceTest, MakesUpARequestIdWhenNoneIsSent) {
-  Start(TraceText({"a"}));
+  Start(GymbroUpstreamTrace({"a"}));
   const Exchange run = Send(std::nullopt);
   EXPECT_EQ(run.post.headers.at("x-request-id"), "req_1");
   EXPECT_EQ(run.check.request_id, "req_1");
@@ -159,7 +120,7 @@ TEST_F(GymbroServiceTest, MakesUpARequestIdWhenNoneIsSent) {
 }
 
 TEST_F(GymbroServiceTest, ALateSubscriberGetsTheWholeStream) {
-  Start(TraceText({"a", "b"}));
+  Start(GymbroUpstreamTrace({"a", "b"}));
   const Exchange first = Send();
   auto again = CaptureEventStream(EventsUrl("msg_1"), std::nullopt, milliseconds(20000));
   ASSERT_TRUE(again) << again.error().message;
@@ -170,7 +131,7 @@ TEST_F(GymbroServiceTest, SplitsLongChunks) {
   std::string text;
   for (int i = 0; i < 24; ++i)
     text += "深蹲时保持核心收紧，膝盖与脚尖方向一致。下蹲到大腿与地面平行。\n";
-  Start(TraceText({text}));
+  Start(GymbroUpstreamTrace({text}));
   const Exchange run = Send();
   const auto pieces = gymbro::SplitDelta(text);
   ASSERT_GT(pieces.size(), 2u);
@@ -185,7 +146,7 @@ TEST_F(GymbroServiceTest, SplitsLongChunks) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamEndingWithoutFinishingIsAnError) {
-  Start(TraceText({"a", "b"}, nullptr, /*finish=*/false));
+  Start(GymbroUpstreamTrace({"a", "b"}, nullptr, /*finish=*/false));
   const Exchange run = Send();
   EXPECT_TRUE(run.check.valid);
   EXPECT_EQ(run.check.termination, gymbro::Termination::kError);
@@ -196,7 +157,7 @@ TEST_F(GymbroServiceTest, UpstreamEndingWithoutFinishingIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
-  Start(TraceText({"a", "b", "c", "d"}, {{"cut_after_events", 2}}));
+  Start(GymbroUpstreamTrace({"a", "b", "c", "d"}, {{"cut_after_events", 2}}));
   const Exchange run = Send();
   EXPECT_TRUE(run.check.valid);
   EXPECT_EQ(run.check.termination, gymbro::Termination::kError);
@@ -205,7 +166,7 @@ TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamErrorsAreProviderErrors) {
-  Start(TraceText({"a"}, {{"status", 500}}));
+  Start(GymbroUpstreamTrace({"a"}, {{"status", 500}}));
   const Exchange http = Send();
   EXPECT_EQ(Names(http), (V{"status", "status", "status", "error"}));
   EXPECT_EQ(http.check.error_code, "provider_error");
@@ -215,7 +176,7 @@ TEST_F(GymbroServiceTest, UpstreamErrorsAreProviderErrors) {
 }
 
 TEST_F(GymbroServiceTest, AnErrorObjectInTheUpstreamStreamIsAProviderError) {
-  Start(TraceText(
+  Start(GymbroUpstreamTrace(
       {"a", "b", "c"},
       {{"error_event",
         {{"after_events", 2}, {"error", {{"message", "overloaded"}, {"type", "server_error"}}}}}}));
@@ -235,7 +196,8 @@ TEST_F(GymbroServiceTest, AnUnreachableUpstreamIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, HeartbeatsWhileTheUpstreamIsSilent) {
-  Start(TraceText({"a", "b"}, {{"stall_ms", 1000}, {"stall_after_events", 1}}), milliseconds(50));
+  Start(GymbroUpstreamTrace({"a", "b"}, {{"stall_ms", 1000}, {"stall_after_events", 1}}),
+        milliseconds(50));
   const Exchange run = Send();
   EXPECT_GE(run.check.heartbeats, 1u);
   EXPECT_TRUE(run.check.valid) << run.check.findings[0].message;

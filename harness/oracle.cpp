@@ -42,10 +42,7 @@ std::span<const OracleOp> OracleOperations() {
 }
 
 const OracleOp* FindOracleOperation(std::string_view name) {
-  for (const auto& op : OracleOperations()) {
-    if (op.name == name) return &op;
-  }
-  return nullptr;
+  return FindOracleOp(OracleOperations(), name);
 }
 
 int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std::ostream& err) {

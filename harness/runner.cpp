@@ -22,15 +22,6 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string NowIso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // A scratch folder for one scenario, removed when it goes out of scope.
 class ScratchDir {
  public:
@@ -143,7 +134,7 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
   const auto t0 = std::chrono::steady_clock::now();
   reports::RunResult run;
   run.tool_version = options.tool_version;
-  run.started_at = NowIso8601();
+  run.started_at = UtcTimestamp(std::time(nullptr));
   for (const auto& [protocol, rules] : specs.rules)
     run.rules.insert(run.rules.end(), rules.begin(), rules.end());
   reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,

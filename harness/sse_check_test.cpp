@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "harness/gymbro_service.h"
+#include "harness/gymbro_test_support.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
 #include "protocols/thinkingml/serp_queries.h"
@@ -215,32 +216,13 @@ TEST(SseCheck, JudgesABrokenServiceByEveryRule) {
 }
 
 TEST(SseCheck, PassesTheReferenceService) {
-  const Json trace_exchange{{"seq", 1},
-                            {"request",
-                             {{"method", "POST"},
-                              {"path", "/v1/chat/completions"},
-                              {"body",
-                               {{"model", "gpt-4o-mini"},
-                                {"messages", {{{"role", "user"}, {"content", "hi"}}}},
-                                {"stream", true}}}}},
-                            {"response",
-                             {{"status", 200},
-                              {"events",
-                               {{{"data",
-                                  {{"choices",
-                                    {{{"index", 0},
-                                      {"delta", {{"content", kValidReply}}},
-                                      {"finish_reason", "stop"}}}}}}},
-                                {{"data", "[DONE]"}}}}}}};
-  auto trace = mockllm::ParseTrace(Json{{"format", "llmconform-trace/1"}, {"id", "t"}}.dump() +
-                                       "\n" + trace_exchange.dump() + "\n",
-                                   "<test>");
+  auto trace = mockllm::ParseTrace(GymbroUpstreamTrace({kValidReply}), "<test>");
   ASSERT_TRUE(trace) << trace.error().message;
   std::vector<mockllm::Trace> traces{*trace};
   auto upstream = mockllm::Server::Start(std::move(traces), {});
   ASSERT_TRUE(upstream) << upstream.error().message;
   GymbroServiceOptions options;
-  options.upstream_base_url = (*upstream)->TraceBaseUrl("t");
+  options.upstream_base_url = (*upstream)->TraceBaseUrl("gymbro/test");
   auto service = GymbroService::Start(options);
   ASSERT_TRUE(service) << service.error().message;
   auto posted = PostGymbroMessage((*service)->base_url(), R"({"text":"hi"})", "req-ci-7",

@@ -56,15 +56,6 @@ std::string Lower(std::string s) {
   return s;
 }
 
-std::string UtcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // Replaces the values a pattern names with "[redacted]".
 void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t depth) {
   if (depth == tokens.size()) {
@@ -419,7 +410,7 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions 
     OJson header = {{"format", kTraceFormat},
                     {"id", options.trace_id},
                     {"origin", "recorded"},
-                    {"recorded_at", UtcNow()},
+                    {"recorded_at", llmconform::UtcTimestamp(std::time(nullptr))},
                     {"upstream", RedactText(options.upstream)}};
     for (auto it = options.header_fields.begin(); it != options.header_fields.end(); ++it)
       header[it.key()] = *it;

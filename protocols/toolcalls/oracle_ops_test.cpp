@@ -15,10 +15,7 @@ using Json = nlohmann::json;
 
 const OracleOp& Op(std::string_view name) {
   static const std::vector<OracleOp> ops = OracleOps();
-  for (const auto& op : ops) {
-    if (op.name == name) return op;
-  }
-  throw std::runtime_error("no op");
+  return OracleOpNamed(ops, name);
 }
 
 TEST(ToolcallsOracle, ToolHostRunsOneToolOnRealFolders) {

@@ -5,10 +5,13 @@
 // string_views, chars, integers, floating point, bool), `{{` and `}}` are
 // literal braces. Surplus `{}` stay as written; surplus arguments are dropped.
 // Replace with std::format once the toolchain has it: the call sites match.
+//
+// UtcTimestamp(t): the one timestamp format of reports and traces.
 #pragma once
 
 #include <charconv>
 #include <concepts>
+#include <ctime>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -71,6 +74,16 @@ std::string Format(std::string_view fmt, const Args&... args) {
     }
   }
   return out;
+}
+
+// `t` as an RFC 3339 UTC timestamp to the second: "2026-11-22T03:04:27Z"
+// (reports' started_at, traces' recorded_at).
+inline std::string UtcTimestamp(std::time_t t) {
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return std::string(buf, n);
 }
 
 }  // namespace llmconform

@@ -15,5 +15,10 @@ TEST(Format, SubstitutesInOrder) {
   EXPECT_EQ(Format("{}", -42LL), "-42");
 }
 
+TEST(UtcTimestamp, WritesRfc3339InUtc) {
+  EXPECT_EQ(UtcTimestamp(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(UtcTimestamp(1795316667), "2026-11-22T03:04:27Z");
+}
+
 }  // namespace
 }  // namespace llmconform

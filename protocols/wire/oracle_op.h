@@ -9,6 +9,9 @@
 #include <expected>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "protocols/wire/error.h"
@@ -24,5 +27,20 @@ struct OracleOp {
   // wrong type — which `ref` reports on stderr as {"error": message}, exit 2.
   std::function<std::expected<nlohmann::json, Error>(const nlohmann::json&)> run;
 };
+
+// The operation of `ops` called `name`, or nullptr. The pointer is into `ops`.
+inline const OracleOp* FindOracleOp(std::span<const OracleOp> ops, std::string_view name) {
+  for (const auto& op : ops) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+// The operation of `ops` called `name`; throws std::out_of_range when there is
+// none (for tests and tables that know the name exists).
+inline const OracleOp& OracleOpNamed(std::span<const OracleOp> ops, std::string_view name) {
+  if (const OracleOp* op = FindOracleOp(ops, name)) return *op;
+  throw std::out_of_range("no oracle operation " + std::string(name));
+}
 
 }  // namespace llmconform
