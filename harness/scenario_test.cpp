@@ -17,12 +17,12 @@ TEST(JsonLocation, SyntaxErrorsAreLocated) {
   EXPECT_NE(r.error().message.find("invalid literal"), std::string::npos) << r.error().message;
 }
 
-TEST(JsonLocation, PointersAreLocated) {
+TEST(JsonLocation, MessagesNameTheLineAndColumnOfTheValue) {
   const std::string text = "{\n  \"rules\": [\"R-1\",\n    \"R-9\"]\n}";
-  auto pos = LocatePointer(text, nlohmann::json::json_pointer("/rules/1"));
-  ASSERT_TRUE(pos);
-  EXPECT_EQ(pos->line, 3u);
-  EXPECT_EQ(pos->column, 5u);
+  EXPECT_EQ(LocatedMessage("x.json", text, nlohmann::json::json_pointer("/rules/1"), "unknown"),
+            "x.json:3:5: unknown");
+  EXPECT_EQ(LocatedMessage("x.json", text, nlohmann::json::json_pointer("/nope"), "missing"),
+            "x.json: /nope: missing");
 }
 
 TEST(ParseScenario, AcceptsAWellFormedScenario) {

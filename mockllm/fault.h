@@ -29,7 +29,6 @@
 #include <string>
 #include <string_view>
 
-#include "mockllm/json_locate.h"
 #include "mockllm/trace.h"
 
 namespace mockllm {

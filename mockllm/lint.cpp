@@ -1,10 +1,10 @@
 #include "mockllm/lint.h"
 
 #include "mockllm/canonical.h"
-#include "mockllm/json_locate.h"
 #include "mockllm/secrets.h"
 #include "mockllm/trace.h"
 #include "protocols/wire/format.h"
+#include "protocols/wire/json_locate.h"
 
 namespace mockllm {
 namespace {
@@ -18,7 +18,7 @@ struct LineContext {
   std::vector<std::string>& problems;
 
   void Report(const std::string& pointer, const std::string& message) const {
-    const std::size_t column = LocateNearest(line, pointer) + 1;
+    const std::size_t column = llmconform::LocateNearestJsonPointer(line, pointer) + 1;
     problems.push_back(Format("{}:{}:{}: {}: {}", name, line_no, column,
                               pointer.empty() ? "/" : pointer, message));
   }

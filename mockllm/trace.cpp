@@ -7,8 +7,8 @@
 
 #include "mockllm/canonical.h"
 #include "mockllm/fault.h"
-#include "mockllm/json_locate.h"
 #include "protocols/wire/format.h"
+#include "protocols/wire/json_locate.h"
 #include "protocols/wire/sse.h"
 
 namespace mockllm {
@@ -272,7 +272,7 @@ std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view na
 
 Error Located(const PointedError& e, std::string_view line, std::string_view name,
               std::size_t line_no) {
-  const std::size_t column = LocateNearest(line, e.pointer) + 1;
+  const std::size_t column = llmconform::LocateNearestJsonPointer(line, e.pointer) + 1;
   return Error{Format("{}:{}:{}: {}: {}", name, line_no, column,
                       e.pointer.empty() ? "/" : e.pointer, e.message)};
 }

@@ -35,6 +35,14 @@
 
 namespace mockllm {
 
+// A problem with one value of a parsed document: its JSON pointer and what is
+// wrong ("expected integer, got string"). Callers turn it into a located Error
+// (llmconform::LocateNearestJsonPointer finds the column).
+struct PointedError {
+  std::string pointer;
+  std::string message;
+};
+
 using llmconform::Error;
 // Traces keep keys in file order, so replayed bodies keep the recorded order.
 using OJson = nlohmann::ordered_json;

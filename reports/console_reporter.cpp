@@ -1,6 +1,7 @@
 #include "reports/console_reporter.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -129,12 +130,26 @@ void ConsoleReporter::WriteFailures(const ScenarioResult& result) {
   // "    FAIL  rule: message", then the evidence under the rule id.
   constexpr std::string_view kIndent = "    ";
   const std::string evidence_indent = std::string(kIndent) + std::string(6, ' ');
+  // An error that stopped many rules at once (a stream that could not be
+  // read, a trace that would not load) is one line, not one per rule.
+  std::map<std::string_view, int> error_rules;
+  for (const CheckResult& c : result.checks) {
+    if (c.outcome == Outcome::kError) ++error_rules[c.message];
+  }
   bool any = false;
   for (const CheckResult& c : result.checks) {
     if (c.outcome != Outcome::kFail && c.outcome != Outcome::kError) continue;
     any = true;
+    std::string rules = ReadableText(c.rule);
+    if (c.outcome == Outcome::kError) {
+      int& shared = error_rules[c.message];
+      if (shared == 0) continue;  // said with the first rule it stopped
+      if (shared > 1)
+        rules += Format(" and {} more {}", shared - 1, shared == 2 ? "rule" : "rules");
+      shared = 0;
+    }
     out_ << kIndent << Paint(OutcomeSgr(c.outcome), PadRight(OutcomeLabel(c.outcome), 5)) << ' '
-         << Paint(kBold, ReadableText(c.rule)) << ": " << ReadableText(c.message) << '\n';
+         << Paint(kBold, rules) << ": " << ReadableText(c.message) << '\n';
     if (!c.evidence) continue;
     const auto field = [&](std::string_view label, const std::string& value) {
       // "expected: value", values lined up; continuation lines of a

@@ -88,6 +88,22 @@ TEST(ConsoleReporter, EvidenceCannotDriveTheTerminal) {
   EXPECT_NE(text.find("    FAIL  skill.r2: \\u001b[2J\\rcleared\n"), std::string::npos) << text;
 }
 
+TEST(ConsoleReporter, OneErrorThatStoppedManyRulesIsOneLine) {
+  RunResult run = Small();
+  run.scenarios[1].checks = {CheckResult::Error("g.1", "the stream could not be read: refused"),
+                             CheckResult::Error("g.2", "the stream could not be read: refused"),
+                             CheckResult::Fail("g.3", "wrong", {}),
+                             CheckResult::Error("g.4", "the stream could not be read: refused"),
+                             CheckResult::Error("g.5", "timed out")};
+  const std::string text = Render(run, {false, false, 0});
+  EXPECT_NE(text.find("    ERROR g.1 and 2 more rules: the stream could not be read: refused\n"
+                      "    FAIL  g.3: wrong\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    ERROR g.5: timed out\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("g.4"), std::string::npos) << text;
+}
+
 TEST(ConsoleReporter, VerdictLines) {
   RunResult run = Small();
   run.scenarios.erase(run.scenarios.begin() + 1);
