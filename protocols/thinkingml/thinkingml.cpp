@@ -616,7 +616,7 @@ Validation Validate(std::string&& reply) {
   return v;
 }
 
-Validation Validate(const char* reply) { return Validate(std::string(reply)); }
+Validation Validate(const char* reply) { return Validate(std::string(reply ? reply : "")); }
 
 std::vector<ValidationFinding> CheckReply(std::string_view reply) {
   return Validator(reply, false).Run().findings;

@@ -95,9 +95,12 @@ struct Validation {
 // Lifetime of the parts: from a string_view (or an lvalue std::string) they
 // view the caller's text, which must outlive them; a std::string rvalue or a
 // C string is taken over by the Validation, so temporaries are safe.
+// A null C string reads as "".
 Validation Validate(std::string_view reply);
 Validation Validate(std::string&& reply);
 Validation Validate(const char* reply);
+// A const temporary cannot be taken over, and a view of it would dangle.
+Validation Validate(const std::string&& reply) = delete;
 
 // Every rule id Validate can report, in catalogue order
 // (specs/thinkingml/rules.json holds exactly these).

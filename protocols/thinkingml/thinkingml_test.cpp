@@ -69,6 +69,11 @@ TEST(Validate, PartsOfAHandedOverTextOutliveItsSourceAndTheOriginal) {
   EXPECT_EQ(copy->parts.final_content, "# 方案\n- 推拉腿");
 }
 
+TEST(Validate, ANullCStringIsAnEmptyReply) {
+  const char* none = nullptr;
+  EXPECT_EQ(Where(Validate(none)), (V{"TML-1.5@1:1", "TML-1.6@1:1"}));
+}
+
 TEST(Validate, JoinedFinalContentIsOwnedByTheValidation) {
   // Text after the serp_queries block (TML-4.1): the final content is the
   // text around the block, joined.
