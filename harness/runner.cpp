@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/json_location.h"
+#include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 #include "mockllm/server.h"
 #include "protocols/wire/format.h"
@@ -21,23 +22,6 @@ namespace fs = std::filesystem;
 double MsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
-
-// A scratch folder for one scenario, removed when it goes out of scope.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "llmconform-XXXXXX").string();
-    if (mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& message) {
   std::vector<CheckResult> out;
@@ -82,6 +66,47 @@ std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scen
   return checks;
 }
 
+}  // namespace
+
+std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Scenario& s,
+                                                  const fs::path& source_root,
+                                                  const fs::path& work_dir, double speed) {
+  DriveContext ctx{.llm_base_url = "", .source_root = source_root, .work_dir = work_dir};
+  std::unique_ptr<mockllm::Server> server;
+  if (!s.trace.empty()) {
+    auto trace = mockllm::LoadTraceFile(source_root / s.trace);
+    if (!trace)
+      return std::unexpected(Error{Format("trace {}: {}", s.trace, trace.error().message)});
+    const std::string trace_id = trace->id;
+    mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
+    server_options.speed = speed;
+    std::vector<mockllm::Trace> traces;
+    traces.push_back(std::move(*trace));
+    auto started = mockllm::Server::Start(std::move(traces), server_options);
+    if (!started)
+      return std::unexpected(Error{Format("mockllm could not start: {}", started.error().message)});
+    server = std::move(*started);
+    ctx.llm_base_url = server->TraceBaseUrl(trace_id);
+  }
+  std::expected<Observation, Error> obs;
+  try {
+    obs = suite.Drive(s, ctx);
+  } catch (const std::exception& e) {
+    return std::unexpected(Error{Format("the driver threw: {}", e.what())});
+  }
+  if (!obs) {
+    return std::unexpected(
+        Error{Format("the driver could not run the scenario: {}", obs.error().message)});
+  }
+  if (server) {
+    obs->journal = server->Journal();
+    server->Stop();
+  }
+  return obs;
+}
+
+namespace {
+
 // Drives one scenario; the checks it yields are in the suite's order.
 std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   const SuiteKind* kind = FindSuite(s.protocol);
@@ -91,38 +116,8 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   ScratchDir scratch;
   if (scratch.path().empty())
     return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
-  DriveContext ctx{
-      .llm_base_url = "", .source_root = options.source_root, .work_dir = scratch.path()};
-
-  std::unique_ptr<mockllm::Server> server;
-  if (!s.trace.empty()) {
-    auto trace = mockllm::LoadTraceFile(options.source_root / s.trace);
-    if (!trace) return ErrorsForAll(s, Format("trace {}: {}", s.trace, trace.error().message));
-    const std::string trace_id = trace->id;
-    mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
-    server_options.speed = options.speed;
-    std::vector<mockllm::Trace> traces;
-    traces.push_back(std::move(*trace));
-    auto started = mockllm::Server::Start(std::move(traces), server_options);
-    if (!started)
-      return ErrorsForAll(s, Format("mockllm could not start: {}", started.error().message));
-    server = std::move(*started);
-    ctx.llm_base_url = server->TraceBaseUrl(trace_id);
-  }
-
-  std::expected<Observation, Error> obs;
-  try {
-    obs = suite->Drive(s, ctx);
-  } catch (const std::exception& e) {
-    return ErrorsForAll(s, Format("the driver threw: {}", e.what()));
-  }
-  if (!obs)
-    return ErrorsForAll(s,
-                        Format("the driver could not run the scenario: {}", obs.error().message));
-  if (server) {
-    obs->journal = server->Journal();
-    server->Stop();
-  }
+  auto obs = ObserveScenario(*suite, s, options.source_root, scratch.path(), options.speed);
+  if (!obs) return ErrorsForAll(s, obs.error().message);
   return CheckObservation(*suite, s, *obs);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/scenario.h"
+#include "harness/suite.h"
 #include "reports/reporter.h"
 #include "reports/result.h"
 
@@ -23,6 +24,18 @@ struct RunOptions {
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'
 // also matches the protocol alone or the name alone).
 bool MatchesFilter(const Scenario& scenario, std::string_view filter);
+
+// One scenario's observation, as a run makes it: the scenario's trace (if it
+// names one) replayed by an in-process mockllm on an ephemeral loopback port
+// at `speed`, `suite` driven against it with `work_dir` as its scratch
+// folder, and mockllm's journal attached. Trace paths are relative to
+// `source_root`. Errors say which step failed ("trace …: …", "mockllm could
+// not start: …", "the driver threw: …", "the driver could not run the
+// scenario: …").
+std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Scenario& s,
+                                                  const std::filesystem::path& source_root,
+                                                  const std::filesystem::path& work_dir,
+                                                  double speed = 0);
 
 // Runs every scenario of `specs` that matches the filter. Never throws: a
 // scenario that cannot run (a missing trace, a suite that failed) yields

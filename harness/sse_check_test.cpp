@@ -7,6 +7,7 @@
 
 #include "harness/gymbro_service.h"
 #include "harness/gymbro_test_support.h"
+#include "harness/suites/suite_test_support.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
 #include "protocols/thinkingml/serp_queries.h"
@@ -45,10 +46,6 @@ std::vector<std::string> AllRules() {
   for (auto id : StreamRuleIds()) rules.emplace_back(id);
   for (auto id : thinkingml::kReplyRuleIds) rules.emplace_back(id);
   return rules;
-}
-
-std::string Describe(const CheckResult& r) {
-  return r.rule + " " + std::string(reports::OutcomeName(r.outcome)) + ": " + r.message;
 }
 
 // "RULE outcome" for every result that is not a Pass.
@@ -136,7 +133,7 @@ TEST(JudgeStream, IntendedViolationsPassWhenReportedAndFailWhenNot) {
               Event("completed", Format("\"reply_len\":{}", thinkingml::CountCodePoints(broken)))}),
       options, std::vector<std::string>{"TML-1.9", "TML-3.2"});
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0].outcome, Outcome::kPass) << Describe(results[0]);
+  EXPECT_EQ(results[0].outcome, Outcome::kPass) << DescribeCheck(results[0]);
   EXPECT_EQ(results[0].message,
             "reported as the scenario intends: reply 6:9: text after </final>: \"尾巴\"; nothing "
             "may follow the "
@@ -239,7 +236,7 @@ TEST(SseCheck, PassesTheReferenceService) {
 TEST(SseCheck, AnUnreachableStreamIsAnErrorNotAVerdict) {
   const auto result = SseCheck("http://127.0.0.1:1/events", {std::nullopt, milliseconds(2000)});
   ASSERT_FALSE(result.checks.empty());
-  for (const auto& r : result.checks) EXPECT_EQ(r.outcome, Outcome::kError) << Describe(r);
+  for (const auto& r : result.checks) EXPECT_EQ(r.outcome, Outcome::kError) << DescribeCheck(r);
   EXPECT_TRUE(result.checks[0].message.starts_with(
       "the stream could not be read: GET http://127.0.0.1:1/events: "))
       << result.checks[0].message;

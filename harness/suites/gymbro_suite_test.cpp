@@ -2,15 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/suites/suite_test_support.h"
-
 #include <map>
 #include <set>
 
 #include "harness/scenario.h"
+#include "harness/suites/suite_test_support.h"
 #include "harness/suites/thinkingml_suite.h"
-#include "mockllm/server.h"
-#include "mockllm/trace.h"
 
 namespace llmconform::harness {
 namespace {
@@ -20,59 +17,6 @@ using reports::CheckResult;
 using reports::Outcome;
 
 const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
-
-const SpecSet& Specs() { return BundledSpecs(); }
-
-std::vector<const Scenario*> ScenariosOf(std::string_view protocol) {
-  std::vector<const Scenario*> out;
-  for (const auto& s : Specs().scenarios) {
-    if (s.protocol == protocol) out.push_back(&s);
-  }
-  return out;
-}
-
-const Scenario& Named(std::string_view protocol, std::string_view name) {
-  for (const Scenario* s : ScenariosOf(protocol)) {
-    if (s->name == name) return *s;
-  }
-  ADD_FAILURE() << "no scenario " << protocol << "/" << name;
-  static const Scenario none;
-  return none;
-}
-
-// What the runner does for one scenario: replay its trace with an in-process
-// mockllm, drive the suite against it, collect the journal.
-Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
-  auto trace = mockllm::LoadTraceFile(kRoot / s.trace);
-  EXPECT_TRUE(trace) << (trace ? "" : trace.error().message);
-  if (!trace) return {};
-  const std::string id = trace->id;
-  std::vector<mockllm::Trace> traces;
-  traces.push_back(std::move(*trace));
-  auto server = mockllm::Server::Start(std::move(traces), {});
-  EXPECT_TRUE(server) << (server ? "" : server.error().message);
-  if (!server) return {};
-  const DriveContext ctx{(*server)->TraceBaseUrl(id), kRoot, fs::temp_directory_path()};
-  auto obs = suite.Drive(s, ctx);
-  EXPECT_TRUE(obs) << s.name << ": " << (obs ? "" : obs.error().message);
-  if (!obs) return {};
-  obs->journal = (*server)->Journal();
-  (*server)->Stop();
-  return *obs;
-}
-
-std::string Describe(const CheckResult& r) {
-  std::string s = r.rule + " " + std::string(reports::OutcomeName(r.outcome)) + ": " + r.message;
-  if (r.evidence) s += " [at " + r.evidence->where + "]";
-  return s;
-}
-
-const CheckResult* Result(const std::vector<CheckResult>& results, std::string_view rule) {
-  for (const auto& r : results) {
-    if (r.rule == rule) return &r;
-  }
-  return nullptr;
-}
 
 TEST(GymbroSuites, HaveTheScenariosOfTheIssue) {
   std::set<std::string> names;
@@ -103,33 +47,33 @@ TEST(GymbroSuites, EveryScenarioConformsAndEveryRuleIsExercised) {
       std::set<std::string> covered;
       for (const auto& r : results) {
         EXPECT_TRUE(r.outcome == Outcome::kPass || r.outcome == Outcome::kSkip)
-            << s->name << ": " << Describe(r);
+            << s->name << ": " << DescribeCheck(r);
         if (r.outcome == Outcome::kPass) ++passes[r.rule];
         covered.insert(r.rule);
       }
       for (const auto& rule : s->rules)
         EXPECT_TRUE(covered.contains(rule)) << s->name << ": no result for " << rule;
     }
-    ASSERT_TRUE(Specs().rules.contains(protocol));
-    for (const auto& rule : Specs().rules.at(protocol))
+    ASSERT_TRUE(BundledSpecs().rules.contains(protocol));
+    for (const auto& rule : BundledSpecs().rules.at(protocol))
       EXPECT_GT(passes[rule.id], 0) << rule.id << " never passes";
   }
 }
 
 TEST(GymbroSuites, TheStalledUpstreamCausesHeartbeats) {
   auto suite = MakeGymbroSuite();
-  const Scenario& s = Named("gymbro", "upstream-stall-heartbeats");
+  const Scenario& s = NamedScenario("gymbro", "upstream-stall-heartbeats");
   const Observation obs = DriveAgainstMockllm(*suite, s);
   const auto results = suite->Check(s, obs);
-  const CheckResult* hb = Result(results, "GYMBRO-6.13");
+  const CheckResult* hb = FindResult(results, "GYMBRO-6.13");
   ASSERT_TRUE(hb);
-  EXPECT_EQ(hb->outcome, Outcome::kPass) << Describe(*hb);
+  EXPECT_EQ(hb->outcome, Outcome::kPass) << DescribeCheck(*hb);
   EXPECT_EQ(obs.outputs["client"]["outcome"], "completed");
 }
 
 TEST(GymbroSuites, ChecksCatchABrokenStream) {
   auto suite = MakeGymbroSuite();
-  const Scenario& s = Named("gymbro", "seed-event-sequence");
+  const Scenario& s = NamedScenario("gymbro", "seed-event-sequence");
   Observation obs = DriveAgainstMockllm(*suite, s);
   Json& events = obs.outputs["stream"]["events"];
   ASSERT_GT(events.size(), 5u);
@@ -147,10 +91,10 @@ TEST(GymbroSuites, ChecksCatchABrokenStream) {
 
 TEST(GymbroSuites, ExpectationsOfAThinkingmlScenarioAreHeldToTheReply) {
   auto suite = MakeThinkingmlSuite();
-  const Scenario& s = Named("thinkingml", "phase-ids-1-3");
+  const Scenario& s = NamedScenario("thinkingml", "phase-ids-1-3");
   const Observation obs = DriveAgainstMockllm(*suite, s);
   const auto results = suite->Check(s, obs);
-  const CheckResult* ids = Result(results, "TML-3.2");
+  const CheckResult* ids = FindResult(results, "TML-3.2");
   ASSERT_TRUE(ids);
   EXPECT_EQ(ids->outcome, Outcome::kPass);
   EXPECT_EQ(ids->message,
@@ -160,14 +104,14 @@ TEST(GymbroSuites, ExpectationsOfAThinkingmlScenarioAreHeldToTheReply) {
   Scenario unaware = s;
   unaware.expect["violations"] = Json::array();
   const auto unaware_results = suite->Check(unaware, obs);
-  const CheckResult* strict = Result(unaware_results, "TML-3.2");
+  const CheckResult* strict = FindResult(unaware_results, "TML-3.2");
   ASSERT_TRUE(strict);
   EXPECT_EQ(strict->outcome, Outcome::kFail);
 }
 
 TEST(GymbroSuites, BadScenarioInputIsAnError) {
   auto suite = MakeGymbroSuite();
-  Scenario s = Named("gymbro", "seed-event-sequence");
+  Scenario s = NamedScenario("gymbro", "seed-event-sequence");
   s.input["heartbeatMs"] = 0;
   auto obs =
       suite->Drive(s, DriveContext{"http://127.0.0.1:1/v1", kRoot, fs::temp_directory_path()});
@@ -178,7 +122,7 @@ TEST(GymbroSuites, BadScenarioInputIsAnError) {
   ASSERT_FALSE(obs);
   EXPECT_EQ(obs.error().message,
             "input.text: field \"text\": expected string, got nothing (the field is required)");
-  Scenario bad_expect = Named("gymbro", "seed-event-sequence");
+  Scenario bad_expect = NamedScenario("gymbro", "seed-event-sequence");
   bad_expect.expect["outcome"] = "done";
   for (const auto& r : suite->Check(bad_expect, Observation{})) {
     EXPECT_EQ(r.outcome, Outcome::kError);

@@ -2,89 +2,22 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/suites/suite_test_support.h"
-
 #include <cstdlib>
 #include <map>
 #include <set>
 
 #include "harness/scenario.h"
-#include "mockllm/server.h"
-#include "mockllm/trace.h"
+#include "harness/suites/suite_test_support.h"
 
 namespace llmconform::harness {
 namespace {
 
-namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
-
-const SpecSet& Specs() { return BundledSpecs(); }
-
-std::vector<const Scenario*> SkillScenarios() {
-  std::vector<const Scenario*> out;
-  for (const auto& s : Specs().scenarios) {
-    if (s.protocol == "skill") out.push_back(&s);
-  }
-  return out;
-}
-
-const Scenario& Named(std::string_view name) {
-  for (const Scenario* s : SkillScenarios()) {
-    if (s->name == name) return *s;
-  }
-  ADD_FAILURE() << "no scenario skill/" << name;
-  static const Scenario none;
-  return none;
-}
-
-fs::path ScratchDir() {
-  char tmpl[] = "/tmp/skill_suite_XXXXXX";
-  return ::mkdtemp(tmpl);
-}
-
-// What the harness runner does for one scenario: replay its trace with an
-// in-process mockllm, drive the suite against it, collect the journal.
-Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
-  auto trace = mockllm::LoadTraceFile(kRoot / s.trace);
-  EXPECT_TRUE(trace) << (trace ? "" : trace.error().message);
-  if (!trace) return {};
-  const std::string id = trace->id;
-  std::vector<mockllm::Trace> traces;
-  traces.push_back(std::move(*trace));
-  auto server = mockllm::Server::Start(std::move(traces), {});
-  EXPECT_TRUE(server) << (server ? "" : server.error().message);
-  if (!server) return {};
-  const DriveContext ctx{(*server)->TraceBaseUrl(id), kRoot, ScratchDir()};
-  auto obs = suite.Drive(s, ctx);
-  EXPECT_TRUE(obs) << s.name << ": " << (obs ? "" : obs.error().message);
-  if (!obs) return {};
-  obs->journal = (*server)->Journal();
-  (*server)->Stop();
-  fs::remove_all(ctx.work_dir);
-  return *obs;
-}
-
-const CheckResult* Result(const std::vector<CheckResult>& results, std::string_view rule) {
-  for (const auto& r : results) {
-    if (r.rule == rule) return &r;
-  }
-  return nullptr;
-}
-
-std::string Describe(const CheckResult& r) {
-  std::string s = r.rule + " " + std::string(reports::OutcomeName(r.outcome)) + ": " + r.message;
-  if (r.evidence)
-    s += " [expected " + r.evidence->expected + ", actual " + r.evidence->actual + ", at " +
-         r.evidence->where + "]";
-  return s;
-}
-
 TEST(SkillSuite, HasTheScenariosOfTheIssue) {
   std::set<std::string> names;
-  for (const Scenario* s : SkillScenarios()) names.insert(s->name);
+  for (const Scenario* s : ScenariosOf("skill")) names.insert(s->name);
   for (const char* want : {"git-quick-commit", "optional-question-skipped", "message-continues",
                            "untagged-command", "skipped-command", "step-limit", "llm-error-500",
                            "llm-timeout", "lowercase-tags", "fenced-command"}) {
@@ -98,41 +31,42 @@ TEST(SkillSuite, EveryScenarioConformsAndEveryRuleIsExercised) {
   auto suite = MakeSkillSuite();
   ASSERT_EQ(suite->protocol(), "skill");
   std::map<std::string, int> passes;
-  for (const Scenario* s : SkillScenarios()) {
+  for (const Scenario* s : ScenariosOf("skill")) {
     const Observation obs = DriveAgainstMockllm(*suite, *s);
     const auto results = suite->Check(*s, obs);
     EXPECT_EQ(results.size(), s->rules.size()) << s->name;
     for (const auto& r : results) {
       EXPECT_TRUE(r.outcome == Outcome::kPass || r.outcome == Outcome::kSkip)
-          << s->name << ": " << Describe(r);
+          << s->name << ": " << DescribeCheck(r);
       if (r.outcome == Outcome::kPass) ++passes[r.rule];
     }
   }
-  ASSERT_TRUE(Specs().rules.contains("skill"));
-  for (const auto& rule : Specs().rules.at("skill"))
+  ASSERT_TRUE(BundledSpecs().rules.contains("skill"));
+  for (const auto& rule : BundledSpecs().rules.at("skill"))
     EXPECT_GT(passes[rule.id], 0) << rule.id << " never passes";
 }
 
 TEST(SkillSuite, SeedConversationPassesEveryRuleItNames) {
   auto suite = MakeSkillSuite();
-  const Scenario& s = Named("git-quick-commit");
+  const Scenario& s = NamedScenario("skill", "git-quick-commit");
   const Observation obs = DriveAgainstMockllm(*suite, s);
   ASSERT_EQ(obs.journal.size(), 4u);
   EXPECT_EQ(obs.outputs["steps"], (Json{1, 2, 3, 4}));
   EXPECT_EQ(obs.outputs["end"],
             (Json{{"reason", "completed"},
                   {"message", "Коммит успешно создан: abc1234. Изменён 1 файл."}}));
-  for (const auto& r : suite->Check(s, obs)) EXPECT_EQ(r.outcome, Outcome::kPass) << Describe(r);
-  EXPECT_EQ(Result(suite->Check(s, obs), "SKILL-USER-6")->message,
+  for (const auto& r : suite->Check(s, obs))
+    EXPECT_EQ(r.outcome, Outcome::kPass) << DescribeCheck(r);
+  EXPECT_EQ(FindResult(suite->Check(s, obs), "SKILL-USER-6")->message,
             "steps 1 to 4 of 100, one per user message");
 }
 
 TEST(SkillSuite, FaultsEndTheSession) {
   auto suite = MakeSkillSuite();
-  const Observation error = DriveAgainstMockllm(*suite, Named("llm-error-500"));
+  const Observation error = DriveAgainstMockllm(*suite, NamedScenario("skill", "llm-error-500"));
   EXPECT_EQ(error.outputs["end"]["reason"], "model_error");
   EXPECT_EQ(error.journal.size(), 2u);
-  const Observation timeout = DriveAgainstMockllm(*suite, Named("llm-timeout"));
+  const Observation timeout = DriveAgainstMockllm(*suite, NamedScenario("skill", "llm-timeout"));
   EXPECT_EQ(timeout.outputs["end"]["reason"], "model_error");
   EXPECT_NE(timeout.outputs["end"]["message"].get<std::string>().find("timed out after 500 ms"),
             std::string::npos);
@@ -142,14 +76,14 @@ TEST(SkillSuite, FaultsEndTheSession) {
 // Another implementation is judged from its traffic alone.
 TEST(SkillSuite, JournalAloneJudgesAnExternalClient) {
   auto suite = MakeSkillSuite();
-  const Scenario& s = Named("lowercase-tags");
+  const Scenario& s = NamedScenario("skill", "lowercase-tags");
   Observation obs = DriveAgainstMockllm(*suite, s);
   obs.outputs = Json::object();
   for (const auto& r : suite->Check(s, obs)) {
     if (r.rule.starts_with("SKILL-PARSE-")) {
-      EXPECT_EQ(r.outcome, Outcome::kSkip) << Describe(r);
+      EXPECT_EQ(r.outcome, Outcome::kSkip) << DescribeCheck(r);
     } else {
-      EXPECT_EQ(r.outcome, Outcome::kPass) << Describe(r);
+      EXPECT_EQ(r.outcome, Outcome::kPass) << DescribeCheck(r);
     }
   }
 }
@@ -158,13 +92,13 @@ class BrokenClient : public ::testing::Test {
  protected:
   void SetUp() override {
     suite_ = MakeSkillSuite();
-    obs_ = DriveAgainstMockllm(*suite_, Named("git-quick-commit"));
+    obs_ = DriveAgainstMockllm(*suite_, NamedScenario("skill", "git-quick-commit"));
     ASSERT_EQ(obs_.journal.size(), 4u);
   }
   Json& Body(std::size_t entry) { return obs_.journal[entry]["request"]["body"]; }
   // The check of `rule` on the altered observation, judged as an external client's.
   CheckResult Judge(std::string_view rule) {
-    Scenario s = Named("git-quick-commit");
+    Scenario s = NamedScenario("skill", "git-quick-commit");
     s.rules = {std::string(rule)};
     obs_.outputs = Json::object();
     return suite_->Check(s, obs_).at(0);

@@ -5,7 +5,6 @@
 #include "harness/suites/toolcalls_suite.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <deque>
@@ -13,8 +12,8 @@
 #include <fstream>
 #include <map>
 
-#include "mockllm/server.h"
-#include "mockllm/trace.h"
+#include "harness/scratch_dir.h"
+#include "harness/suites/suite_test_support.h"
 #include "protocols/wire/format.h"
 #include "protocols/wire/sse.h"
 
@@ -29,44 +28,6 @@ std::string ReadText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
-
-// The scenario files of specs/toolcalls/ (all but rules.json).
-std::vector<Scenario> LoadScenarios() {
-  std::vector<Scenario> out;
-  for (const auto& e : fs::directory_iterator(kRoot / "specs" / "toolcalls")) {
-    if (e.path().filename() == "rules.json" || e.path().extension() != ".json") continue;
-    const Json doc = Json::parse(ReadText(e.path()));
-    Scenario s;
-    s.protocol = doc["protocol"];
-    s.name = doc["name"];
-    s.file = e.path();
-    s.trace = doc.value("trace", "");
-    s.input = doc.value("input", Json::object());
-    s.expect = doc.value("expect", Json::object());
-    s.rules = doc["rules"].get<std::vector<std::string>>();
-    s.raw = doc;
-    out.push_back(std::move(s));
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Scenario& a, const Scenario& b) { return a.name < b.name; });
-  return out;
-}
-
-class ScratchDir {
- public:
-  ScratchDir() {
-    static int n = 0;
-    path_ =
-        fs::temp_directory_path() / Format("tc-suite-{}-{}", static_cast<long>(::getpid()), n++);
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~ScratchDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // Plays scripted assistant messages and records every exchange as a trace line.
 class ScriptedTransport final : public wire::ChatTransport {
@@ -183,7 +144,7 @@ std::string Synthesize(const Scenario& s) {
       ReadText(kRoot / "fixtures" / "synthesized" / Format("toolcalls-{}.replies.json", s.name)));
   const std::string model = s.input.value("model", "gpt-4o-mini");
   ScriptedTransport transport(s.name, script["replies"], s.input.value("stream", false), model);
-  ScratchDir work;
+  const ScratchDir work("llmconform-toolcalls-test-");
   auto outputs = RunToolcallsScenario(s, transport, kRoot, work.path());
   EXPECT_TRUE(outputs) << (outputs ? "" : outputs.error().message);
   EXPECT_TRUE(transport.exhausted())
@@ -202,43 +163,16 @@ std::string Synthesize(const Scenario& s) {
 
 TEST(ToolcallsSuite, SynthesizedTracesAreWhatTheEngineSends) {
   const bool regenerate = std::getenv("LLMCONFORM_REGENERATE_FIXTURES") != nullptr;
-  const auto scenarios = LoadScenarios();
+  const auto scenarios = ScenariosOf("toolcalls");
   ASSERT_GE(scenarios.size(), 9u);
-  for (const auto& s : scenarios) {
+  for (const Scenario* scenario : scenarios) {
+    const Scenario& s = *scenario;
     const std::string trace = Synthesize(s);
     const fs::path file = kRoot / s.trace;
     if (regenerate) std::ofstream(file, std::ios::binary) << trace;
     EXPECT_EQ(ReadText(file), trace)
         << s.name << ": regenerate with LLMCONFORM_REGENERATE_FIXTURES=1";
   }
-}
-
-// Drives `s` against mockllm replaying its trace; the observation has the journal.
-Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
-  auto trace = mockllm::LoadTraceFile(kRoot / s.trace);
-  EXPECT_TRUE(trace) << trace.error().message;
-  if (!trace) return {};
-  const std::string id = trace->id;
-  std::vector<mockllm::Trace> traces;
-  traces.push_back(std::move(*trace));
-  auto server = mockllm::Server::Start(std::move(traces), {});
-  EXPECT_TRUE(server) << server.error().message;
-  if (!server) return {};
-  ScratchDir work;
-  DriveContext ctx{(*server)->TraceBaseUrl(id), kRoot, work.path()};
-  auto obs = suite.Drive(s, ctx);
-  EXPECT_TRUE(obs) << s.name << ": " << obs.error().message;
-  if (!obs) return {};
-  obs->journal = (*server)->Journal();
-  (*server)->Stop();
-  return *obs;
-}
-
-const Scenario& Named(const std::vector<Scenario>& all, std::string_view name) {
-  for (const auto& s : all) {
-    if (s.name == name) return s;
-  }
-  throw std::runtime_error("no scenario " + std::string(name));
 }
 
 reports::Outcome OutcomeOf(const std::vector<reports::CheckResult>& results,
@@ -253,7 +187,8 @@ TEST(ToolcallsSuite, EveryScenarioPassesAgainstMockllm) {
   auto suite = MakeToolcallsSuite();
   EXPECT_EQ(suite->protocol(), "toolcalls");
   std::map<std::string, std::vector<reports::CheckResult>> by_scenario;
-  for (const auto& s : LoadScenarios()) {
+  for (const Scenario* scenario : ScenariosOf("toolcalls")) {
+    const Scenario& s = *scenario;
     const Observation observed = DriveAgainstMockllm(*suite, s);
     const Observation* obs = &observed;
     for (const auto& entry : obs->journal) {
@@ -293,8 +228,7 @@ TEST(ToolcallsSuite, EveryScenarioPassesAgainstMockllm) {
 // reasoning_content is caught.
 TEST(ToolcallsSuite, ChecksCatchABrokenClient) {
   auto suite = MakeToolcallsSuite();
-  const auto all = LoadScenarios();
-  const Scenario& s = Named(all, "deepseek-reasoning");
+  const Scenario& s = NamedScenario("toolcalls", "deepseek-reasoning");
   Observation obs = DriveAgainstMockllm(*suite, s);
   ASSERT_EQ(obs.journal.size(), 2u);
   Json& messages = obs.journal[1]["request"]["body"]["messages"];
