@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "harness/scratch_dir.h"
 #include "tests/subprocess.h"
 
 namespace llmconform {
@@ -19,17 +20,10 @@ using testing::RunProcess;
 const std::string kBinary = LLMCONFORM_BINARY;
 const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
 
-class TempDir {
+// A scratch folder per test, removed afterwards.
+class TempDir : public harness::ScratchDir {
  public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "llmconform-cli-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+  TempDir() : ScratchDir("llmconform-cli-") {}
 };
 
 std::string Slurp(const fs::path& p) {
