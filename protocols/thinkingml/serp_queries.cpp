@@ -121,13 +121,6 @@ std::optional<std::vector<std::string>> ParseStringArray(std::string_view s,
           if (c == '"' || c == '\\' || c < 0x20) break;
           fact.trigger |= IsSensitiveInfoTrigger(c);
           ++i;
-        } else if (c >= 0xE1 && c <= 0xEC && i + 2 < s.size()) {
-          // Three bytes with no overlong or surrogate form possible: most of
-          // CJK. Only the continuation bytes need checking.
-          const auto b1 = static_cast<unsigned char>(s[i + 1]);
-          const auto b2 = static_cast<unsigned char>(s[i + 2]);
-          if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return std::nullopt;
-          i += 3;
         } else {
           char32_t cp = 0;
           const std::size_t len = DecodeUtf8(s, i, cp);

@@ -59,15 +59,14 @@ std::optional<std::string_view> CaseInsensitiveMatch(std::string_view s) {
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-// Inlined: called for most tokens, on short ends of text.
-[[gnu::always_inline]] inline std::size_t FirstNonSpace(std::string_view s) {
+std::size_t FirstNonSpace(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (!IsXmlSpace(s[i])) return i;
   }
   return std::string_view::npos;
 }
 
-[[gnu::always_inline]] inline std::string_view Trim(std::string_view s) {
+std::string_view Trim(std::string_view s) {
   const std::size_t b = FirstNonSpace(s);
   if (b == std::string_view::npos) return {};
   std::size_t e = s.size();
