@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
       if (run.run_type != Run::RT_Iteration && !median) continue;
       const std::string name = run.run_name.str();
       if (!median && medians_.contains(name)) continue;
-      if (median) medians_[name] = true;
+      if (median) medians_.insert(name);
       auto& counters = values_[name];
       for (const char* counter : {"bytes_per_second", "items_per_second"}) {
         if (auto it = run.counters.find(counter); it != run.counters.end()) {
@@ -93,7 +94,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     return c == it->second.end() ? nullptr : &c->second;
   }
   std::map<std::string, std::map<std::string, double>> values_;
-  std::map<std::string, bool> medians_;
+  std::set<std::string> medians_;  // names measured by a median aggregate
 };
 
 // Adds the defaults above to argv for the flags the command line leaves out.

@@ -80,7 +80,6 @@ class AssembledMessages {
   AssembledMessages(const BuildArgs& args, std::size_t first_kept, std::int64_t total_tokens)
       : args_(&args),
         kept_(std::span(args.history).subspan(first_kept)),
-        first_kept_(first_kept),
         total_tokens_(total_tokens) {}
 
   // 2 + the number of kept history messages.
@@ -99,14 +98,13 @@ class AssembledMessages {
   // The kept run of args.history, oldest first (empty when nothing fits).
   std::span<const Message> kept_history() const { return kept_; }
   // Index in args.history of the oldest kept message (history.size() if none).
-  std::size_t first_kept() const { return first_kept_; }
+  std::size_t first_kept() const { return args_->history.size() - kept_.size(); }
   // Estimated tokens of the whole list; above the budget only when forced.
   std::int64_t total_tokens() const { return total_tokens_; }
 
  private:
   const BuildArgs* args_;
   std::span<const Message> kept_;
-  std::size_t first_kept_;
   std::int64_t total_tokens_;
 };
 
