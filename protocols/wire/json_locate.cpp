@@ -17,7 +17,16 @@ LineColumn LineColumnOf(std::string_view text, std::size_t offset) {
           lf == std::string_view::npos ? offset + 1 : offset - lf};
 }
 
-std::optional<std::size_t> LocateJsonPointer(std::string_view text, std::string_view pointer) {
+namespace {
+
+struct Walk {
+  bool complete = false;   // the whole pointer was found
+  std::size_t offset = 0;  // of the deepest value found on the way
+};
+
+// Parses `text` once and follows `pointer` as far as it leads. nullopt when
+// the text is blank or not JSON, or the pointer is malformed.
+std::optional<Walk> WalkPointer(std::string_view text, std::string_view pointer) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
   try {
     // nlohmann reads the pointer (and its ~0 ~1 escapes) and throws on a
@@ -27,41 +36,54 @@ std::optional<std::size_t> LocateJsonPointer(std::string_view text, std::string_
     for (auto p = parsed; !p.empty(); p = p.parent_pointer()) tokens.push_back(p.back());
     std::reverse(tokens.begin(), tokens.end());
     YAML::Node node = YAML::Load(std::string(text));
+    Walk walk;
+    const auto at = [](const YAML::Node& n) {
+      return static_cast<std::size_t>(std::max(0, n.Mark().pos));
+    };
+    walk.offset = at(node);
     for (const auto& token : tokens) {
+      YAML::Node next;
       if (node.IsSequence()) {
         if (token.empty() ||
             !std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; }))
-          return std::nullopt;
+          return walk;
         const std::size_t index = std::stoul(token);
-        if (index >= node.size()) return std::nullopt;
-        node = node[index];
+        if (index >= node.size()) return walk;
+        next.reset(node[index]);
       } else if (node.IsMap()) {
-        YAML::Node next;
+        // The last of duplicate keys, as nlohmann keeps it. (A default
+        // YAML::Node is a defined null, so "found" is kept apart.)
+        bool found = false;
         for (auto it = node.begin(); it != node.end(); ++it) {
-          if (it->first.IsScalar() && it->first.Scalar() == token) next = it->second;
+          if (it->first.IsScalar() && it->first.Scalar() == token) {
+            next.reset(it->second);
+            found = true;
+          }
         }
-        if (!next) return std::nullopt;
-        node = next;
+        if (!found) return walk;
       } else {
-        return std::nullopt;
+        return walk;
       }
+      node.reset(next);  // rebinds; `node = next` would assign into the tree
+      walk.offset = at(node);
     }
-    const YAML::Mark mark = node.Mark();
-    if (mark.pos < 0) return std::nullopt;
-    return static_cast<std::size_t>(mark.pos);
+    walk.complete = true;
+    return walk;
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
+}  // namespace
+
+std::optional<std::size_t> LocateJsonPointer(std::string_view text, std::string_view pointer) {
+  auto walk = WalkPointer(text, pointer);
+  if (!walk || !walk->complete) return std::nullopt;
+  return walk->offset;
+}
+
 std::size_t LocateNearestJsonPointer(std::string_view text, std::string_view pointer) {
-  std::string p(pointer);
-  while (true) {
-    if (auto at = LocateJsonPointer(text, p)) return *at;
-    const std::size_t slash = p.rfind('/');
-    if (slash == std::string::npos) break;
-    p.erase(slash);
-  }
+  if (auto walk = WalkPointer(text, pointer)) return walk->offset;
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   return first == std::string_view::npos ? 0 : first;
 }

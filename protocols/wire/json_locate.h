@@ -4,7 +4,7 @@
 //
 // The text is read with yaml-cpp (JSON is YAML 1.2 flow style), whose nodes
 // carry their byte offset: no JSON scanner of our own. These functions are
-// for error paths; they parse the whole text on every call.
+// for error paths; each call parses the whole text once.
 #pragma once
 
 #include <cstddef>
