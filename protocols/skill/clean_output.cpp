@@ -1,5 +1,6 @@
 #include "protocols/skill/clean_output.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -16,29 +17,55 @@ constexpr bool InRange(char c, unsigned lo, unsigned hi) {
   return u >= lo && u <= hi;
 }
 
-// Where the escape sequence starting with the ESC at `i` ends (one past it).
+// The 8-bit control (C1, U+0080–U+009F) whose UTF-8 encoding (C2 80–C2 9F)
+// starts at `t[i]`, as the byte of its 7-bit form's final (ESC + 0x40–0x5F),
+// or 0 when there is none.
+char C1At(std::string_view t, std::size_t i) {
+  if (i + 1 >= t.size() || t[i] != '\xc2' || !InRange(t[i + 1], 0x80, 0x9F)) return 0;
+  return static_cast<char>(static_cast<unsigned char>(t[i + 1]) - 0x40);
+}
+
+// The end of a CSI's parameters, intermediates and final byte from `j`.
+std::size_t CsiEnd(std::string_view t, std::size_t j) {
+  const std::size_t n = t.size();
+  while (j < n && InRange(t[j], 0x30, 0x3F)) ++j;
+  while (j < n && InRange(t[j], 0x20, 0x2F)) ++j;
+  if (j < n && InRange(t[j], 0x40, 0x7E)) ++j;
+  return j;
+}
+
+// The end of a control string's body from `j`: up to BEL, ESC \ or the 8-bit
+// ST (included), a lone ESC (excluded) or the end of the line (kept).
+std::size_t ControlStringEnd(std::string_view t, std::size_t j) {
+  const std::size_t n = t.size();
+  while (j < n) {
+    if (t[j] == kBel) return j + 1;
+    if (t[j] == '\n') return j;
+    if (t[j] == kEsc) return j + 1 < n && t[j + 1] == '\\' ? j + 2 : j;
+    if (const char c1 = C1At(t, j)) return c1 == '\\' ? j + 2 : j;
+    ++j;
+  }
+  return j;
+}
+
+constexpr bool IsControlStringIntroducer(char b) {  // OSC, DCS, SOS, PM, APC
+  return b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_';
+}
+
+// Where the escape sequence starting at `i` — an ESC, or a C1 control in
+// UTF-8 — ends (one past it).
 std::size_t EscapeEnd(std::string_view t, std::size_t i) {
+  if (const char c1 = C1At(t, i)) {  // the 8-bit form of ESC + c1
+    if (c1 == '[') return CsiEnd(t, i + 2);
+    if (IsControlStringIntroducer(c1)) return ControlStringEnd(t, i + 2);
+    return i + 2;  // any other C1 control, on its own
+  }
   const std::size_t n = t.size();
   std::size_t j = i + 1;
   if (j >= n) return j;
   const char b = t[j];
-  if (b == '[') {  // CSI
-    ++j;
-    while (j < n && InRange(t[j], 0x30, 0x3F)) ++j;
-    while (j < n && InRange(t[j], 0x20, 0x2F)) ++j;
-    if (j < n && InRange(t[j], 0x40, 0x7E)) ++j;
-    return j;
-  }
-  if (b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_') {  // OSC, DCS, SOS, PM, APC
-    ++j;
-    while (j < n) {
-      if (t[j] == kBel) return j + 1;
-      if (t[j] == '\n') return j;
-      if (t[j] == kEsc) return j + 1 < n && t[j + 1] == '\\' ? j + 2 : j;
-      ++j;
-    }
-    return j;
-  }
+  if (b == '[') return CsiEnd(t, j + 1);
+  if (IsControlStringIntroducer(b)) return ControlStringEnd(t, j + 1);
   if (InRange(b, 0x20, 0x2F)) {  // nF: intermediates, then a final byte
     while (j < n && InRange(t[j], 0x20, 0x2F)) ++j;
     if (j < n && InRange(t[j], 0x30, 0x7E)) ++j;
@@ -48,24 +75,30 @@ std::size_t EscapeEnd(std::string_view t, std::size_t i) {
   return j;                                  // a lone ESC
 }
 
+// The first ESC or C1 control at or after `from`, or t.size().
+std::size_t NextEscape(std::string_view t, std::size_t from) {
+  for (std::size_t i = from; i < t.size(); ++i) {
+    if (t[i] == kEsc || C1At(t, i) != 0) return i;
+  }
+  return t.size();
+}
+
 // The text without escape sequences; `storage` holds it when anything was removed.
 std::string_view StripEscapes(std::string_view raw, std::string& storage) {
-  const char* esc = static_cast<const char*>(std::memchr(raw.data(), kEsc, raw.size()));
-  if (esc == nullptr) return raw;
+  std::size_t i = NextEscape(raw, 0);
+  if (i == raw.size()) return raw;
   storage.reserve(raw.size());
   std::size_t copied = 0;
-  std::size_t i = static_cast<std::size_t>(esc - raw.data());
-  while (true) {
+  while (i < raw.size()) {
     storage.append(raw.data() + copied, i - copied);
-    copied = EscapeEnd(raw, i);
-    if (copied >= raw.size()) break;
-    esc = static_cast<const char*>(std::memchr(raw.data() + copied, kEsc, raw.size() - copied));
-    if (esc == nullptr) {
-      storage.append(raw.data() + copied, raw.size() - copied);
-      break;
-    }
-    i = static_cast<std::size_t>(esc - raw.data());
+    // A lead byte C2 cut off by the sequence is no character and goes with
+    // it, so that no C1 control forms across the gap (cleaning stays
+    // idempotent).
+    while (!storage.empty() && storage.back() == '\xc2') storage.pop_back();
+    copied = std::min(EscapeEnd(raw, i), raw.size());
+    i = NextEscape(raw, copied);
   }
+  storage.append(raw.data() + copied, raw.size() - copied);
   return storage;
 }
 
@@ -106,7 +139,11 @@ std::string_view CleanLine(std::string_view line, std::string& scratch) {
   if (std::memchr(line.data(), '\r', line.size()) != nullptr) {
     scratch.clear();
     for (char c : line) {
-      if (c != '\r') scratch.push_back(c);
+      if (c != '\r') {
+        scratch.push_back(c);
+      } else {
+        while (!scratch.empty() && scratch.back() == '\xc2') scratch.pop_back();  // as in step 2
+      }
     }
     line = scratch;
   }

@@ -16,8 +16,15 @@ inline constexpr std::string_view kNoOutput = "(no output)";
 //     short loses what it had), OSC and the other string controls (ESC ] / P /
 //     X / ^ / _ up to BEL, ESC \ or the end of the line, the line end kept),
 //     and the short escapes (ESC, intermediates 0x20–0x2F, a final 0x30–0x7E).
-//     Every ESC byte goes. 8-bit C1 controls are left alone.
-//  3. Per line (split at LF): CR bytes are dropped; the line is trimmed; a
+//     Every ESC byte goes. The C1 controls U+0080–U+009F (in UTF-8, C2 80–C2
+//     9F) are the 8-bit forms of ESC + 0x40–0x5F and go the same way: U+009B
+//     is CSI, U+009D OSC, U+0090/98/9E/9F the other string controls, U+009C
+//     (ST) ends a string, and every other C1 control is removed on its own. A
+//     lone byte 0x80–0x9F is no character and is left alone; a byte C2 right
+//     before a removed sequence (no character either) is removed with it, and
+//     so in step 3 before a dropped CR: no C1 control forms across a gap.
+//  3. Per line (split at LF): CR bytes are dropped; the line is trimmed of
+//     Unicode white space (text.h; a line of NBSPs or U+3000 is empty); a
 //     terminal prompt at its start is removed with the blanks after it, as
 //     often as one is there — Windows "X:\…>" (up to the first '>') and
 //     POSIX "user@host:…$" ([A-Za-z0-9_.-]+ '@' [A-Za-z0-9_.-]+ ':' up to the
@@ -29,8 +36,7 @@ inline constexpr std::string_view kNoOutput = "(no output)";
 //     cut by the echo "ls".
 //  5. Repeated lines are dropped, keeping the first occurrence.
 //  6. The lines are joined with LF; nothing left → "(no output)".
-// Whitespace is ASCII whitespace. Cleaning a cleaned text again (with no
-// command) changes nothing.
+// Cleaning a cleaned text again (with no command) changes nothing.
 std::string CleanOutputForAI(std::string_view raw, std::string_view last_command = {});
 
 // The steps of the cleaning, for checks that judge other implementations' output:

@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "protocols/wire/unicode_space.h"
+
 namespace llmconform::skill {
 namespace {
 
@@ -78,6 +80,42 @@ TEST(CleanOutputForAI, SeedGitExamples) {
       "[main abc1234] fix: update skills API\n1 file changed, 5 insertions(+)");
 }
 
+// Issue 18: the 8-bit forms of the escape sequences (C1 controls in UTF-8).
+TEST(CleanOutputForAI, StripsC1Controls) {
+  EXPECT_EQ(CleanOutputForAI("ab\u009b31mcd"), "abcd");
+  EXPECT_EQ(CleanOutputForAI("\u009b1;32mOK\u009b0m done"), "OK done");
+  EXPECT_EQ(CleanOutputForAI("\u009d0;title\u0007text"), "text");
+  EXPECT_EQ(CleanOutputForAI("\u009d8;;http://x\u009clink"), "link");
+  EXPECT_EQ(CleanOutputForAI("\u0090q\u009cafter"), "after");
+  EXPECT_EQ(CleanOutputForAI("a\u0084b\u0085c"), "abc");  // IND, NEL: single controls
+  // Not C1 controls: a lone byte 0x9B, and "ћ" (D1 9B) whose second byte is 0x9B.
+  EXPECT_EQ(CleanOutputForAI("x\x9b"
+                             "31my"),
+            "x\x9b"
+            "31my");
+  EXPECT_EQ(CleanOutputForAI("\u045b31m"), "\u045b31m");
+  // A lead byte cut off by a removed sequence does not join what follows it.
+  EXPECT_EQ(CleanOutputForAI("a\xc2\x1b[m\x9b"
+                             "31mb"),
+            "a\x9b"
+            "31mb");
+  EXPECT_EQ(CleanOutputForAI("a\xc2\r\x9b"
+                             "31mb"),
+            "a\x9b"
+            "31mb");
+}
+
+// Issue 18: lines are trimmed of Unicode white space, and a line of it is empty.
+TEST(CleanOutputForAI, TrimsUnicodeWhiteSpace) {
+  EXPECT_EQ(CleanOutputForAI("a\n\u00a0\n\u3000\u3000\nb"), "a\nb");
+  EXPECT_EQ(CleanOutputForAI("\u00a0\u00a0x\u3000\n x\ufeff"), "x");
+  EXPECT_EQ(CleanOutputForAI("\u00a0\u3000\ufeff"), "(no output)");
+  EXPECT_EQ(CleanOutputForAI("ls\u00a0\nfile", "\u3000ls"), "file");
+  EXPECT_EQ(CleanOutputForAI("\u3000user@host:~$\u00a0ls\nx"), "ls\nx");
+  // Inside a line it is kept.
+  EXPECT_EQ(CleanOutputForAI("a\u00a0b"), "a\u00a0b");
+}
+
 TEST(CleaningSteps, StripTerminalEscapes) {
   EXPECT_EQ(StripTerminalEscapes("\x1b[1;31mred\x1b[0m\n\x1b]0;t\x07x"), "red\nx");
   EXPECT_EQ(StripTerminalEscapes("plain"), "plain");
@@ -107,7 +145,8 @@ rc::Gen<std::string> TerminalText() {
           rc::gen::element<std::string>(
               "\x1b", "[", "]", "\x07", "\\", "\r", "\n", " ", "\t", "@", ":", "$", "#", ">",
               "C:\\", "u@h:~$ ", "0;", "31m", "(", "Microsoft Windows [Version 1]",
-              "(c) Microsoft Corporation", "ls", "a", "b", "\xc2\x9b", "\x1b[", "\x1b]"),
+              "(c) Microsoft Corporation", "ls", "a", "b", "\xc2\x9b", "\x1b[", "\x1b]", "\xc2",
+              "\x9b", "\xc2\x9d", "\xc2\x9c", "\xc2\x85", "\u00a0", "\u3000", "\ufeff", "\u045b"),
           rc::gen::container<std::string>(rc::gen::inRange<char>(32, 127)))),
       [](const std::vector<std::string>& parts) {
         std::string s;
@@ -135,7 +174,10 @@ RC_GTEST_PROP(CleanOutputForAIProperties, OutputLinesAreCleanAndUnique, ()) {
     const std::size_t nl = out.find('\n', pos);
     const std::string line = out.substr(pos, nl == std::string::npos ? nl : nl - pos);
     RC_ASSERT(!line.empty());
-    RC_ASSERT(line.front() != ' ' && line.back() != ' ');
+    RC_ASSERT(wire::TrimUnicodeSpace(line) == line);
+    for (std::size_t i = 0; i + 1 < line.size(); ++i)  // no C1 control is left
+      RC_ASSERT(!(line[i] == '\xc2' && static_cast<unsigned char>(line[i + 1]) < 0xA0 &&
+                  static_cast<unsigned char>(line[i + 1]) >= 0x80));
     RC_ASSERT(lines.insert(line).second);
     if (nl == std::string::npos) break;
     pos = nl + 1;

@@ -37,6 +37,9 @@ std::size_t NextLine(std::string_view text, std::size_t end) {
   return end + 1;
 }
 
+// Whether `line` starts with one of the protocol tags (ASCII case ignored).
+bool StartsWithTag(std::string_view line);
+
 // The command that starts at `start` (a non-space byte) in `text`: the rest of
 // the line, or a code fence's content.
 std::string ExtractCommand(std::string_view text, std::size_t start) {
@@ -47,12 +50,14 @@ std::string ExtractCommand(std::string_view text, std::size_t start) {
     if (const std::size_t close = inner.rfind(kFence); close != std::string_view::npos) {
       return std::string(Trim(inner.substr(0, close)));  // ```ls```
     }
-    // An opening fence line ("```" + info string): the lines up to the closing fence.
+    // An opening fence line ("```" + info string): the lines up to the closing
+    // fence, or up to a line starting with a tag when the fence is never closed.
     const std::size_t body = NextLine(text, end);
     std::size_t pos = body;
     while (pos < text.size()) {
       const std::size_t line_end = LineEnd(text, pos);
-      if (TrimLeft(text.substr(pos, line_end - pos)).starts_with(kFence)) break;
+      const std::string_view fence_line = text.substr(pos, line_end - pos);
+      if (TrimLeft(fence_line).starts_with(kFence) || StartsWithTag(fence_line)) break;
       pos = NextLine(text, line_end);
     }
     return std::string(Trim(text.substr(body, std::min(pos, text.size()) - body)));
@@ -83,6 +88,13 @@ std::optional<std::size_t> FindTag(std::string_view text, const TagSpelling& tag
     line = end + 1;  // after CR and after LF, as a JavaScript /m anchor
   }
   return std::nullopt;
+}
+
+bool StartsWithTag(std::string_view line) {
+  for (const auto& t : kTags) {
+    if (StartsWithNoCase(line, t.text)) return true;
+  }
+  return false;
 }
 
 bool IsBareTag(std::string_view line) {

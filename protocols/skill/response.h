@@ -32,16 +32,20 @@ struct ParsedReply {
 inline constexpr std::string_view kSkillCompleted = "Skill completed";
 inline constexpr std::string_view kEmptyReplyError = "Empty or invalid AI response";
 
-// The reply is trimmed (ASCII whitespace) and becomes `content`. Tags are
+// The reply is trimmed (Unicode white space and the BOM, as everywhere text
+// is trimmed here: wire/unicode_space.h) and becomes `content`. Tags are
 // looked for case-insensitively (ASCII) at the start of any line — position 0
 // or right after LF or CR — in priority order [CMD], [ASK:optional], [ASK],
 // [MESSAGE], [DONE]; the first tag of that order that occurs with text after it
 // decides, at its first such occurrence:
 //   [CMD]: whitespace (line ends included) is skipped, then the rest of that
 //     line is the command. A command opening a code fence ("```bash") is the
-//     fence's content: the lines up to the closing fence line or the end of the
-//     text; a fence opened and closed on one line ("```ls```") yields what is
-//     between; a lone closing "```" at the end of a one-line command is dropped.
+//     fence's content: the lines up to the closing fence line, or — for a
+//     fence never closed — up to the first line that starts with a tag, or the
+//     end of the text; a fence opened and closed on one line ("```ls```")
+//     yields what is between, all of it ("```bash ls```" → "bash ls": a
+//     one-line fence has no info string, docs/decisions.md); a lone closing
+//     "```" at the end of a one-line command is dropped.
 //   [ASK:optional] / [ASK]: everything after the tag to the end of the text
 //     is the question; required is false / true.
 //   [MESSAGE]: everything after the tag is the message.

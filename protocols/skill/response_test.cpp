@@ -119,6 +119,42 @@ TEST(ParseSkillResponse, FencedCommandYieldsTheFenceContent) {
   EXPECT_EQ(ParseSkillResponse("```bash\ndf -h\n```"), Cmd("[CMD] df -h", "df -h"));
 }
 
+// Issue 18: a line starting with a tag ends a fence never closed.
+TEST(ParseSkillResponse, TagLineEndsAnUnclosedFence) {
+  EXPECT_EQ(ParseSkillResponse("[CMD]\n```bash\nnpm test\n\n[DONE] ok"),
+            Cmd("[CMD]\n```bash\nnpm test\n\n[DONE] ok", "npm test"));
+  EXPECT_EQ(ParseSkillResponse("[CMD] ```\nmake\n[message] building"),
+            Cmd("[CMD] ```\nmake\n[message] building", "make"));
+  // Inside a closed fence nothing is a tag: the fence holds what it holds.
+  EXPECT_EQ(ParseSkillResponse("[CMD]\n```\necho \"[DONE]\"\n```"),
+            Cmd("[CMD]\n```\necho \"[DONE]\"\n```", "echo \"[DONE]\""));
+}
+
+// Judgement call (docs/decisions.md): a one-line fence has no info string.
+TEST(ParseSkillResponse, OneLineFenceKeepsItsFirstWord) {
+  EXPECT_EQ(ParseSkillResponse("[CMD] ```bash ls -la```"),
+            Cmd("[CMD] ```bash ls -la```", "bash ls -la"));
+  EXPECT_EQ(ParseSkillResponse("[CMD] ```bash deploy.sh```"),
+            Cmd("[CMD] ```bash deploy.sh```", "bash deploy.sh"));
+}
+
+// Issue 18: Unicode white space (and the BOM) is trimmed wherever text is.
+TEST(ParseSkillResponse, TrimsUnicodeWhiteSpace) {
+  EXPECT_EQ(ParseSkillResponse("\ufeff[DONE] Готово!"),
+            Said(ReplyType::kDone, "[DONE] Готово!", "Готово!"));
+  EXPECT_EQ(ParseSkillResponse("[CMD]\u00a0ls -la"), Cmd("[CMD]\u00a0ls -la", "ls -la"));
+  EXPECT_EQ(ParseSkillResponse("\u3000"), Unknown(""));
+  EXPECT_EQ(ParseSkillResponse("\u00a0\u2003[ASK]\u3000Имя?\u00a0\r\n"),
+            Ask("[ASK]\u3000Имя?", "Имя?", true));
+  EXPECT_EQ(ParseSkillResponse("[CMD]\u3000\n\u00a0\ngit status\u00a0"),
+            Cmd("[CMD]\u3000\n\u00a0\ngit status", "git status"));
+  EXPECT_EQ(ParseSkillResponse("[DONE]\u00a0"),
+            Said(ReplyType::kDone, "[DONE]", "Skill completed"));
+  EXPECT_EQ(ParseSkillResponse("[CMD]\u2028"), Unknown("[CMD]"));
+  // A look-alike that is not white space stays: U+200B ZERO WIDTH SPACE.
+  EXPECT_EQ(ParseSkillResponse("\u200b[DONE] x"), Cmd("[CMD] \u200b[DONE] x", "\u200b[DONE] x"));
+}
+
 TEST(ParseSkillResponse, UnknownForEmptyRepliesAndCommands) {
   EXPECT_EQ(ParseSkillResponse(""), Unknown(""));
   EXPECT_EQ(ParseSkillResponse(" \n\t "), Unknown(""));
@@ -179,7 +215,8 @@ rc::Gen<std::string> PlainText(bool one_line) {
       rc::gen::container<std::string>(rc::gen::oneOf(
           rc::gen::elementOf(std::string("abcxyzABC019 -_./:;?!\"'$&|>~")),
           one_line ? rc::gen::just(' ') : rc::gen::elementOf(std::string(" \n\t\r")),
-          rc::gen::elementOf(std::string("\xd0\xb0\xd0\xb1")))),  // bytes of Cyrillic letters
+          rc::gen::elementOf(std::string("\xd0\xb0\xd0\xb1")),  // bytes of Cyrillic letters
+          rc::gen::elementOf(std::string("\xc2\xa0")))),        // NBSP's bytes, alone or whole
       [](const std::string& s) { return !Trim(s).empty(); });
 }
 
@@ -196,9 +233,10 @@ RC_GTEST_PROP(ParseSkillResponseProperties, TagAndTextParseBackToTheText, ()) {
       *rc::gen::element<std::string>("[CMD]", "[ASK:optional]", "[ASK]", "[MESSAGE]", "[DONE]");
   const auto cased =
       RandomCase(tag, *rc::gen::container<std::vector<bool>>(rc::gen::arbitrary<bool>()));
-  const auto gap = *rc::gen::element<std::string>("", " ", "  ", "\n", " \n\n ", "\t");
+  const auto gap = *rc::gen::element<std::string>("", " ", "  ", "\n", " \n\n ", "\t", "\u00a0",
+                                                  "\u3000\n", "\ufeff");
   const auto text = *PlainText(tag == "[CMD]");
-  const auto lead = *rc::gen::element<std::string>("", "\n", "  ");
+  const auto lead = *rc::gen::element<std::string>("", "\n", "  ", "\ufeff", "\u00a0\u3000");
   const ParsedReply r = ParseSkillResponse(lead + cased + gap + text);
   const std::string want(Trim(text));
   if (tag == "[CMD]") {
@@ -213,6 +251,18 @@ RC_GTEST_PROP(ParseSkillResponseProperties, TagAndTextParseBackToTheText, ()) {
     RC_ASSERT(r.message == want);
   }
   RC_ASSERT(r.content == std::string(Trim(cased + gap + text)));
+}
+
+// A fence never closed holds the lines up to the next line that starts with a tag.
+RC_GTEST_PROP(ParseSkillResponseProperties, UnclosedFenceStopsAtATagLine, ()) {
+  const auto command = *PlainText(true);
+  const auto info = *rc::gen::element<std::string>("", "bash", "sh ");
+  const auto tag = *rc::gen::element<std::string>("[CMD] x", "[ASK] q", "[message] m", "[DONE]");
+  const auto blank = *rc::gen::element<std::string>("", "\n", "\u00a0\n");
+  const ParsedReply r =
+      ParseSkillResponse("[CMD]\n```" + info + "\n" + command + "\n" + blank + tag + "\nmore");
+  RC_ASSERT(r.type == ReplyType::kCmd);
+  RC_ASSERT(r.command == std::string(Trim(command)));
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace llmconform::skill {
 // does not begin so, or whose block is never closed, has no front matter.
 //
 // SkillBody returns what follows the block (or the whole text when there is
-// none), trimmed of ASCII whitespace: the part seed 000 §3.3 puts after
+// none), trimmed of Unicode white space: the part seed 000 §3.3 puts after
 // "--- Active Skill: <name> ---".
 std::string_view SkillBody(std::string_view skill_markdown);
 

@@ -30,7 +30,7 @@ std::expected<std::string, Error> BasePromptFromPromptsFile(std::string_view jso
 // not blank, "\n\n--- System Context ---\n" + the context trimmed; then
 // "\n\n--- Active Skill: <skill_name> ---\n" + the body of `skill_markdown`
 // (SKILL.md with its YAML front matter removed, trimmed; see
-// skill_document.h). Whitespace is ASCII whitespace.
+// skill_document.h). White space is Unicode white space (text.h).
 std::string BuildSkillSystemPrompt(std::string_view base_prompt, std::string_view server_context,
                                    std::string_view skill_name, std::string_view skill_markdown);
 

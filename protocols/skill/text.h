@@ -1,32 +1,21 @@
-// Byte-level text helpers shared by the skill protocol code. Whitespace is
-// ASCII whitespace (space, \t, \n, \v, \f, \r); case folding is ASCII only.
+// Text helpers shared by the skill protocol code. Trimming removes Unicode
+// white space (the White_Space property and the BOM, wire/unicode_space.h);
+// case folding is ASCII only.
 #pragma once
 
 #include <string_view>
 
-namespace llmconform::skill {
+#include "protocols/wire/unicode_space.h"
 
-constexpr bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
+namespace llmconform::skill {
 
 constexpr bool IsLineEnd(char c) { return c == '\n' || c == '\r'; }
 
 constexpr char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
-constexpr std::string_view TrimLeft(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && IsSpace(s[i])) ++i;
-  return s.substr(i);
-}
-
-constexpr std::string_view TrimRight(std::string_view s) {
-  std::size_t n = s.size();
-  while (n > 0 && IsSpace(s[n - 1])) --n;
-  return s.substr(0, n);
-}
-
-constexpr std::string_view Trim(std::string_view s) { return TrimRight(TrimLeft(s)); }
+inline std::string_view TrimLeft(std::string_view s) { return wire::TrimUnicodeSpaceLeft(s); }
+inline std::string_view TrimRight(std::string_view s) { return wire::TrimUnicodeSpaceRight(s); }
+inline std::string_view Trim(std::string_view s) { return wire::TrimUnicodeSpace(s); }
 
 // `s` begins with `prefix`, ASCII letters compared without case.
 constexpr bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
