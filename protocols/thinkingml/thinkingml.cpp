@@ -175,9 +175,15 @@ class Validator {
   // Pops the top element; `inner_end` is where its content ends, `close_end`
   // after its closing tag (== inner_end when it was never closed).
   void Pop(std::size_t inner_end, std::size_t close_end);
+  // A comment in the accepted <final> that mentions serp_queries: a block
+  // before it is not the last one and is judged now (TML-4.8).
+  void OnQueriesComment(const Token& t);
   // `comment`: the serp_queries comment the lexer found in it (absolute offsets).
   void CheckFinal(std::string_view content, std::size_t content_offset,
                   std::optional<std::pair<std::size_t, std::size_t>> comment);
+  // TML-4.2 to TML-4.7 on one block of the content of <final>.
+  SerpQueriesCheck CheckQueriesBlock(std::string_view content, std::size_t content_offset,
+                                     const SerpQueriesBlock& block);
 
   std::string_view text_;
   bool want_parts_;
@@ -196,8 +202,11 @@ class Validator {
   std::array<int, kNameCount> seen_{};  // top-level blocks opened, by name
   bool thinking_closed_ = false;
   bool final_open_ = false;  // the accepted <final> is open
-  // The last comment in the accepted <final> that mentions serp_queries.
+  // The last comment in the accepted <final> that mentions serp_queries, the
+  // first one, and where the content of that <final> begins.
   std::optional<std::pair<std::size_t, std::size_t>> queries_comment_;
+  std::size_t first_queries_comment_ = 0;
+  std::size_t final_inner_begin_ = 0;
   std::size_t thinking_end_ = 0;  // after </thinking>
   bool text_after_thinking_reported_ = false;
   bool final_closed_ = false;
@@ -219,9 +228,7 @@ Validation Validator::Run() {
     while (lexer.Next(t)) {
       switch (t.kind) {
         case TokenKind::kComment:
-          if (final_open_ && MentionsSerpQueries(Raw(t))) {
-            queries_comment_ = {t.begin, t.end};
-          }
+          if (final_open_ && MentionsSerpQueries(Raw(t))) OnQueriesComment(t);
           OnText(t.begin, t.end);
           break;
         case TokenKind::kText:
@@ -361,7 +368,7 @@ void Validator::OnOpen(const Token& t, Name n) {
     OpenNested(t, n, o);
   }
   if (o.misplaced) ++misplaced_depth_;
-  if (n == Name::kFinal && !o.misplaced) final_open_ = true;
+  if (n == Name::kFinal && !o.misplaced) final_open_ = true, final_inner_begin_ = t.end;
   stack_.push_back(std::move(o));
 }
 
@@ -560,6 +567,36 @@ void Validator::Pop(std::size_t inner_end, std::size_t close_end) {
   }
 }
 
+void Validator::OnQueriesComment(const Token& t) {
+  if (queries_comment_) {
+    const std::string_view content = text_.substr(final_inner_begin_, t.begin - final_inner_begin_);
+    CheckQueriesBlock(content, final_inner_begin_,
+                      ReadSerpQueriesBlock(content, queries_comment_->first - final_inner_begin_,
+                                           queries_comment_->second - final_inner_begin_));
+    Add("TML-4.8", t.begin,
+        Format("a second serp_queries block; the one at {} came first, and <final> holds one",
+               At(first_queries_comment_)));
+  } else {
+    first_queries_comment_ = t.begin;
+  }
+  queries_comment_ = {t.begin, t.end};
+}
+
+SerpQueriesCheck Validator::CheckQueriesBlock(std::string_view content, std::size_t content_offset,
+                                              const SerpQueriesBlock& block) {
+  if (!block.exact) {
+    Add("TML-4.2", content_offset + block.begin,
+        Format("the serp_queries block is not written exactly as "
+               "\"<!-- <serp_queries>\\n[…]\\n</serp_queries> -->\" at the start of a line; "
+               "found \"{}\"",
+               Excerpt(content.substr(block.begin, block.end - block.begin), 60)));
+  }
+  SerpQueriesCheck check = CheckSerpQueries(block.json);
+  for (auto& f : check.findings)
+    Add(std::move(f.rule), content_offset + block.json_begin, std::move(f.message));
+  return check;
+}
+
 void Validator::CheckFinal(std::string_view content, std::size_t content_offset,
                            std::optional<std::pair<std::size_t, std::size_t>> comment) {
   if (!comment || comment->second > content_offset + content.size()) {
@@ -589,16 +626,7 @@ void Validator::CheckFinal(std::string_view content, std::size_t content_offset,
         Format("text \"{}\" follows the serp_queries block; the block must end <final>",
                Excerpt(Trim(content.substr(block.end)))));
   }
-  if (!block.exact) {
-    Add("TML-4.2", at,
-        Format("the serp_queries block is not written exactly as "
-               "\"<!-- <serp_queries>\\n[…]\\n</serp_queries> -->\" at the start of a line; "
-               "found \"{}\"",
-               Excerpt(content.substr(block.begin, block.end - block.begin), 60)));
-  }
-  SerpQueriesCheck check = CheckSerpQueries(block.json);
-  for (auto& f : check.findings)
-    Add(std::move(f.rule), content_offset + block.json_begin, std::move(f.message));
+  SerpQueriesCheck check = CheckQueriesBlock(content, content_offset, block);
   if (want_parts_) parts_.queries = std::move(check.queries);
 }
 

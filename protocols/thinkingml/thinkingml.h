@@ -60,8 +60,9 @@ struct Parts {
   std::vector<Phase> phases;  // of the <thinking> block, in order
   // The content of <final> with the serp_queries block cut out, trimmed.
   std::optional<std::string_view> final_content;
-  // The strings of the serp_queries array (JSON escapes decoded); nullopt
-  // when there is no block or its JSON is not an array.
+  // The strings of the serp_queries array (JSON escapes decoded) of the last
+  // block; nullopt when there is no block or its JSON is not an array. Every
+  // block is judged, and a second one is itself a finding (TML-4.8).
   std::optional<std::vector<std::string>> queries;
   friend bool operator==(const Parts&, const Parts&) = default;
 };
@@ -108,7 +109,7 @@ inline constexpr std::string_view kReplyRuleIds[] = {
     "TML-1.1", "TML-1.2",  "TML-1.3",  "TML-1.4", "TML-1.5", "TML-1.6", "TML-1.7", "TML-1.8",
     "TML-1.9", "TML-1.10", "TML-1.11", "TML-2.1", "TML-2.2", "TML-2.3", "TML-3.1", "TML-3.2",
     "TML-3.3", "TML-3.4",  "TML-3.5",  "TML-3.6", "TML-3.7", "TML-4.1", "TML-4.2", "TML-4.3",
-    "TML-4.4", "TML-4.5",  "TML-4.6",  "TML-4.7", "TML-5.1"};
+    "TML-4.4", "TML-4.5",  "TML-4.6",  "TML-4.7", "TML-4.8", "TML-5.1"};
 
 // The findings of Validate(reply) without building its parts: the verdict
 // alone, for gates that need no more (and the benchmark's fast path).

@@ -160,8 +160,7 @@ TEST(Validate, PhaseNeedsExactlyTheIdAttribute) {
             "<phase> must carry exactly the attribute id=\"N\" with N a positive integer in double "
             "quotes; the value "
             "is not in double quotes in \"<phase id=1>\"");
-  EXPECT_EQ(Where(Validate(Doc("<phase id=\"1\"><title>a</title>x</phase>",
-                               "<!-- <serp_queries>\n[]\n</serp_queries> -->")
+  EXPECT_EQ(Where(Validate(Doc("<phase id=\"1\"><title>a</title>x</phase>", "ok")
                                .replace(0, 10, "<thinking x=\"1\">"))),
             (V{"TML-2.2@1:1"}));
 }
@@ -275,6 +274,54 @@ TEST(Validate, SerpQueriesBlockRules) {
       Validate(thinking + "<final>答案\n<!-- <serp_queries>\n[\"x\"]\n</serp_queries> --></final>")
           .parts.final_content,
       "答案");
+}
+
+// Issue 18: every serp_queries block is judged, and a second one is a finding.
+TEST(Validate, EverySerpQueriesBlockIsChecked) {
+  const std::string thinking = "<thinking><phase id=\"1\"><title>a</title>x</phase></thinking>\n";
+  const std::string good = "<!-- <serp_queries>\n[\"三分化\"]\n</serp_queries> -->";
+  const Validation email =
+      Validate(thinking +
+               "<final>答案\n<!-- <serp_queries>\n[\"coach@example.com\"]\n</serp_queries> -->\n" +
+               good + "</final>");
+  EXPECT_EQ(Where(email), (V{"TML-4.7@4:1", "TML-4.8@6:1"}));
+  EXPECT_EQ(email.findings[1].message,
+            "a second serp_queries block; the one at 3:1 came first, and <final> holds one");
+  EXPECT_EQ(email.parts.queries, (std::vector<std::string>{"三分化"}));
+  EXPECT_EQ(
+      Where(Validate(thinking +
+                     "<final>答案\n<!-- <serp_queries>\n[\"1\",\"2\",\"3\",\"4\",\"5\",\"6\"]\n"
+                     "</serp_queries> -->\n" +
+                     good + "</final>")),
+      (V{"TML-4.4@4:1", "TML-4.8@6:1"}));
+  // Two good blocks: only the second is a finding; a sloppy first one too.
+  EXPECT_EQ(Where(Validate(thinking + "<final>答案\n" + good + "\n" + good + "</final>")),
+            (V{"TML-4.8@6:1"}));
+  EXPECT_EQ(Where(Validate(thinking + "<final><!-- serp_queries [] -->\n" + good + "\n" + good +
+                           "</final>")),
+            (V{"TML-4.2@2:8", "TML-4.8@3:1", "TML-4.8@6:1"}));
+  // A comment that does not mention serp_queries is no block.
+  EXPECT_TRUE(Validate(thinking + "<final>答案 <!-- note -->\n" + good + "</final>").valid);
+}
+
+// Judgement calls (docs/decisions.md): CRLF between blocks is XML white space;
+// Unicode spaces between blocks are text; CRLF in the serp_queries block breaks
+// its exact form; Markdown autolinks and generics in <final> read as tags.
+TEST(Validate, JudgementCallsOnSpacesAndAngleBrackets) {
+  const std::string thinking = "<thinking><phase id=\"1\"><title>a</title>x</phase></thinking>";
+  const std::string block = "<!-- <serp_queries>\n[]\n</serp_queries> -->";
+  EXPECT_TRUE(Validate(thinking + "\r\n<final>答案\r\n" + block + "\r\n</final>\r\n").valid);
+  EXPECT_EQ(Where(Validate(thinking + "\u3000<final>答案\n" + block + "</final>")),
+            (V{"TML-1.7@1:61"}));
+  EXPECT_EQ(Where(Validate("\ufeff" + thinking + "<final>答案\n" + block + "</final>")),
+            (V{"TML-1.8@1:1"}));
+  EXPECT_EQ(Where(Validate(thinking + "<final>答案\r\n<!-- <serp_queries>\r\n[]\r\n</serp_queries> "
+                                      "-->\r\n</final>")),
+            (V{"TML-4.2@2:1"}));
+  EXPECT_EQ(Where(Validate(thinking + "<final>见 <https://example.com>\n" + block + "</final>")),
+            (V{"TML-2.1@1:70"}));
+  EXPECT_EQ(Where(Validate(thinking + "<final>用 `Map<K, V>`\n" + block + "</final>")),
+            (V{"TML-2.1@1:74"}));
 }
 
 TEST(Validate, ParsingErrorAloneIsOneFinding) {
