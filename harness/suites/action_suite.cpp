@@ -6,6 +6,7 @@
 
 #include "harness/http_transport.h"
 #include "protocols/action/client.h"
+#include "protocols/action/json_spelling.h"
 #include "protocols/action/mcp_payload.h"
 #include "protocols/action/response_json.h"
 #include "protocols/wire/format.h"
@@ -261,10 +262,11 @@ class ActionSuite final : public ProtocolSuite {
           rule, got_command.error().message,
           {want->get<std::string>(), got->get<std::string>(), "outputs/mcpPayload"});
     }
-    // Compared as JSON values: the layout of the JSON is free, its content is not.
+    // Compared as JSON values: the layout of the JSON is free, its content is
+    // not, and numbers in args keep their spelling.
     if (got_command->session_id != want_command->session_id ||
         got_command->command != want_command->command ||
-        Json(got_command->args) != Json(want_command->args)) {
+        !action::SameJsonSpelling(got_command->args_json, want_command->args_json)) {
       return CheckResult::Fail(
           rule, "the __MCP__ payload differs from the expected one",
           {want->get<std::string>(), got->get<std::string>(), "outputs/mcpPayload"});

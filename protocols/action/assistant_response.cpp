@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "protocols/action/json_spelling.h"
 #include "protocols/action/json_text.h"
 #include "protocols/wire/format.h"
 
@@ -100,9 +101,15 @@ std::string SupportedList(const std::vector<std::string>& supported) {
 // Reads the fields of a JSON reply.
 class ObjectReader {
  public:
-  ObjectReader(const OrderedJson& reply, std::optional<std::string_view> request_session_id,
+  // `text`: the JSON text `reply` was parsed from.
+  ObjectReader(const OrderedJson& reply, std::string_view text,
+               std::optional<std::string_view> request_session_id,
                const std::vector<std::string>& supported, AssistantResponse& out)
-      : reply_(reply), request_session_id_(request_session_id), supported_(supported), out_(out) {}
+      : reply_(reply),
+        text_(text),
+        request_session_id_(request_session_id),
+        supported_(supported),
+        out_(out) {}
 
   void Read() {
     ReadText();
@@ -111,7 +118,10 @@ class ObjectReader {
     ReadCommandName(*command);
     ReadSessionId();
     ReadArgs();
-    if (keep_) out_.command = Command{std::move(session_id_), std::move(name_), std::move(args_)};
+    if (keep_) {
+      out_.command = Command{std::move(session_id_), std::move(name_), std::move(args_),
+                             SpelledJsonAt(text_, {"args"}).value_or(std::string())};
+    }
   }
 
  private:
@@ -205,6 +215,7 @@ class ObjectReader {
   }
 
   const OrderedJson& reply_;
+  const std::string_view text_;
   const std::optional<std::string_view> request_session_id_;
   const std::vector<std::string>& supported_;
   AssistantResponse& out_;
@@ -260,7 +271,7 @@ AssistantResponse ParseAssistantResponse(std::string_view reply,
         {"ACT-2", Format("the JSON object has text around it ({} bytes before it, {} after it)",
                          before, after)});
   }
-  ObjectReader(object, request_session_id, supported_commands, out).Read();
+  ObjectReader(object, *candidate, request_session_id, supported_commands, out).Read();
   return out;
 }
 

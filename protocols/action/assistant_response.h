@@ -27,7 +27,18 @@ struct Command {
   std::string session_id;  // never empty
   std::string command;     // one of the supported commands
   OrderedJson args;        // an object with a non-empty string `app_name`
-  friend bool operator==(const Command&, const Command&) = default;
+  // The compact JSON text of `args` with every number spelled as in the
+  // reply (json_spelling.h), which `args` cannot hold beyond a double. Empty
+  // for a command made in code (or args nested too deep to rewrite): `args`
+  // is then what is sent.
+  std::string args_json;
+  // The text of args that is sent: args_json, or args.dump() when it is empty.
+  std::string ArgsText() const { return args_json.empty() ? args.dump() : args_json; }
+  // Equal when they would send the same payload.
+  friend bool operator==(const Command& a, const Command& b) {
+    return a.session_id == b.session_id && a.command == b.command && a.args == b.args &&
+           a.ArgsText() == b.ArgsText();
+  }
 };
 
 struct AssistantResponse {
@@ -60,7 +71,8 @@ inline constexpr int kMaxJsonDepth = 256;
 //    (overriding the reply's), else the reply's non-empty string "session_id".
 //    A request session id that is not valid UTF-8 cannot be sent to the client
 //    and drops the command.
-// String values are never rewritten; `args` keeps its key order and values.
+// String values are never rewritten; `args` keeps its key order and values,
+// and `args_json` its exact text (numbers spelled as written, ACT-14).
 AssistantResponse ParseAssistantResponse(
     std::string_view reply, std::optional<std::string_view> request_session_id,
     const std::vector<std::string>& supported_commands = DefaultSupportedCommands());

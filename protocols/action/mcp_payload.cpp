@@ -1,5 +1,6 @@
 #include "protocols/action/mcp_payload.h"
 
+#include "protocols/action/json_spelling.h"
 #include "protocols/action/json_text.h"
 #include "protocols/wire/format.h"
 
@@ -37,15 +38,11 @@ std::expected<void, Error> OnlyKeys(const OrderedJson& object, std::string_view 
 }  // namespace
 
 std::expected<std::string, Error> BuildMcpPayload(const Command& command) {
-  OrderedJson payload = OrderedJson::object();
-  payload["session_id"] = command.session_id;
-  payload["command"] = command.command;
-  payload["args"] = command.args;
-  OrderedJson message = OrderedJson::object();
-  message["event"] = kMcpEvent;
-  message["payload"] = std::move(payload);
+  // Written out rather than dumped whole, so that args_json goes in as it is.
   try {
-    return std::string(kMcpPrefix) + message.dump();
+    return Format("{}{{\"event\":{},\"payload\":{{\"session_id\":{},\"command\":{},\"args\":{}}}}}",
+                  kMcpPrefix, OrderedJson(kMcpEvent).dump(), OrderedJson(command.session_id).dump(),
+                  OrderedJson(command.command).dump(), command.ArgsText());
   } catch (const nlohmann::json::exception& e) {
     return Bad(e.what());
   }
@@ -84,7 +81,8 @@ std::expected<Command, Error> ParseMcpPayload(std::string_view payload) {
   if (!args->is_object()) {
     return Bad(Format("/payload/args: expected an object, got {}", TypeName(*args)));
   }
-  return Command{std::move(*session_id), std::move(*name), *args};
+  return Command{std::move(*session_id), std::move(*name), *args,
+                 SpelledJsonAt(payload, {"payload", "args"}).value_or(std::string())};
 }
 
 }  // namespace llmconform::action

@@ -1,7 +1,8 @@
 // The message that carries a command to the client (seed 004 §Обработка на
 // сервере, PROTOCOLS.md "action"):
 //   __MCP__{"event":"mcp.command_request","payload":{"session_id":…,"command":…,"args":{…}}}
-// compact JSON, keys in this order, `args` as the reply wrote it.
+// compact JSON, keys in this order, `args` as the reply wrote it
+// (Command::ArgsText(): numbers spelled exactly as in the reply).
 #pragma once
 
 #include <expected>
@@ -25,6 +26,7 @@ std::expected<std::string, Error> BuildMcpPayload(const Command& command);
 // string session_id and command and an object args. Error says what is wrong
 // ("__MCP__ payload: expected the prefix \"__MCP__\"", "… /payload/args:
 // expected object, got array"). For tests and for checking clients' output.
+// The command's args_json keeps the payload's own number spellings.
 std::expected<Command, Error> ParseMcpPayload(std::string_view payload);
 
 }  // namespace llmconform::action

@@ -74,3 +74,26 @@ TEST(ParseMcpPayload, SaysWhatIsWrong) {
 
 }  // namespace
 }  // namespace llmconform::action
+
+namespace llmconform::action {
+namespace {
+
+// Issue 18 (ACT-14): numbers in args reach the payload spelled as the reply wrote them.
+TEST(BuildMcpPayload, KeepsTheSpellingOfNumbersInArgs) {
+  const auto r = ParseAssistantResponse(
+      R"({"text":"ok","session_id":"s","command":"open_app","args":{"app_name":"Calc","n":12345678901234567890123,"x":1.50,"e":1e2,"z":-0}})",
+      std::nullopt);
+  ASSERT_TRUE(r.command);
+  auto payload = BuildMcpPayload(*r.command);
+  ASSERT_TRUE(payload);
+  EXPECT_EQ(
+      *payload,
+      R"(__MCP__{"event":"mcp.command_request","payload":{"session_id":"s","command":"open_app","args":{"app_name":"Calc","n":12345678901234567890123,"x":1.50,"e":1e2,"z":-0}}})");
+  auto back = ParseMcpPayload(*payload);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->args_json, r.command->args_json);
+  EXPECT_EQ(*back, *r.command);
+}
+
+}  // namespace
+}  // namespace llmconform::action
