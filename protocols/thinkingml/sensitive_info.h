@@ -1,5 +1,5 @@
 // Detectors for the personal data a serp query must not hold (seed §4:
-// 邮箱/手机号/IP; PROTOCOLS.md: an e-mail address, a phone number or an IP
+// 邮箱/手机号/IP; docs/protocols.md: an e-mail address, a phone number or an IP
 // address). Postal addresses (住址) cannot be told from ordinary place names
 // and are not detected.
 //
