@@ -147,15 +147,20 @@ exchange's "fault") and the session's next request repeats it, the repeat is
 another attempt at the same exchange (unless the next recorded exchange matches
 it too: a recorded retry replays in order). times=N limits the faults to the
 first N attempts of each exchange: --fault status=429 --fault times=1 answers
-429 once, then the retry succeeds. A stream is written in its recorded pieces, each at its recorded time
+429 once, then the retry succeeds.
+
+A stream is written in its recorded pieces, each at its recorded time
 multiplied by --speed; at --speed 0 nothing waits and the pieces go out together
-(--piecewise: one by one), except a resplit fault's pieces, always one by one. Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch
-(400; "pointer", "expected", "actual"), mockllm_trace_exhausted (400),
-mockllm_no_match (404), mockllm_unknown_trace (404); malformed JSON 400, wrong
-content type 415, body over --max-body 413, unknown route 404.
+(--piecewise: one by one), except a resplit fault's pieces, always one by one.
+
+Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch (400;
+"pointer", "expected", "actual" of the first difference, "differences"),
+mockllm_trace_exhausted (400), mockllm_no_match (404, "nearest"),
+mockllm_unknown_trace (404), mockllm_proxy_failed (502); malformed JSON 400,
+wrong content type 415, body over --max-body 413, unknown route 404.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
-unknown_trace, malformed_request, client_disconnected.
+unknown_trace, malformed_request, client_disconnected, proxy_failed.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
@@ -459,6 +464,13 @@ int RunCli(int argc, char** argv) {
       "purpose, and journals every request.",
       "mockllm"};
   app.set_version_flag("--version", std::string("mockllm ") + MOCKLLM_VERSION);
+  app.footer(R"(
+Routes of `serve`: /t/{trace-id}/v1/... (pinned, one session per X-Mockllm-Session
+header; without it every client shares the session "default"), /v1/... (unpinned),
+and the admin API: GET /__admin/journal?session=&trace=, GET /__admin/unmatched,
+POST /__admin/traces, DELETE /__admin/traces/{id}, GET /__admin/sessions,
+GET /__admin/health, POST /__admin/reset. `mockllm serve --help` has the details;
+the manual is docs/mockllm.md.)");
   app.require_subcommand(1);
 
   ServeArgs serve;
