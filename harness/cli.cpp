@@ -272,6 +272,11 @@ class JudgeCommand final : public Command {
       return kExitUsage;
     }
     obs.journal = std::move(*journal);
+    if (obs.journal.empty()) {
+      std::cerr << "llmconform judge: " << journal_.string()
+                << ": no requests were journaled (did the client reach mockllm?)\n";
+      return kExitUsage;
+    }
     if (!outputs_.empty()) {
       auto text = ReadFile(outputs_);
       auto doc = text ? ParseJsonText(outputs_.string(), *text)

@@ -3,7 +3,7 @@
 
 namespace llmconform::harness {
 
-// Runs the CLI; returns the process exit code (ARCHITECTURE.md): 0 all
+// Runs the CLI; returns the process exit code (docs/architecture.md, "Exit codes"): 0 all
 // conformant, 1 conformance failures, 2 usage/configuration/input error,
 // 3 the harness itself failed.
 int Main(int argc, char** argv);

@@ -1,4 +1,4 @@
-// The GymBro reference service (seed 002 §6–§7; PROTOCOLS.md "gymbro SSE"):
+// The GymBro reference service (seed 002 §6–§7; docs/protocols.md "gymbro SSE"):
 // a small HTTP server that takes a user message, streams the reply from an
 // upstream OpenAI-compatible endpoint (mockllm in scenarios), and publishes
 // the GymBro event stream for it.

@@ -75,7 +75,7 @@ TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
   auto c = CallOracle(
       "multiturn.buildLLMMessages",
       R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
-  // PROTOCOLS.md: a history role other than user/assistant is an input error.
+  // docs/protocols.md: a history role other than user/assistant is an input error.
   EXPECT_EQ(c.code, 2);
   EXPECT_NE(c.err.find("history[0].role"), std::string::npos);
 }

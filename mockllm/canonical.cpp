@@ -58,35 +58,49 @@ std::string Short(const Json& j) {
   return s;
 }
 
-std::optional<Difference> Diff(const Json& e, const Json& a, const std::string& pointer) {
-  if (e == a) return std::nullopt;
+// Appends the differences between `e` and `a` below `pointer` to `out`, in
+// document order, until it holds `limit`; false once it is full.
+bool Diff(const Json& e, const Json& a, const std::string& pointer, std::vector<Difference>& out,
+          std::size_t limit) {
+  if (out.size() >= limit) return false;
+  if (e == a) return true;
+  auto add = [&](Difference d) {
+    out.push_back(std::move(d));
+    return out.size() < limit;
+  };
   if (e.is_object() && a.is_object()) {
     // Keys in sorted order (nlohmann::json keeps objects sorted).
     auto ei = e.begin();
     auto ai = a.begin();
     while (ei != e.end() || ai != a.end()) {
       if (ai == a.end() || (ei != e.end() && ei.key() < ai.key())) {
-        return Difference{PointerAppend(pointer, ei.key()), *ei, std::nullopt};
+        if (!add(Difference{PointerAppend(pointer, ei.key()), *ei, std::nullopt})) return false;
+        ++ei;
+      } else if (ei == e.end() || ai.key() < ei.key()) {
+        if (!add(Difference{PointerAppend(pointer, ai.key()), std::nullopt, *ai})) return false;
+        ++ai;
+      } else {
+        if (!Diff(*ei, *ai, PointerAppend(pointer, ei.key()), out, limit)) return false;
+        ++ei;
+        ++ai;
       }
-      if (ei == e.end() || ai.key() < ei.key()) {
-        return Difference{PointerAppend(pointer, ai.key()), std::nullopt, *ai};
-      }
-      if (auto d = Diff(*ei, *ai, PointerAppend(pointer, ei.key()))) return d;
-      ++ei;
-      ++ai;
     }
-    return std::nullopt;
+    return true;
   }
   if (e.is_array() && a.is_array()) {
     const std::size_t n = std::min(e.size(), a.size());
     for (std::size_t i = 0; i < n; ++i) {
-      if (auto d = Diff(e[i], a[i], Format("{}/{}", pointer, i))) return d;
+      if (!Diff(e[i], a[i], Format("{}/{}", pointer, i), out, limit)) return false;
     }
-    const std::string at = Format("{}/{}", pointer, n);
-    if (e.size() > n) return Difference{at, e[n], std::nullopt};
-    return Difference{at, std::nullopt, a[n]};
+    for (std::size_t i = n; i < e.size(); ++i) {
+      if (!add(Difference{Format("{}/{}", pointer, i), e[i], std::nullopt})) return false;
+    }
+    for (std::size_t i = n; i < a.size(); ++i) {
+      if (!add(Difference{Format("{}/{}", pointer, i), std::nullopt, a[i]})) return false;
+    }
+    return true;
   }
-  return Difference{pointer, e, a};
+  return add(Difference{pointer, e, a});
 }
 
 }  // namespace
@@ -168,7 +182,15 @@ std::string Difference::Describe() const {
 }
 
 std::optional<Difference> FirstDifference(const Json& expected, const Json& actual) {
-  return Diff(expected, actual, "");
+  auto all = Differences(expected, actual, 1);
+  if (all.empty()) return std::nullopt;
+  return std::move(all.front());
+}
+
+std::vector<Difference> Differences(const Json& expected, const Json& actual, std::size_t limit) {
+  std::vector<Difference> out;
+  if (limit > 0) Diff(expected, actual, "", out, limit);
+  return out;
 }
 
 std::string PointerAppend(std::string_view pointer, std::string_view token) {

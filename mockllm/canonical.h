@@ -56,6 +56,13 @@ struct Difference {
 // `expected`, nullopt when they are equal as JSON values.
 std::optional<Difference> FirstDifference(const Json& expected, const Json& actual);
 
+// Every place where `actual` differs from `expected`, in the same order, at
+// most `limit` of them (an array element or key missing on one side is one
+// difference; values under it are not walked).
+inline constexpr std::size_t kMaxDifferences = 1000;
+std::vector<Difference> Differences(const Json& expected, const Json& actual,
+                                    std::size_t limit = kMaxDifferences);
+
 // The unescaped tokens of a JSON pointer pattern ("/a/*/b~1c" → a, *, b/c).
 // Error: it does not start with '/'. `what` names it in the message.
 std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view pointer,

@@ -14,6 +14,7 @@
 #include "mockllm/fault.h"
 #include "mockllm/lint.h"
 #include "mockllm/recorder.h"
+#include "mockllm/sdk_match.h"
 #include "mockllm/server.h"
 #include "protocols/wire/format.h"
 
@@ -91,7 +92,13 @@ struct ServeArgs {
   int port = 0;
   double speed = 1;
   bool piecewise = false;
-  std::string match = "strict";
+  std::string match;  // "": strict on pinned routes, sdk on unpinned ones
+  std::string session_by = "header";
+  std::string cors;
+  std::string proxy;
+  std::string record_to;
+  bool fail_on_unused = false;
+  bool fail_on_mismatch = false;
   std::string journal;
   std::uint64_t seed = 0;
   std::vector<std::string> ignore;
@@ -101,25 +108,59 @@ struct ServeArgs {
   int threads = 32;
 };
 
-constexpr std::string_view kServeFooter = R"(
+const std::string kServeFooter = std::string(R"(
 Routes:
-  POST|GET /t/{trace-id}/v1/...  pinned replay of one trace (id URL-encoded); the
-                                 header X-Mockllm-Session names a session
+  POST|GET /t/{trace-id}/v1/...  pinned replay of one trace (id URL-encoded) in the
+                                 request's session
   POST|GET /v1/...               unpinned: any trace's exchange with an equal request
   GET [/t/{id}]/v1/models        the models named in the loaded traces
-  GET /__admin/health | /__admin/journal | /__admin/sessions, POST /__admin/reset
+
+Admin API (runtime control):
+  GET    /__admin/health                     status, trace ids, request count
+  GET    /__admin/journal[?session=S&trace=T] the journal (filtered when asked)
+  GET    /__admin/unmatched                  requests nothing answered, with "nearest"
+  GET    /__admin/sessions                   cursor and unused exchanges per session
+  POST   /__admin/traces                     load traces at runtime: a trace file's JSON
+                                             Lines, or JSON: {"id",...,"exchanges":[...]},
+                                             a stub {"request","response"}, or an array
+  DELETE /__admin/traces/{id}                unload a trace (id URL-encoded)
+  POST   /__admin/reset                      forget sessions and journal
+
+Sessions (--session-by): header (default) takes the X-Mockllm-Session header;
+without it every client shares the session "default", so two clients replaying
+the same trace at once must each send their own X-Mockllm-Session.
+client-address: one session per client IP address. none: one session for all.
 
 Replay: in a session the Nth request is compared with the Nth recorded request
-(JSON compared as values, --ignore paths left out) and answered with the Nth
-response. A stream is written in its recorded pieces, each at its recorded time
+(JSON compared as values, secrets redacted as `record` redacts them, --ignore
+paths left out) and answered with the Nth response. A mismatch names every
+differing JSON pointer; on /v1 it names the nearest recorded request.
+Matching (--match): strict compares exactly; sdk also treats these API defaults
+as absent on both sides:
+)") + std::string(SdkDefaultsHelp()) +
+                                 R"(
+By default pinned routes match strict and unpinned /v1 matches sdk; --match
+strict|sdk sets both; lenient replays a mismatched pinned request anyway.
+
+Retries: when a request was answered with an injected fault (--fault, or an
+exchange's "fault") and the session's next request repeats it, the repeat is
+another attempt at the same exchange (unless the next recorded exchange matches
+it too: a recorded retry replays in order). times=N limits the faults to the
+first N attempts of each exchange: --fault status=429 --fault times=1 answers
+429 once, then the retry succeeds.
+
+A stream is written in its recorded pieces, each at its recorded time
 multiplied by --speed; at --speed 0 nothing waits and the pieces go out together
-(--piecewise: one by one), except a resplit fault's pieces, always one by one. Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch
-(400; "pointer", "expected", "actual"), mockllm_trace_exhausted (400),
-mockllm_no_match (404), mockllm_unknown_trace (404); malformed JSON 400, wrong
-content type 415, body over --max-body 413, unknown route 404.
+(--piecewise: one by one), except a resplit fault's pieces, always one by one.
+
+Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch (400;
+"pointer", "expected", "actual" of the first difference, "differences"),
+mockllm_trace_exhausted (400), mockllm_no_match (404, "nearest"),
+mockllm_unknown_trace (404), mockllm_proxy_failed (502); malformed JSON 400,
+wrong content type 415, body over --max-body 413, unknown route 404.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
-unknown_trace, malformed_request, client_disconnected.
+unknown_trace, malformed_request, client_disconnected, proxy_failed.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
@@ -133,10 +174,19 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
   error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
+  times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.
 
+--proxy URL --record-to FILE: an unpinned request that matches nothing is
+forwarded to URL, answered with its response and recorded, redacted, into FILE.
+--cors ORIGIN|*: Access-Control-* headers on every answer and preflights answered.
+
 Prints "listening on http://HOST:PORT" on stdout when ready; stops on SIGINT or
-SIGTERM, writes the journal (--journal) and reports unused exchanges on stderr.)";
+SIGTERM, writes the journal (--journal) and reports on stderr the unused
+exchanges of every trace a request touched. Exit 0; 1 with --fail-on-unused
+when a touched trace has unused exchanges or with --fail-on-mismatch when a
+request matched nothing; 2 on a usage or input error.
+See docs/mockllm.md.)";
 
 void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--traces", a.traces, "Trace files, or directories searched for *.trace.jsonl")
@@ -151,9 +201,22 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_flag("--piecewise", a.piecewise,
                "At --speed 0, still write each recorded piece on its own (default: together)");
   cmd.add_option("--match", a.match,
-                 "strict: a mismatched request gets an error; lenient: replayed, journaled")
-      ->check(CLI::IsMember({"strict", "lenient"}))
+                 "strict: exact; sdk: API defaults count as absent; lenient: a mismatched pinned "
+                 "request is replayed and journaled (default: strict pinned, sdk on /v1)")
+      ->check(CLI::IsMember({"strict", "sdk", "lenient"}));
+  cmd.add_option("--session-by", a.session_by,
+                 "What names a session: header (X-Mockllm-Session, else \"default\"), "
+                 "client-address, none")
+      ->check(CLI::IsMember({"header", "client-address", "none"}))
       ->capture_default_str();
+  cmd.add_option("--cors", a.cors, "Allow browser clients from ORIGIN (or *)");
+  cmd.add_option("--proxy", a.proxy,
+                 "Forward unpinned requests that match nothing to this upstream URL");
+  cmd.add_option("--record-to", a.record_to, "Trace file that --proxy records into");
+  cmd.add_flag("--fail-on-unused", a.fail_on_unused,
+               "Exit 1 at shutdown when a touched trace has unused exchanges");
+  cmd.add_flag("--fail-on-mismatch", a.fail_on_mismatch,
+               "Exit 1 at shutdown when any request matched nothing");
   cmd.add_option("--journal", a.journal, "Write the journal (a JSON array) to FILE on stop");
   cmd.add_option("--seed", a.seed, "Seed for faults that need randomness")->capture_default_str();
   cmd.add_option("--ignore", a.ignore,
@@ -167,7 +230,7 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--threads", a.threads, "Connections served at once")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.footer(std::string(kServeFooter));
+  cmd.footer(kServeFooter);
 }
 
 std::string JournalText(const nlohmann::json& journal) {
@@ -204,32 +267,54 @@ int RunServe(const ServeArgs& a) {
   }
   const std::size_t count = traces.size();
   BlockStopSignals();
-  auto server = Server::Start(std::move(traces), ServerOptions{.host = a.host,
-                                                               .port = a.port,
-                                                               .speed = a.speed,
-                                                               .piecewise = a.piecewise,
-                                                               .strict = a.match == "strict",
-                                                               .ignore_paths = a.ignore,
-                                                               .fault = fault,
-                                                               .seed = a.seed,
-                                                               .max_body_bytes = a.max_body,
-                                                               .journal_limit = a.journal_limit,
-                                                               .threads = a.threads});
+  const MatchMode both = a.match == "sdk" ? MatchMode::kSdk : MatchMode::kStrict;
+  const SessionBy session_by = a.session_by == "none"             ? SessionBy::kNone
+                               : a.session_by == "client-address" ? SessionBy::kClientAddress
+                                                                  : SessionBy::kHeader;
+  auto server = Server::Start(
+      std::move(traces),
+      ServerOptions{
+          .host = a.host,
+          .port = a.port,
+          .speed = a.speed,
+          .piecewise = a.piecewise,
+          .strict = a.match != "lenient",
+          .pinned_match = both,
+          .unpinned_match = a.match == "strict" || a.match == "sdk" ? both : MatchMode::kSdk,
+          .session_by = session_by,
+          .ignore_paths = a.ignore,
+          .fault = fault,
+          .seed = a.seed,
+          .max_body_bytes = a.max_body,
+          .journal_limit = a.journal_limit,
+          .threads = a.threads,
+          .cors = a.cors,
+          .proxy = a.proxy,
+          .record_to = a.record_to});
   if (!server) return Diagnose(server.error().message), kExitUsage;
-  std::cerr << "mockllm: replaying " << count << " trace(s) at speed " << a.speed << ", " << a.match
-            << " matching" << std::endl;
+  for (const std::string& w : (*server)->Warnings()) Diagnose("warning: " + w);
+  std::cerr << "mockllm: replaying " << count << " trace(s) at speed " << a.speed << ", "
+            << (a.match.empty() ? "strict (pinned) and sdk (/v1)" : a.match) << " matching"
+            << std::endl;
   AnnounceListening((*server)->base_url());
   const int sig = WaitForStopSignal();
   (*server)->Stop();
   const nlohmann::json journal = (*server)->Journal();
   std::cerr << "mockllm: stopped by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << " after "
             << journal.size() << " journaled request(s)" << std::endl;
+  bool unused = false;
   for (const auto& s : (*server)->Sessions()) {
-    if (s["unused"].empty()) continue;
-    std::cerr << "mockllm: trace \"" << s["trace"].get<std::string>() << "\" session "
-              << (s["session"].is_null() ? std::string("(none)")
-                                         : "\"" + s["session"].get<std::string>() + "\"")
+    if (!s.value("touched", false) || s["unused"].empty()) continue;
+    unused = true;
+    std::cerr << "mockllm: trace \"" << s["trace"].get<std::string>() << "\" "
+              << (s["session"].is_null() ? std::string("on /v1")
+                                         : "session \"" + s["session"].get<std::string>() + "\"")
               << ": unused exchanges " << s["unused"].dump() << std::endl;
+  }
+  const std::uint64_t mismatches = (*server)->mismatches();
+  if (mismatches > 0) {
+    std::cerr << "mockllm: " << mismatches << " request(s) matched nothing (GET /__admin/unmatched)"
+              << std::endl;
   }
   if (!a.journal.empty()) {
     std::ofstream out(a.journal, std::ios::binary | std::ios::trunc);
@@ -237,6 +322,7 @@ int RunServe(const ServeArgs& a) {
     if (!out.flush())
       return Diagnose(Format("{}: cannot write the journal", a.journal)), kExitInternal;
   }
+  if ((a.fail_on_unused && unused) || (a.fail_on_mismatch && mismatches > 0)) return kExitProblems;
   return kExitOk;
 }
 
@@ -378,6 +464,13 @@ int RunCli(int argc, char** argv) {
       "purpose, and journals every request.",
       "mockllm"};
   app.set_version_flag("--version", std::string("mockllm ") + MOCKLLM_VERSION);
+  app.footer(R"(
+Routes of `serve`: /t/{trace-id}/v1/... (pinned, one session per X-Mockllm-Session
+header; without it every client shares the session "default"), /v1/... (unpinned),
+and the admin API: GET /__admin/journal?session=&trace=, GET /__admin/unmatched,
+POST /__admin/traces, DELETE /__admin/traces/{id}, GET /__admin/sessions,
+GET /__admin/health, POST /__admin/reset. `mockllm serve --help` has the details;
+the manual is docs/mockllm.md.)");
   app.require_subcommand(1);
 
   ServeArgs serve;

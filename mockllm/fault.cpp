@@ -9,7 +9,7 @@ namespace {
 
 using llmconform::Format;
 
-constexpr std::array<std::string_view, 18> kFaultKeys = {"status",
+constexpr std::array<std::string_view, 19> kFaultKeys = {"status",
                                                          "body",
                                                          "retry_after",
                                                          "retry_after_ms",
@@ -26,7 +26,8 @@ constexpr std::array<std::string_view, 18> kFaultKeys = {"status",
                                                          "keepalive_ms",
                                                          "error_event",
                                                          "stall_ms",
-                                                         "stall_after_events"};
+                                                         "stall_after_events",
+                                                         "times"};
 
 std::string KnownKeys() {
   std::string out;
@@ -160,6 +161,8 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
   }
   MOCKLLM_COUNT("stall_ms", f.stall_ms)
   MOCKLLM_COUNT("stall_after_events", f.stall_after_events)
+  MOCKLLM_COUNT("times", f.times)
+  if (f.times && *f.times == 0) return Wrong("/times", "a positive number of attempts", j["times"]);
 #undef MOCKLLM_COUNT
 #undef MOCKLLM_FLAG
   return f;

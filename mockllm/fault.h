@@ -20,6 +20,9 @@
 //                                              event after K events (HTTP 200), then end
 //   {"stall_ms": N, "stall_after_events": K}   stop sending for N ms after K events
 //                                              (0: right after the headers)
+//   {"times": N}                               apply the other faults to the first N
+//                                              attempts of an exchange only (a retry is
+//                                              an attempt: docs/mockllm.md, "Retries")
 // Times in faults are absolute milliseconds, not scaled by --speed.
 #pragma once
 
@@ -53,8 +56,9 @@ struct Fault {
   OJson error_event_error;                        // the `error` object it carries
   std::int64_t stall_ms = 0;
   std::int64_t stall_after_events = 0;
+  std::optional<std::int64_t> times;  // attempts the fault applies to (absent: all)
 
-  bool Empty() const;
+  bool Empty() const;  // no fault applies (`times` alone changes nothing)
 };
 
 // Validates and reads a fault object. Errors carry the JSON pointer relative

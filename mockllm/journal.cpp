@@ -26,6 +26,8 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
               {"response", std::move(response)},
               {"findings", std::move(findings_json)}};
   if (fault) out["fault"] = *fault;
+  if (!nearest.is_null()) out["nearest"] = nearest;
+  if (proxied) out["proxied"] = *proxied;
   return out;
 }
 

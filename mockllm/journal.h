@@ -36,10 +36,12 @@ struct JournalEntry {
   std::string outcome;                  // sending | complete | cut | client_disconnected | stopped
   std::optional<nlohmann::json> fault;  // when one applied
   llmconform::Findings findings;
+  nlohmann::json nearest;              // no match: the nearest recorded request, else null
+  std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
 
   // {"seq","session","trace","method","path","request":{"headers","body"},
   //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
-  //  ["fault",] "findings":[{"rule","message"}]}
+  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"]}
   nlohmann::json ToJson(std::uint64_t seq) const;
 };
 

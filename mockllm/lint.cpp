@@ -1,5 +1,7 @@
 #include "mockllm/lint.h"
 
+#include <algorithm>
+
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
 #include "mockllm/trace.h"
@@ -52,6 +54,63 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
   }
 }
 
+// Every format problem of an exchange line, not only the first: the parts of
+// the line (seq, request, response without its stream, each chunk or event,
+// each fault key) are checked one by one, each next to valid stand-ins for
+// the others, and what they report is kept once.
+std::vector<std::string> ExchangeProblems(std::string_view line, std::string_view name,
+                                          std::size_t line_no) {
+  auto whole = ParseExchange(line, name, line_no);
+  if (whole) return {};
+  std::vector<std::string> out{whole.error().message};
+  if (JsonNestingDepth(line) > kMaxJsonDepth) return out;
+  const OJson j = OJson::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return out;
+  const OJson request = {{"method", "POST"}, {"path", "/v1/x"}};
+  const OJson response = {{"status", 200}};
+  auto check = [&](OJson part, std::string_view from = "", std::string_view to = "") {
+    if (!part.contains("request")) part["request"] = request;
+    if (!part.contains("response")) part["response"] = response;
+    auto x = ExchangeFromJson(part);
+    if (x) return;
+    PointedError e = x.error();
+    if (!from.empty() && e.pointer.starts_with(from)) {
+      e.pointer = std::string(to) + e.pointer.substr(from.size());
+    }
+    std::string message = LocatedError(e, line, name, line_no).message;
+    if (std::find(out.begin(), out.end(), message) == out.end()) out.push_back(std::move(message));
+  };
+  if (j.contains("seq")) check({{"seq", j["seq"]}});
+  if (j.contains("request")) check({{"request", j["request"]}});
+  if (j.contains("response")) {
+    const OJson& r = j["response"];
+    if (r.is_object()) {
+      OJson rest = r;
+      for (const char* key : {"chunks", "events"}) {
+        if (!r.contains(key)) continue;
+        rest[key] = OJson::array();
+        if (!r[key].is_array()) continue;
+        for (std::size_t i = 0; i < r[key].size(); ++i) {
+          const std::string at = Format("/response/{}/", key);
+          check({{"response", {{"status", 200}, {key, OJson::array({r[key][i]})}}}}, at + "0",
+                at + std::to_string(i));
+        }
+      }
+      check({{"response", rest}});
+    }
+    check({{"response", r}});
+  }
+  if (j.contains("fault")) {
+    const OJson& f = j["fault"];
+    if (f.is_object()) {
+      for (auto it = f.begin(); it != f.end(); ++it) check({{"fault", {{it.key(), *it}}}});
+    } else {
+      check({{"fault", f}});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> LintTrace(std::string_view text, std::string_view name) {
@@ -62,8 +121,8 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
     if (!have_header) {
       have_header = true;
       if (auto h = ParseTraceHeader(line, name, line_no); !h) problems.push_back(h.error().message);
-    } else if (auto x = ParseExchange(line, name, line_no); !x) {
-      problems.push_back(x.error().message);
+    } else {
+      for (std::string& p : ExchangeProblems(line, name, line_no)) problems.push_back(std::move(p));
     }
     const OJson j = JsonNestingDepth(line) > kMaxJsonDepth ? OJson(OJson::value_t::discarded)
                                                            : OJson::parse(line, nullptr, false);

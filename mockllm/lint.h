@@ -2,7 +2,9 @@
 // looks like a secret (mockllm/secrets.h), one problem a line:
 //   "f.trace.jsonl:2:57: /request/headers/authorization: holds a secret (an authorization value);
 //   redact it"
-// Unlike ParseTrace, lint goes on after a bad line, so one run lists them all.
+// Unlike ParseTrace, lint goes on after a bad line and after a line's first
+// problem (the parts of an exchange are checked one by one), so one run lists
+// them all.
 #pragma once
 
 #include <string>

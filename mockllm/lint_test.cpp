@@ -64,5 +64,20 @@ TEST(TraceLint, BundledFixturesAreClean) {
   }
 }
 
+TEST(TraceLint, ReportsEveryProblemOfALine) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"seq":"one","request":{"path":"v1"},"response":{"status":"ok","chunks":[{"t_ms":-1,"raw":"a"},{"raw":"b"}]},"fault":{"status":1,"drop_done":"yes"}})" +
+      "\n";
+  const auto problems = LintTrace(text, "e.jsonl");
+  std::string all;
+  for (const auto& p : problems) all += p + "\n";
+  for (auto pointer : {"/seq:", "/request/path:", "/response/status:", "/response/chunks/0/t_ms:",
+                       "/response/chunks/1:", "/fault/status:", "/fault/drop_done:"}) {
+    EXPECT_NE(all.find(pointer), std::string::npos) << pointer << " not in\n" << all;
+  }
+  EXPECT_EQ(problems.size(), 7u) << all;
+}
+
 }  // namespace
 }  // namespace mockllm

@@ -75,18 +75,19 @@ void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t dept
 }
 
 // Secret-named keys and secret-looking text anywhere in `j`.
-void RedactSecrets(OJson& j) {
+template <typename J>
+void RedactSecretsIn(J& j) {
   if (j.is_string()) {
-    j = RedactText(j.get_ref<const std::string&>());
+    j = RedactText(j.template get_ref<const std::string&>());
   } else if (j.is_array()) {
-    for (OJson& e : j) RedactSecrets(e);
+    for (J& e : j) RedactSecretsIn(e);
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (IsSecretName(it.key()) && it->is_string() &&
-          !IsRedactedValue(it->get_ref<const std::string&>())) {
+          !IsRedactedValue(it->template get_ref<const std::string&>())) {
         *it = std::string(kRedacted);
       } else {
-        RedactSecrets(*it);
+        RedactSecretsIn(*it);
       }
     }
   }
@@ -117,6 +118,9 @@ struct Flow {
 };
 
 }  // namespace
+
+void RedactSecrets(OJson& j) { RedactSecretsIn(j); }
+void RedactSecrets(nlohmann::json& j) { RedactSecretsIn(j); }
 
 struct Recorder::Impl {
   RecorderOptions options;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "mockllm/recorder.h"
+#include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
 
@@ -29,7 +31,33 @@ std::string RequestLine(std::string_view method, std::string_view path) {
   return Format("{} {}", method, path);
 }
 
+const OJson& NoFault() {
+  static const OJson empty = OJson::object();
+  return empty;
+}
+
 }  // namespace
+
+Json DifferencesJson(const std::vector<Difference>& differences) {
+  Json out = Json::array();
+  for (const Difference& d : differences) {
+    Json one = {{"pointer", d.pointer}};
+    if (d.expected) one["expected"] = *d.expected;
+    if (d.actual) one["actual"] = *d.actual;
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+std::string DescribeDifferences(const std::vector<Difference>& differences) {
+  std::string out;
+  for (const Difference& d : differences) {
+    if (!out.empty()) out += "; ";
+    out += d.Describe();
+  }
+  if (differences.size() >= kMaxDifferences) out += Format("; (first {} shown)", kMaxDifferences);
+  return out;
+}
 
 std::expected<std::unique_ptr<ReplayBook>, Error> ReplayBook::Build(std::vector<Trace> traces,
                                                                     const ReplayOptions& options) {
@@ -38,45 +66,137 @@ std::expected<std::unique_ptr<ReplayBook>, Error> ReplayBook::Build(std::vector<
   if (!ignore) return std::unexpected(ignore.error());
   book->ignore_ = std::move(*ignore);
   book->options_ = options;
-  std::set<std::string> ids;
-  for (const Trace& t : traces) {
-    if (!ids.insert(t.id).second) {
-      return std::unexpected(Error{Format("{}: trace id \"{}\" is loaded twice", t.source, t.id)});
-    }
-    std::vector<Loaded> loaded;
-    for (std::size_t x = 0; x < t.exchanges.size(); ++x) {
-      const Exchange& ex = t.exchanges[x];
-      Loaded l;
-      l.canonical_body =
-          book->ignore_.Apply(ex.request.body ? ToPlainJson(*ex.request.body) : Json(nullptr));
-      l.fault = MergeFaults(options.fault, ex.fault.value_or(OJson::object()));
-      auto fault = FaultFromJson(l.fault);
-      if (!fault) {
-        return std::unexpected(Error{Format("{}:{}: /fault{}: {}", t.source, ex.line,
-                                            fault.error().pointer, fault.error().message)});
-      }
-      const std::uint64_t seed = options.seed ^ HashId(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
-      l.plan = PlanResponse(ex.response, *fault, seed);
-      loaded.push_back(std::move(l));
-    }
-    book->loaded_.push_back(std::move(loaded));
-  }
-  book->traces_ = std::move(traces);
+  book->catalog_ = std::make_shared<const Catalog>();
+  auto warnings = book->Add(std::move(traces));
+  if (!warnings) return std::unexpected(warnings.error());
   return book;
 }
 
-std::optional<std::size_t> ReplayBook::FindTrace(std::string_view id) const {
-  for (std::size_t i = 0; i < traces_.size(); ++i) {
-    if (traces_[i].id == id) return i;
-  }
-  return std::nullopt;
+Json ReplayBook::Canonical(Json body, MatchMode mode) const {
+  RedactSecrets(body);
+  if (!ignore_.empty()) body = ignore_.Apply(std::move(body));
+  if (mode == MatchMode::kSdk) body = SdkNormalize(std::move(body));
+  return body;
 }
 
-std::vector<std::string> ReplayBook::Models(std::optional<std::size_t> trace) const {
+const Json& ReplayBook::Recorded(const LoadedExchange& x, MatchMode mode) {
+  return mode == MatchMode::kSdk ? x.sdk_body : x.strict_body;
+}
+
+std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace t) const {
+  auto loaded = std::make_shared<LoadedTrace>();
+  for (std::size_t x = 0; x < t.exchanges.size(); ++x) {
+    const Exchange& ex = t.exchanges[x];
+    LoadedExchange l;
+    l.strict_body = Canonical(ex.request.body ? ToPlainJson(*ex.request.body) : Json(nullptr),
+                              MatchMode::kStrict);
+    l.sdk_body = SdkNormalize(l.strict_body);
+    l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
+    auto fault = FaultFromJson(l.fault);
+    if (!fault) {
+      return std::unexpected(Error{Format("{}:{}: /fault{}: {}", t.source, ex.line,
+                                          fault.error().pointer, fault.error().message)});
+    }
+    const std::uint64_t seed = options_.seed ^ HashId(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
+    l.plan = PlanResponse(ex.response, *fault, seed);
+    l.faulted = !fault->Empty();
+    l.times = fault->times;
+    if (l.faulted && l.times) l.clean = PlanResponse(ex.response, Fault{}, seed);
+    loaded->exchanges.push_back(std::move(l));
+  }
+  loaded->trace = std::move(t);
+  return loaded;
+}
+
+std::expected<std::vector<std::string>, Error> ReplayBook::Add(std::vector<Trace> traces) {
+  Catalog added;
+  std::set<std::string> ids;
+  for (Trace& t : traces) {
+    if (!ids.insert(t.id).second) {
+      return std::unexpected(Error{Format("{}: trace id \"{}\" is loaded twice", t.source, t.id)});
+    }
+    auto loaded = Load(std::move(t));
+    if (!loaded) return std::unexpected(loaded.error());
+    added.push_back(std::move(*loaded));
+  }
+  std::lock_guard lock(mu_);
+  for (const auto& t : added) {
+    if (std::ranges::any_of(*catalog_, [&](const auto& c) { return c->trace.id == t->trace.id; })) {
+      return std::unexpected(
+          Error{Format("{}: trace id \"{}\" is loaded twice", t->trace.source, t->trace.id)});
+    }
+  }
+  std::vector<std::string> warnings = DuplicateWarnings(*catalog_, added);
+  auto next = std::make_shared<Catalog>(*catalog_);
+  next->insert(next->end(), added.begin(), added.end());
+  catalog_ = std::move(next);
+  warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
+  return warnings;
+}
+
+std::vector<std::string> ReplayBook::DuplicateWarnings(const Catalog& before,
+                                                       const Catalog& added) const {
+  // The request as unpinned replay compares it, spelled out.
+  auto key = [&](const LoadedTrace& t, std::size_t x) {
+    const RecordedRequest& r = t.trace.exchanges[x].request;
+    return RequestLine(r.method, r.path) + " " +
+           Recorded(t.exchanges[x], options_.unpinned_match).dump();
+  };
+  std::map<std::string, std::pair<const LoadedTrace*, std::size_t>> first;
+  std::vector<std::string> out;
+  std::set<std::pair<const LoadedTrace*, const LoadedTrace*>> reported;
+  for (const Catalog* c : {&before, &added}) {
+    for (const auto& t : *c) {
+      for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
+        const auto [it, inserted] = first.try_emplace(key(*t, x), t.get(), x);
+        const LoadedTrace* other = it->second.first;
+        if (inserted || other == t.get() || c == &before) continue;
+        if (!reported.insert({other, t.get()}).second) continue;
+        const std::size_t ox = it->second.second;
+        out.push_back(Format(
+            "traces \"{}\" ({}:{}, exchange {}) and \"{}\" ({}:{}, exchange {}) record identical "
+            "requests; unpinned /v1 answers it from \"{}\"",
+            other->trace.id, other->trace.source, other->trace.exchanges[ox].line, ox, t->trace.id,
+            t->trace.source, t->trace.exchanges[x].line, x, other->trace.id));
+      }
+    }
+  }
+  return out;
+}
+
+bool ReplayBook::Remove(std::string_view id) {
+  std::lock_guard lock(mu_);
+  auto next = std::make_shared<Catalog>(*catalog_);
+  const auto removed = std::erase_if(*next, [&](const auto& t) { return t->trace.id == id; });
+  if (removed == 0) return false;
+  catalog_ = std::move(next);
+  std::erase_if(sessions_, [&](const auto& s) { return s.first.first == id; });
+  unpinned_served_.erase(std::string(id));
+  std::erase_if(unpinned_attempts_, [&](const auto& a) { return std::get<0>(a.first) == id; });
+  return true;
+}
+
+std::shared_ptr<const ReplayBook::Catalog> ReplayBook::Snapshot() const {
+  std::lock_guard lock(mu_);
+  return catalog_;
+}
+
+std::vector<std::string> ReplayBook::TraceIds() const {
+  std::vector<std::string> out;
+  for (const auto& t : *Snapshot()) out.push_back(t->trace.id);
+  return out;
+}
+
+bool ReplayBook::HasTrace(std::string_view id) const {
+  const auto catalog = Snapshot();
+  return std::ranges::any_of(*catalog, [&](const auto& t) { return t->trace.id == id; });
+}
+
+std::vector<std::string> ReplayBook::Models(const std::optional<std::string>& trace) const {
   std::set<std::string> models;
-  for (std::size_t i = 0; i < traces_.size(); ++i) {
-    if (trace && *trace != i) continue;
-    const Trace& t = traces_[i];
+  for (const auto& lt : *Snapshot()) {
+    const Trace& t = lt->trace;
+    if (trace && *trace != t.id) continue;
     if (auto m = t.header.find("model"); m != t.header.end() && m->is_string())
       models.insert(m->get<std::string>());
     for (const Exchange& x : t.exchanges) {
@@ -89,140 +209,246 @@ std::vector<std::string> ReplayBook::Models(std::optional<std::size_t> trace) co
   return {models.begin(), models.end()};
 }
 
-std::optional<Difference> ReplayBook::Compare(std::size_t t, std::size_t x, std::string_view method,
-                                              std::string_view path, const Json& canonical) const {
-  const RecordedRequest& rec = traces_[t].exchanges[x].request;
-  if (rec.method != method || rec.path != path) {
-    return Difference{"", Json(RequestLine(rec.method, rec.path)), Json(RequestLine(method, path))};
+bool ReplayBook::KnownPath(std::string_view method, std::string_view path) const {
+  if (path.starts_with("/v1/")) return true;
+  for (const auto& t : *Snapshot()) {
+    for (const Exchange& x : t->trace.exchanges) {
+      if (x.request.method == method && x.request.path == path) return true;
+    }
   }
-  return FirstDifference(loaded_[t][x].canonical_body, canonical);
+  return false;
 }
 
-Verdict ReplayBook::Replay(std::size_t t, std::size_t x) const {
+std::vector<Difference> ReplayBook::Compare(const LoadedTrace& t, std::size_t x,
+                                            std::string_view method, std::string_view path,
+                                            const Json& canonical, MatchMode mode,
+                                            std::size_t limit) {
+  const RecordedRequest& rec = t.trace.exchanges[x].request;
+  if (rec.method != method || rec.path != path) {
+    return {
+        Difference{"", Json(RequestLine(rec.method, rec.path)), Json(RequestLine(method, path))}};
+  }
+  return Differences(Recorded(t.exchanges[x], mode), canonical, limit);
+}
+
+Verdict ReplayBook::Replay(const std::shared_ptr<const LoadedTrace>& t, std::size_t x,
+                           std::int64_t attempt) {
+  const LoadedExchange& l = t->exchanges[x];
+  const bool faulted = l.faulted && (!l.times || attempt <= *l.times);
   Verdict v;
-  v.trace = t;
+  v.trace = t->trace.id;
   v.exchange = x;
-  v.plan = &loaded_[t][x].plan;
+  v.keep = t;
+  v.plan = faulted || !l.faulted ? &l.plan : &l.clean;
   v.status = v.plan->status;
-  v.fault = &loaded_[t][x].fault;
+  v.fault = faulted ? &l.fault : &NoFault();
+  v.attempt = static_cast<std::size_t>(attempt);
   return v;
 }
 
-Verdict ReplayBook::ReplayPinned(std::size_t t, const std::string& session, std::string_view method,
-                                 std::string_view path, const Json& body) {
-  const Trace& trace = traces_[t];
+Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string& session,
+                                 std::string_view method, std::string_view path, const Json& body) {
+  std::shared_ptr<const LoadedTrace> lt;
+  for (const auto& t : *Snapshot()) {
+    if (t->trace.id == trace_id) lt = t;
+  }
+  if (!lt) {
+    Verdict v;
+    v.status = 404;
+    const std::string message = Format("no loaded trace has the id \"{}\"", trace_id);
+    v.error_body = MakeErrorJson(message, "mockllm_unknown_trace");
+    v.findings.push_back(Finding{"unknown_trace", message});
+    v.mismatch = true;
+    return v;
+  }
+  const Trace& trace = lt->trace;
+  const MatchMode mode = options_.pinned_match;
+  const Json canonical = Canonical(body, mode);
+  const std::size_t n = trace.exchanges.size();
   std::size_t x = 0;
+  bool retry = false;
   {
     std::lock_guard lock(mu_);
-    Session& s = sessions_[{t, session}];
-    if (s.served.empty()) s.served.assign(trace.exchanges.size(), false);
-    x = s.cursor++;
+    Session& s = sessions_[{trace_id, session}];
+    if (s.served.size() != n) s.served.assign(n, false);
+    if (const auto& last = s.last_faulted;
+        last && last->method == method && last->path == path && last->body == canonical) {
+      const bool next_matches =
+          s.cursor < n && Compare(*lt, s.cursor, method, path, canonical, mode, 1).empty();
+      if (!next_matches) {
+        retry = true;
+        x = last->exchange;
+      }
+    }
+    if (!retry) x = s.cursor++;
+    s.last_faulted.reset();
   }
-  if (x >= trace.exchanges.size()) {
+  if (x >= n) {
     Verdict v;
-    v.trace = t;
+    v.trace = trace.id;
     v.status = 400;
+    v.mismatch = true;
     const std::string message = Format(
         "trace \"{}\" is exhausted: request {} of session \"{}\", but the trace has {} exchange(s)",
-        trace.id, x + 1, session, trace.exchanges.size());
+        trace.id, x + 1, session, n);
     v.error_body = MakeErrorJson(message, "mockllm_trace_exhausted");
     v.error_body["error"]["trace"] = trace.id;
     v.error_body["error"]["session"] = session;
     v.findings.push_back(Finding{"trace_exhausted", message});
     return v;
   }
-  Json stripped;
-  if (!ignore_.empty()) stripped = ignore_.Apply(body);
-  const auto diff = Compare(t, x, method, path, ignore_.empty() ? body : stripped);
-  if (diff) {
-    const std::string message = Format(
-        "request {} of session \"{}\" does not match exchange {} of trace \"{}\" (line {}): {}",
-        x + 1, session, x, trace.id, trace.exchanges[x].line, diff->Describe());
-    if (options_.strict) {
-      Verdict v;
-      v.trace = t;
-      v.exchange = x;
-      v.status = 400;
-      v.error_body = MakeErrorJson(message, "mockllm_request_mismatch", diff->pointer);
-      Json& e = v.error_body["error"];
-      e["pointer"] = diff->pointer;
-      e["expected"] = diff->expected.value_or(nullptr);
-      e["actual"] = diff->actual.value_or(nullptr);
-      e["trace"] = trace.id;
-      e["session"] = session;
-      e["exchange"] = x;
-      v.findings.push_back(Finding{"request_mismatch", message});
-      return v;
+  std::optional<Finding> mismatch;
+  if (!retry) {
+    const auto diffs = Compare(*lt, x, method, path, canonical, mode);
+    if (!diffs.empty()) {
+      const std::string message = Format(
+          "request {} of session \"{}\" does not match exchange {} of trace \"{}\" (line {}): {}",
+          x + 1, session, x, trace.id, trace.exchanges[x].line, DescribeDifferences(diffs));
+      if (options_.strict) {
+        Verdict v;
+        v.trace = trace.id;
+        v.exchange = x;
+        v.status = 400;
+        v.mismatch = true;
+        const Difference& first = diffs.front();
+        v.error_body = MakeErrorJson(message, "mockllm_request_mismatch", first.pointer);
+        Json& e = v.error_body["error"];
+        e["pointer"] = first.pointer;
+        e["expected"] = first.expected.value_or(nullptr);
+        e["actual"] = first.actual.value_or(nullptr);
+        e["differences"] = DifferencesJson(diffs);
+        e["trace"] = trace.id;
+        e["session"] = session;
+        e["exchange"] = x;
+        v.findings.push_back(Finding{"request_mismatch", message});
+        return v;
+      }
+      mismatch = Finding{"request_mismatch", message};
     }
-    Verdict v = Replay(t, x);
-    v.findings.push_back(Finding{"request_mismatch", message});
-    std::lock_guard lock(mu_);
-    sessions_[{t, session}].served[x] = true;
-    return v;
   }
-  std::lock_guard lock(mu_);
-  sessions_[{t, session}].served[x] = true;
-  return Replay(t, x);
+  std::int64_t attempt = 0;
+  {
+    std::lock_guard lock(mu_);
+    Session& s = sessions_[{trace_id, session}];
+    if (s.served.size() != n) s.served.assign(n, false);
+    s.served[x] = true;
+    attempt = ++s.attempts[x];
+    const LoadedExchange& l = lt->exchanges[x];
+    if (l.faulted && (!l.times || attempt <= *l.times)) {
+      s.last_faulted = Session::Last{x, std::string(method), std::string(path), canonical};
+    }
+  }
+  Verdict v = Replay(lt, x, attempt);
+  v.retry = retry;
+  if (mismatch) {
+    v.findings.push_back(std::move(*mismatch));
+    v.mismatch = true;
+  }
+  return v;
 }
 
-Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path,
-                                   const Json& body) const {
-  Json stripped;
-  if (!ignore_.empty()) stripped = ignore_.Apply(body);
-  const Json& canonical = ignore_.empty() ? body : stripped;
-  std::optional<std::pair<std::size_t, std::size_t>> nearest;
-  for (std::size_t t = 0; t < traces_.size(); ++t) {
-    for (std::size_t x = 0; x < traces_[t].exchanges.size(); ++x) {
-      const RecordedRequest& rec = traces_[t].exchanges[x].request;
+Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
+                                   const std::string& session) {
+  const MatchMode mode = options_.unpinned_match;
+  const Json canonical = Canonical(body, mode);
+  const auto catalog = Snapshot();
+  struct Nearest {
+    const LoadedTrace* trace;
+    std::size_t exchange;
+    std::vector<Difference> differences;
+  };
+  std::optional<Nearest> nearest;
+  std::size_t exchanges = 0;
+  for (const auto& t : *catalog) {
+    exchanges += t->exchanges.size();
+    for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
+      const RecordedRequest& rec = t->trace.exchanges[x].request;
       if (rec.method != method || rec.path != path) continue;
-      if (loaded_[t][x].canonical_body == canonical) return Replay(t, x);
-      if (!nearest) nearest = {t, x};
+      const Json& recorded = Recorded(t->exchanges[x], mode);
+      if (recorded == canonical) {
+        std::int64_t attempt = 1;
+        std::lock_guard lock(mu_);
+        auto& served = unpinned_served_[t->trace.id];
+        served.resize(t->exchanges.size(), false);
+        served[x] = true;
+        if (t->exchanges[x].times) attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
+        return Replay(t, x, attempt);
+      }
+      // Only differences that could make this one the nearest are counted.
+      const std::size_t limit = nearest ? nearest->differences.size() : kMaxDifferences;
+      auto diffs = Differences(recorded, canonical, limit);
+      if (!nearest || diffs.size() < nearest->differences.size()) {
+        nearest = Nearest{t.get(), x, std::move(diffs)};
+      }
     }
   }
   Verdict v;
   v.status = 404;
-  std::size_t exchanges = 0;
-  for (const Trace& t : traces_) exchanges += t.exchanges.size();
+  v.mismatch = true;
   std::string message =
       Format("no recorded exchange matches {} (compared with {} exchange(s) in {} trace(s))",
-             RequestLine(method, path), exchanges, traces_.size());
+             RequestLine(method, path), exchanges, catalog->size());
   if (nearest) {
-    const auto diff =
-        FirstDifference(loaded_[nearest->first][nearest->second].canonical_body, canonical);
-    message += Format("; the first with this path, exchange {} of trace \"{}\", differs at {}",
-                      nearest->second, traces_[nearest->first].id, diff ? diff->Describe() : "?");
+    const Trace& t = nearest->trace->trace;
+    message += Format(
+        "; the nearest is exchange {} of trace \"{}\" (line {}), which differs at {} pointer(s): "
+        "{}",
+        nearest->exchange, t.id, t.exchanges[nearest->exchange].line, nearest->differences.size(),
+        DescribeDifferences(nearest->differences));
+    v.nearest = {{"trace", t.id},
+                 {"exchange", nearest->exchange},
+                 {"line", t.exchanges[nearest->exchange].line},
+                 {"differences", DifferencesJson(nearest->differences)}};
   }
   v.error_body = MakeErrorJson(message, "mockllm_no_match");
+  if (!v.nearest.is_null()) v.error_body["error"]["nearest"] = v.nearest;
   v.findings.push_back(Finding{"no_match", message});
   return v;
 }
 
 Json ReplayBook::Sessions() const {
+  const auto catalog = Snapshot();
   std::lock_guard lock(mu_);
   Json out = Json::array();
-  std::vector<bool> used(traces_.size(), false);
-  for (const auto& [key, s] : sessions_) {
-    const auto& [t, name] = key;
-    used[t] = true;
+  std::set<std::string> touched;
+  auto unused_of = [](const std::vector<bool>& served, std::size_t n) {
     Json unused = Json::array();
-    for (std::size_t x = 0; x < s.served.size(); ++x) {
-      if (!s.served[x]) unused.push_back(x);
+    for (std::size_t x = 0; x < n; ++x) {
+      if (x >= served.size() || !served[x]) unused.push_back(x);
     }
-    out.push_back({{"trace", traces_[t].id},
-                   {"session", name},
-                   {"cursor", s.cursor},
-                   {"exchanges", traces_[t].exchanges.size()},
-                   {"unused", std::move(unused)}});
-  }
-  for (std::size_t t = 0; t < traces_.size(); ++t) {
-    if (used[t]) continue;
-    Json unused = Json::array();
-    for (std::size_t x = 0; x < traces_[t].exchanges.size(); ++x) unused.push_back(x);
-    out.push_back({{"trace", traces_[t].id},
-                   {"session", nullptr},
-                   {"cursor", 0},
-                   {"exchanges", traces_[t].exchanges.size()},
-                   {"unused", std::move(unused)}});
+    return unused;
+  };
+  for (const auto& t : *catalog) {
+    const std::string& id = t->trace.id;
+    const std::size_t n = t->exchanges.size();
+    for (auto it = sessions_.lower_bound({id, ""}); it != sessions_.end() && it->first.first == id;
+         ++it) {
+      touched.insert(id);
+      out.push_back({{"trace", id},
+                     {"session", it->first.second},
+                     {"cursor", it->second.cursor},
+                     {"exchanges", n},
+                     {"unused", unused_of(it->second.served, n)},
+                     {"touched", true}});
+    }
+    if (auto it = unpinned_served_.find(id); it != unpinned_served_.end()) {
+      touched.insert(id);
+      out.push_back({{"trace", id},
+                     {"session", nullptr},
+                     {"unpinned", true},
+                     {"cursor", 0},
+                     {"exchanges", n},
+                     {"unused", unused_of(it->second, n)},
+                     {"touched", true}});
+    }
+    if (!touched.contains(id)) {
+      out.push_back({{"trace", id},
+                     {"session", nullptr},
+                     {"cursor", 0},
+                     {"exchanges", n},
+                     {"unused", unused_of({}, n)},
+                     {"touched", false}});
+    }
   }
   return out;
 }
@@ -230,6 +456,13 @@ Json ReplayBook::Sessions() const {
 void ReplayBook::Reset() {
   std::lock_guard lock(mu_);
   sessions_.clear();
+  unpinned_served_.clear();
+  unpinned_attempts_.clear();
+}
+
+std::vector<std::string> ReplayBook::Warnings() const {
+  std::lock_guard lock(mu_);
+  return warnings_;
 }
 
 }  // namespace mockllm

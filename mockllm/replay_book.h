@@ -1,15 +1,32 @@
 // The loaded traces and the replay sessions: which recorded response answers
-// a request, and what goes wrong when none does. Thread-safe.
+// a request, and what goes wrong when none does. Thread-safe; traces can be
+// added and removed while requests are served (a response being written keeps
+// its trace alive).
+//
+// Before comparing, both the recorded and the incoming request body go through
+// the same steps: secrets redacted as the recorder redacts them (a recorded
+// exchange replays to the client that made it), ignored paths removed and, in
+// `sdk` matching, the API's default values removed (mockllm/sdk_match.h).
 //
 // Pinned replay (a request names its trace): a session per (trace, session
 // name); the Nth request of a session is compared with the Nth exchange and,
 // when it matches, answered with the Nth response. Strict: a mismatch is
-// answered with a `mockllm_request_mismatch` error; lenient: the response is
-// replayed anyway and the mismatch is a finding. Past the last exchange:
-// `mockllm_trace_exhausted`. Either way the request uses up its position.
+// answered with a `mockllm_request_mismatch` error naming every differing
+// pointer; lenient: the response is replayed anyway and the mismatch is a
+// finding. Past the last exchange: `mockllm_trace_exhausted`. Either way the
+// request uses up its position.
+//
+// Retries (docs/mockllm.md, "Retries"): when a session's previous request was
+// answered with an injected fault (the --fault or the exchange's `fault`
+// object) and the next request repeats it, the repeat is another attempt at
+// the same exchange, not the session's next request, unless the next
+// recorded exchange matches it too (a recorded retry replays in order). A
+// fault with {"times": N} applies to the first N attempts of an exchange only.
 //
 // Unpinned replay (plain /v1/…): the request is compared with every exchange
-// of every trace; the first equal one answers, as often as asked.
+// of every trace; the first equal one answers, as often as asked. Attempts
+// are counted per (exchange, session) for `times`. When none is equal, the
+// error names the nearest one (fewest differing pointers) and its differences.
 //
 // Finding kinds (Finding::rule): request_mismatch, trace_exhausted, no_match,
 // unknown_trace (plus malformed_request and client_disconnected from the server).
@@ -23,6 +40,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "mockllm/canonical.h"
@@ -31,71 +49,135 @@
 
 namespace mockllm {
 
+enum class MatchMode {
+  kStrict,  // bodies equal as JSON values
+  kSdk,     // and the API's default values treated as absent on both sides
+};
+
 struct ReplayOptions {
-  bool strict = true;
+  bool strict = true;  // pinned: false replays a mismatched request anyway (lenient)
+  MatchMode pinned_match = MatchMode::kStrict;
+  MatchMode unpinned_match = MatchMode::kSdk;
   std::vector<std::string> ignore_paths;  // JSON pointers, `*` for any key or index
   OJson fault = OJson::object();          // applied to every response, under each exchange's own
   std::uint64_t seed = 0;                 // for faults that need randomness
 };
 
+// One exchange as replay uses it.
+struct LoadedExchange {
+  Json strict_body;    // the recorded body, redacted, ignored paths removed
+  Json sdk_body;       // the same with the API's defaults removed
+  ResponsePlan plan;   // the response with its fault
+  ResponsePlan clean;  // the response without it (a `times` fault past its attempts)
+  OJson fault;         // the fault object (--fault merged under the exchange's)
+  bool faulted = false;
+  std::optional<std::int64_t> times;
+};
+
+struct LoadedTrace {
+  Trace trace;
+  std::vector<LoadedExchange> exchanges;
+};
+
 // What to answer one request with.
 struct Verdict {
   int status = 200;
-  std::optional<std::size_t> trace;     // index into traces()
-  std::optional<std::size_t> exchange;  // index into that trace's exchanges
-  const ResponsePlan* plan = nullptr;   // the response to replay, or null…
-  Json error_body;                      // …and then this error is the answer
+  std::optional<std::string> trace;         // the trace's id
+  std::optional<std::size_t> exchange;      // index into that trace's exchanges
+  std::shared_ptr<const LoadedTrace> keep;  // holds `plan` and `fault`
+  const ResponsePlan* plan = nullptr;       // the response to replay, or null…
+  Json error_body;                          // …and then this error is the answer
   llmconform::Findings findings;
   const OJson* fault = nullptr;  // the fault applied (an empty object when none)
+  std::size_t attempt = 1;       // attempts at this exchange in this session, this one included
+  bool retry = false;            // a repeat after an injected fault, answered by the same exchange
+  // No match: {"trace","exchange","line","differences":[{"pointer","expected","actual"}]}
+  // of the nearest recorded request; null when nothing shares the method and path.
+  Json nearest;
+  bool mismatch = false;  // the request matched nothing it was compared with
 };
+
+// {"pointer","expected","actual"} objects (a side absent: no key).
+Json DifferencesJson(const std::vector<Difference>& differences);
+// "/a: expected 1, got 2; /b: missing, expected true".
+std::string DescribeDifferences(const std::vector<Difference>& differences);
 
 class ReplayBook {
  public:
-  // Errors: a bad ignore path, an invalid fault.
+  // Errors: a bad ignore path, an invalid fault, a trace id loaded twice.
   static std::expected<std::unique_ptr<ReplayBook>, Error> Build(std::vector<Trace> traces,
                                                                  const ReplayOptions& options);
 
-  const std::vector<Trace>& traces() const { return traces_; }
-  // The index of the trace with this id.
-  std::optional<std::size_t> FindTrace(std::string_view id) const;
+  // Loads more traces; returns warnings (identical requests in two traces).
+  // Errors (nothing is loaded then): an id already loaded, an invalid fault.
+  std::expected<std::vector<std::string>, Error> Add(std::vector<Trace> traces);
+  // Unloads a trace and forgets its sessions; false when no trace has the id.
+  bool Remove(std::string_view id);
+
+  std::vector<std::string> TraceIds() const;
+  bool HasTrace(std::string_view id) const;
   // Model names in the given trace (or all traces), sorted, unique: the
   // header's `model` and every request body's `model`.
-  std::vector<std::string> Models(std::optional<std::size_t> trace) const;
+  std::vector<std::string> Models(const std::optional<std::string>& trace) const;
+  // Some trace records a request with this method and path.
+  bool KnownPath(std::string_view method, std::string_view path) const;
 
-  Verdict ReplayPinned(std::size_t trace, const std::string& session, std::string_view method,
-                       std::string_view path, const Json& body);
-  Verdict ReplayUnpinned(std::string_view method, std::string_view path, const Json& body) const;
+  Verdict ReplayPinned(const std::string& trace, const std::string& session,
+                       std::string_view method, std::string_view path, const Json& body);
+  Verdict ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
+                         const std::string& session = "default");
 
-  // [{"trace","session","cursor","exchanges","unused":[indices]}] for every
-  // session, and {"session":null,…} for each trace no session has used.
+  // [{"trace","session","cursor","exchanges","unused":[indices],"touched":true}]
+  // for every session, {"trace","session":null,"unpinned":true,…} for the
+  // exchanges of a trace answered on unpinned routes, and
+  // {"trace","session":null,"touched":false,…} for each trace nothing used.
   Json Sessions() const;
   // Forgets every session.
   void Reset();
+  // Warnings found while loading: two traces holding identical requests.
+  std::vector<std::string> Warnings() const;
 
  private:
-  struct Loaded {
-    Json canonical_body;  // the recorded body, ignored paths removed
-    ResponsePlan plan;
-    OJson fault;
-  };
+  using Catalog = std::vector<std::shared_ptr<const LoadedTrace>>;
   struct Session {
     std::size_t cursor = 0;
     std::vector<bool> served;
+    std::map<std::size_t, std::int64_t> attempts;
+    struct Last {
+      std::size_t exchange;
+      std::string method;
+      std::string path;
+      Json body;  // as compared
+    };
+    std::optional<Last> last_faulted;  // the previous request, when a fault answered it
   };
 
   ReplayBook() = default;
-  // The first difference between the request and exchange `x` of trace `t`
-  // ("" pointer with the request lines when method or path differ).
-  std::optional<Difference> Compare(std::size_t t, std::size_t x, std::string_view method,
-                                    std::string_view path, const Json& canonical) const;
-  Verdict Replay(std::size_t t, std::size_t x) const;
+  std::expected<std::shared_ptr<const LoadedTrace>, Error> Load(Trace trace) const;
+  std::shared_ptr<const Catalog> Snapshot() const;
+  // The body as compared in `mode`: redacted, ignored paths removed, defaults removed.
+  Json Canonical(Json body, MatchMode mode) const;
+  // The recorded body of `x` as compared in `mode`.
+  static const Json& Recorded(const LoadedExchange& x, MatchMode mode);
+  // Differences between the request and exchange `x` (one with the "" pointer
+  // and the request lines when method or path differ).
+  static std::vector<Difference> Compare(const LoadedTrace& t, std::size_t x,
+                                         std::string_view method, std::string_view path,
+                                         const Json& canonical, MatchMode mode,
+                                         std::size_t limit = kMaxDifferences);
+  static Verdict Replay(const std::shared_ptr<const LoadedTrace>& t, std::size_t x,
+                        std::int64_t attempt);
+  // Identical requests in `added` and in the catalog before it or in each other.
+  std::vector<std::string> DuplicateWarnings(const Catalog& before, const Catalog& added) const;
 
-  std::vector<Trace> traces_;
-  std::vector<std::vector<Loaded>> loaded_;
   ReplayOptions options_;
   IgnorePaths ignore_;
   mutable std::mutex mu_;
-  std::map<std::pair<std::size_t, std::string>, Session> sessions_;
+  std::shared_ptr<const Catalog> catalog_;
+  std::vector<std::string> warnings_;
+  std::map<std::pair<std::string, std::string>, Session> sessions_;  // (trace id, session)
+  std::map<std::string, std::vector<bool>> unpinned_served_;         // by trace id
+  std::map<std::tuple<std::string, std::size_t, std::string>, std::int64_t> unpinned_attempts_;
 };
 
 }  // namespace mockllm

@@ -7,8 +7,11 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "mockllm/admin_api.h"
+#include "mockllm/cors.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/journal.h"
+#include "mockllm/proxy.h"
 #include "mockllm/replay_book.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
@@ -42,10 +45,9 @@ std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::H
 // Where a request goes, from its raw target.
 struct Route {
   enum class Kind { kAdmin, kPinned, kUnpinned, kUnknownTrace } kind = Kind::kUnpinned;
-  std::string path;                  // the raw path (no query)
-  std::string rest;                  // the replay path: "/v1/…" (pinned: after the pin)
-  std::optional<std::size_t> trace;  // pinned trace
-  std::string trace_id;              // as the client named it
+  std::string path;      // the raw path (no query)
+  std::string rest;      // the replay path: "/v1/…" (pinned: after the pin)
+  std::string trace_id;  // pinned: the trace; unknown trace: as the client named it
 };
 
 }  // namespace
@@ -53,7 +55,9 @@ struct Route {
 struct Server::Impl {
   ServerOptions options;
   std::unique_ptr<ReplayBook> book;
+  std::unique_ptr<Proxy> proxy;
   mockllm::Journal journal;
+  std::atomic<std::uint64_t> mismatches = 0;
   HttpListener http;
   int port = 0;
 
@@ -85,26 +89,21 @@ struct Server::Impl {
     const auto seg_end = r.path.find('/', 3);
     r.trace_id =
         UrlDecode(r.path.substr(3, seg_end == std::string::npos ? std::string::npos : seg_end - 3));
-    if (auto t = book->FindTrace(r.trace_id); t && seg_end != std::string::npos) {
+    if (seg_end != std::string::npos && book->HasTrace(r.trace_id)) {
       r.kind = Route::Kind::kPinned;
-      r.trace = t;
       r.rest = UrlDecode(r.path.substr(seg_end));
       return r;
     }
     // An id with an unencoded '/': the longest loaded id the path starts with.
     const std::string decoded = UrlDecode(r.path.substr(3));
-    std::size_t best = 0;
-    for (std::size_t i = 0; i < book->traces().size(); ++i) {
-      const std::string& id = book->traces()[i].id;
-      if (decoded.starts_with(id + "/") && id.size() > best) {
-        best = id.size();
-        r.trace = i;
-      }
+    std::string best;
+    for (const std::string& id : book->TraceIds()) {
+      if (decoded.starts_with(id + "/") && id.size() > best.size()) best = id;
     }
-    if (r.trace) {
+    if (!best.empty()) {
       r.kind = Route::Kind::kPinned;
-      r.trace_id = book->traces()[*r.trace].id;
-      r.rest = decoded.substr(best);
+      r.trace_id = best;
+      r.rest = decoded.substr(best.size());
       return r;
     }
     r.kind = Route::Kind::kUnknownTrace;
@@ -116,35 +115,13 @@ struct Server::Impl {
   }
 
   void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
-    if (req.method == "GET" && route.path == "/__admin/health") {
-      Json ids = Json::array();
-      for (const Trace& t : book->traces()) ids.push_back(t.id);
-      return Answer(res, 200,
-                    {{"status", "ok"},
-                     {"traces", std::move(ids)},
-                     {"requests", journal.total()},
-                     {"journal_dropped", journal.dropped()}});
-    }
-    if (req.method == "GET" && route.path == "/__admin/journal")
-      return Answer(res, 200, journal.Entries());
-    if (req.method == "GET" && route.path == "/__admin/sessions")
-      return Answer(res, 200, book->Sessions());
-    if (req.method == "POST" && route.path == "/__admin/reset") {
-      book->Reset();
-      journal.Clear();
-      return Answer(res, 200, {{"reset", true}});
-    }
-    Answer(
-        res, 404,
-        MakeErrorJson(
-            Format(
-                "Invalid URL ({} {}): admin routes are GET /__admin/health, GET /__admin/journal, "
-                "GET /__admin/sessions, POST /__admin/reset",
-                req.method, route.path),
-            "invalid_request_error"));
+    AdminRequest admin{.method = req.method, .path = route.path, .params = {}, .body = req.body};
+    for (const auto& [key, value] : req.params) admin.params.emplace(key, value);
+    AdminAnswer answer = mockllm::HandleAdmin(*book, journal, admin);
+    Answer(res, answer.status, answer.body);
   }
 
-  Json ModelsList(std::optional<std::size_t> trace) const {
+  Json ModelsList(const std::optional<std::string>& trace) const {
     Json data = Json::array();
     for (const std::string& m : book->Models(trace)) {
       data.push_back({{"id", m}, {"object", "model"}, {"created", 0}, {"owned_by", "mockllm"}});
@@ -152,25 +129,62 @@ struct Server::Impl {
     return {{"object", "list"}, {"data", std::move(data)}};
   }
 
-  bool KnownPath(std::string_view method, std::string_view path) const {
-    if (path.starts_with("/v1/")) return true;
-    for (const Trace& t : book->traces()) {
-      for (const Exchange& x : t.exchanges) {
-        if (x.request.method == method && x.request.path == path) return true;
-      }
+  // The session a request belongs to (--session-by).
+  std::string SessionOf(const httplib::Request& req) const {
+    std::string name;
+    if (options.session_by == SessionBy::kHeader) {
+      name = req.get_header_value("X-Mockllm-Session");
+    } else if (options.session_by == SessionBy::kClientAddress) {
+      name = req.remote_addr;
     }
-    return false;
+    return name.empty() ? "default" : name;
+  }
+
+  // Forwards an unmatched request to --proxy; false when there is no proxy.
+  bool Proxied(const httplib::Request& req, httplib::Response& res, JournalEntry& entry) {
+    if (!proxy) return false;
+    auto answer = proxy->Forward(req.method, req.target, RequestHeaders(req.headers), req.body,
+                                 req.get_header_value("Content-Type"));
+    entry.proxied = proxy->upstream();
+    if (!answer) {
+      entry.status = 502;
+      entry.findings.push_back(Finding{"proxy_failed", answer.error().message});
+      journal.Append(std::move(entry));
+      Answer(res, 502, MakeErrorJson(answer.error().message, "mockllm_proxy_failed"));
+      return true;
+    }
+    entry.findings.clear();
+    entry.nearest = nullptr;
+    entry.status = answer->status;
+    journal.Append(std::move(entry));
+    res.status = answer->status;
+    for (const auto& [name, value] : answer->headers) res.set_header(name, value);
+    res.set_content(std::move(answer->body), answer->content_type);
+    return true;
   }
 
   void Handle(const httplib::Request& req, httplib::Response& res) {
+    if (!options.cors.empty()) {
+      const std::string origin = req.get_header_value("Origin");
+      if (IsPreflight(req.method, origin, req.get_header_value("Access-Control-Request-Method"))) {
+        for (const auto& [name, value] : PreflightHeaders(
+                 options.cors, origin, req.get_header_value("Access-Control-Request-Headers"))) {
+          res.set_header(name, value);
+        }
+        res.status = 204;
+        return;
+      }
+      for (const auto& [name, value] : CorsHeaders(options.cors, origin))
+        res.set_header(name, value);
+    }
     const Route route = Resolve(req.target);
     if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
 
     const bool pinned = route.kind == Route::Kind::kPinned;
-    const std::string session = pinned ? req.get_header_value("X-Mockllm-Session") : "";
+    const std::string session = SessionOf(req);
     JournalEntry entry;
     if (pinned) {
-      entry.session = session.empty() ? "default" : session;
+      entry.session = session;
       entry.trace = route.trace_id;
     }
     entry.method = req.method;
@@ -181,6 +195,7 @@ struct Server::Impl {
     Json body = nullptr;
     auto fail = [&](int status, const Json& error, std::string_view rule) {
       if (!body.is_null()) entry.body = std::move(body);
+      if (rule == "unknown_trace") ++mismatches;
       entry.status = status;
       if (!rule.empty()) {
         entry.findings.push_back(
@@ -233,22 +248,25 @@ struct Server::Impl {
     if (req.method == "GET" && route.rest == "/v1/models") {
       entry.status = 200;
       journal.Append(std::move(entry));
-      return Answer(res, 200, ModelsList(route.trace));
+      return Answer(res, 200,
+                    ModelsList(pinned ? std::optional<std::string>(route.trace_id) : std::nullopt));
     }
-    if (!pinned && !KnownPath(req.method, route.rest)) {
+    if (!pinned && !book->KnownPath(req.method, route.rest) && !proxy) {
       return fail(404,
                   MakeErrorJson(Format("Invalid URL ({} {})", req.method, route.path),
                                 "invalid_request_error"),
                   "");
     }
 
-    Verdict v = pinned
-                    ? book->ReplayPinned(*route.trace, *entry.session, req.method, route.rest, body)
-                    : book->ReplayUnpinned(req.method, route.rest, body);
-    if (!pinned && v.trace) entry.trace = book->traces()[*v.trace].id;
+    Verdict v = pinned ? book->ReplayPinned(route.trace_id, session, req.method, route.rest, body)
+                       : book->ReplayUnpinned(req.method, route.rest, body, session);
+    if (!pinned && v.trace) entry.trace = v.trace;
     entry.body = std::move(body);
     entry.findings = std::move(v.findings);
     entry.exchange = v.exchange;
+    entry.nearest = std::move(v.nearest);
+    if (!pinned && !v.plan && Proxied(req, res, entry)) return;
+    if (v.mismatch) ++mismatches;
     if (!v.plan) {
       entry.status = v.status;
       journal.Append(std::move(entry));
@@ -263,7 +281,7 @@ struct Server::Impl {
     entry.outcome = "sending";
     if (v.fault && !v.fault->empty()) entry.fault = Json::parse(v.fault->dump());
     const std::uint64_t seq = journal.Append(std::move(entry));
-    Replay(plan, seq, res);
+    Replay(plan, std::move(v.keep), seq, res);
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
@@ -299,14 +317,17 @@ struct Server::Impl {
     return true;
   }
 
-  void Replay(const ResponsePlan& plan, std::uint64_t seq, httplib::Response& res) {
+  // `keep` holds the plan's trace until the response is written (it may be
+  // unloaded meanwhile).
+  void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
+              httplib::Response& res) {
     if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
     const Clock::time_point start = Clock::now();
     res.status = plan.status;
     for (const auto& [name, value] : plan.headers) res.set_header(name, value);
     if (plan.chunked) {
       res.set_chunked_content_provider(
-          plan.content_type, [this, &plan, seq, start](std::size_t, httplib::DataSink& sink) {
+          plan.content_type, [this, &plan, keep, seq, start](std::size_t, httplib::DataSink& sink) {
             if (!WritePieces(plan, sink, seq, start)) return false;
             sink.done();
             return true;
@@ -321,7 +342,7 @@ struct Server::Impl {
     } else {
       res.set_content_provider(
           plan.content_length, plan.content_type,
-          [this, &plan, seq, start](std::size_t, std::size_t, httplib::DataSink& sink) {
+          [this, &plan, keep, seq, start](std::size_t, std::size_t, httplib::DataSink& sink) {
             return WritePieces(plan, sink, seq, start);
           });
     }
@@ -364,6 +385,7 @@ struct Server::Impl {
     }
     stop_cv.notify_all();
     http.Stop();
+    if (proxy) proxy->Stop();
   }
 };
 
@@ -374,14 +396,30 @@ Server::~Server() { Stop(); }
 std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> traces,
                                                             ServerOptions options) {
   ReplayOptions replay{.strict = options.strict,
+                       .pinned_match = options.pinned_match,
+                       .unpinned_match = options.unpinned_match,
                        .ignore_paths = options.ignore_paths,
                        .fault = options.fault,
                        .seed = options.seed};
   auto book = ReplayBook::Build(std::move(traces), replay);
   if (!book) return std::unexpected(book.error());
   if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
+  if (!options.cors.empty() && options.cors != "*" &&
+      !(options.cors.starts_with("http://") || options.cors.starts_with("https://"))) {
+    return std::unexpected(Error{
+        Format("--cors \"{}\": expected * or an origin like http://localhost:3000", options.cors)});
+  }
+  std::unique_ptr<Proxy> proxy;
+  if (!options.proxy.empty()) {
+    if (options.record_to.empty())
+      return std::unexpected(Error{"--proxy needs --record-to FILE: where proxied exchanges go"});
+    auto started = Proxy::Start(options.proxy, options.record_to);
+    if (!started) return std::unexpected(started.error());
+    proxy = std::move(*started);
+  }
   auto impl = std::make_unique<Impl>(std::move(options));
   impl->book = std::move(*book);
+  impl->proxy = std::move(proxy);
   if (auto ok = impl->Listen(); !ok) return std::unexpected(ok.error());
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
@@ -399,6 +437,10 @@ std::string Server::TraceBaseUrl(std::string_view trace_id) const {
 nlohmann::json Server::Journal() const { return impl_->journal.Entries(); }
 
 nlohmann::json Server::Sessions() const { return impl_->book->Sessions(); }
+
+std::vector<std::string> Server::Warnings() const { return impl_->book->Warnings(); }
+
+std::uint64_t Server::mismatches() const { return impl_->mismatches.load(); }
 
 void Server::Reset() {
   impl_->book->Reset();

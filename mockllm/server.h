@@ -9,21 +9,20 @@
 //   nlohmann::json journal = (*server)->Journal();
 //   (*server)->Stop();
 //
-// Routes:
-//   POST|GET /t/{trace-id}/v1/…   pinned replay of that trace (id URL-encoded);
-//                                 header X-Mockllm-Session names the session
-//                                 (default "default")
+// Routes (docs/mockllm.md):
+//   POST|GET /t/{trace-id}/v1/…   pinned replay of that trace (id URL-encoded) in
+//                                 the request's session (SessionBy below)
 //   POST|GET /v1/…                unpinned: the first exchange of any trace whose
 //                                 request equals this one, as often as asked
 //   GET [/t/{id}]/v1/models       the models of the loaded traces (of that trace)
-//   GET /__admin/health           {"status":"ok","traces":[ids],"requests":N,"journal_dropped":N}
-//   GET /__admin/journal          the journal (below)
-//   GET /__admin/sessions         cursor and unused exchanges per session
-//   POST /__admin/reset           forgets sessions and journal
+//   /__admin/…                    runtime control (mockllm/admin_api.h)
+//   OPTIONS (with `cors`)         CORS preflight (mockllm/cors.h)
 // mockllm's own errors use OpenAI's body {"error":{"message","type","param","code"}}
 // with these types: mockllm_request_mismatch (400, also "pointer", "expected",
-// "actual", "trace", "session", "exchange"), mockllm_trace_exhausted (400),
-// mockllm_no_match (404), mockllm_unknown_trace (404), invalid_request_error
+// "actual" of the first difference, "differences" [every one], "trace",
+// "session", "exchange"), mockllm_trace_exhausted (400), mockllm_no_match (404,
+// with "nearest" when a recorded request shares the method and path),
+// mockllm_unknown_trace (404), mockllm_proxy_failed (502), invalid_request_error
 // (malformed JSON 400, wrong content type 415, body over the limit 413,
 // unknown route 404).
 //
@@ -36,7 +35,9 @@
 //                "stream":true, "bytes":N (planned), "cut":false,
 //                "outcome":"sending"|"complete"|"cut"|"client_disconnected"|"stopped"},
 //    "fault":{…} (when one applied),
-//    "findings":[{"rule":"request_mismatch","message":"…"}]}
+//    "findings":[{"rule":"request_mismatch","message":"…"}],
+//    "nearest":{"trace","exchange","line","differences"} (no match, when found),
+//    "proxied":"upstream URL" (answered by --proxy)}
 // `outcome` is amended when the body has been written, which may be just
 // after a client has read the last byte.
 //
@@ -51,9 +52,18 @@
 #include <string_view>
 #include <vector>
 
+#include "mockllm/replay_book.h"
 #include "mockllm/trace.h"
 
 namespace mockllm {
+
+// Which session a request belongs to. Without an X-Mockllm-Session header (or
+// with kNone) every client shares the session "default".
+enum class SessionBy {
+  kHeader,         // the X-Mockllm-Session header, "default" without it
+  kClientAddress,  // the client's IP address
+  kNone,           // everyone shares "default"
+};
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
@@ -64,6 +74,9 @@ struct ServerOptions {
   // pieces of a `resplit` fault and those after a stall always go separately).
   bool piecewise = false;
   bool strict = true;  // false: lenient matching (mismatches replayed, journaled)
+  MatchMode pinned_match = MatchMode::kStrict;  // how pinned requests are compared
+  MatchMode unpinned_match = MatchMode::kSdk;   // how unpinned requests are compared
+  SessionBy session_by = SessionBy::kHeader;
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
@@ -71,13 +84,17 @@ struct ServerOptions {
   std::size_t journal_limit = 10000;              // entries kept (oldest dropped)
   int threads = 32;                               // connections served at once
   int keep_alive_seconds = 1;                     // idle keep-alive connections close after this
+  std::string cors;       // "*" or an origin: CORS headers and preflights ("": none)
+  std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
+  std::string record_to;  // …and record them into this trace file
 };
 
 class Server {
  public:
   // Loads the traces and starts serving on background threads. Errors: a
-  // trace id loaded twice, an invalid fault or ignore path, the port cannot be
-  // bound.
+  // trace id loaded twice, an invalid fault or ignore path, a bad cors origin,
+  // a proxy without record_to or whose file cannot be written, the port cannot
+  // be bound.
   static std::expected<std::unique_ptr<Server>, Error> Start(std::vector<Trace> traces,
                                                              ServerOptions options);
 
@@ -92,6 +109,11 @@ class Server {
 
   nlohmann::json Journal() const;
   nlohmann::json Sessions() const;
+  // Load-time warnings (two traces recording identical requests).
+  std::vector<std::string> Warnings() const;
+  // Requests that matched nothing they were compared with (mismatched,
+  // exhausted, no match, unknown trace), proxied ones excepted.
+  std::uint64_t mismatches() const;
   // Forgets every session and the journal.
   void Reset();
 

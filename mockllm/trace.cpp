@@ -349,6 +349,13 @@ std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_
   return std::move(*x);
 }
 
+std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
+
+Error LocatedError(const PointedError& e, std::string_view line, std::string_view name,
+                   std::size_t line_no) {
+  return Located(e, line, name, line_no);
+}
+
 void ForEachTraceLine(std::string_view text,
                       const std::function<void(std::string_view line, std::size_t line_no)>& fn) {
   std::size_t line_no = 0;

@@ -1,4 +1,4 @@
-// Traces in the `llmconform-trace/1` format (ARCHITECTURE.md): JSON Lines, a
+// Traces in the `llmconform-trace/1` format (docs/trace-format.md): JSON Lines, a
 // header line, then one exchange (request, response) a line.
 //
 // Reading is exact about what replay needs and keeps everything else: fields
@@ -114,6 +114,12 @@ std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_
                                              std::size_t line_no);
 std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_view name,
                                              std::size_t line_no);
+
+// An exchange from a parsed line, the error pointed but not located (lint
+// checks the parts of a line one by one); and the located form of such an error.
+std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j);
+Error LocatedError(const PointedError& e, std::string_view line, std::string_view name,
+                   std::size_t line_no);
 
 // Calls `fn(line, line_no)` for each line of `text` that is not blank, the
 // line without its end (LF or CRLF), line_no 1-based.

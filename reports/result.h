@@ -110,7 +110,7 @@ struct RunResult {
   // (protocol, id) match first, else the first entry with that id; nullptr
   // when the catalogue does not hold it.
   const RuleInfo* FindRule(std::string_view protocol, std::string_view id) const;
-  // 0 all conformant, 1 any Fail, 3 any Error (ARCHITECTURE.md exit codes).
+  // 0 all conformant, 1 any Fail, 3 any Error (docs/architecture.md, "Exit codes").
   int ExitCode() const;
   friend bool operator==(const RunResult&, const RunResult&) = default;
 };

@@ -169,6 +169,16 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("--scenario 'multiturn/nope': no such scenario"), std::string::npos)
       << missing.err;
+  // An empty journal is said once, not a message per rule.
+  const fs::path empty = dir.path() / "empty.json";
+  std::ofstream(empty) << "[]\n";
+  auto none = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                          "multiturn/s2-trim-oldest-history", "--journal", empty.string()});
+  EXPECT_EQ(none.exit_code, 2);
+  const auto said = none.err.find("no requests were journaled");
+  ASSERT_NE(said, std::string::npos) << none.err;
+  EXPECT_EQ(none.err.find("no requests were journaled", said + 1), std::string::npos) << none.err;
+  EXPECT_EQ(none.out, "");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The assistant reply of the action protocol (seed 004, PROTOCOLS.md "action"):
+// The assistant reply of the action protocol (seed 004, docs/protocols.md "action"):
 // plain text for speech, or a JSON object that may carry one command for the
 // client (`open_app`), which reaches the client as an `__MCP__` payload.
 //

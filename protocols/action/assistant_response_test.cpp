@@ -300,7 +300,7 @@ TEST(Text, NullCommandIsAPlainAnswer) {
             (AssistantResponse{"Готово.", std::nullopt, {}}));
 }
 
-// --- The request's session id overrides the reply's (PROTOCOLS.md).
+// --- The request's session id overrides the reply's (docs/protocols.md).
 
 TEST(SessionId, RequestOverridesReply) {
   auto r = Parse(

@@ -1,5 +1,5 @@
 // The message that carries a command to the client (seed 004 §Обработка на
-// сервере, PROTOCOLS.md "action"):
+// сервере, docs/protocols.md "action"):
 //   __MCP__{"event":"mcp.command_request","payload":{"session_id":…,"command":…,"args":{…}}}
 // compact JSON, keys in this order, `args` as the reply wrote it
 // (Command::ArgsText(): numbers spelled exactly as in the reply).

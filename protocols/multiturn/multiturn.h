@@ -1,5 +1,5 @@
 // Multi-turn message assembly with token-budget trimming (seed 003,
-// REQ-AIS-MULTITURN; PROTOCOLS.md "multiturn").
+// REQ-AIS-MULTITURN; docs/protocols.md "multiturn").
 #pragma once
 
 #include <cstddef>

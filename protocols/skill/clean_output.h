@@ -1,4 +1,4 @@
-// cleanOutputForAI (seed 000 §4.2; PROTOCOLS.md "skill"): terminal output made
+// cleanOutputForAI (seed 000 §4.2; docs/protocols.md "skill"): terminal output made
 // fit to send to the model.
 #pragma once
 

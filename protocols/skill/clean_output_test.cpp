@@ -55,7 +55,7 @@ TEST(CleanOutputForAI, DropsCarriageReturnsTrimsAndDropsEmptyLines) {
   EXPECT_EQ(CleanOutputForAI("10%\r50%\r100%"), "10%50%100%");
 }
 
-// PROTOCOLS.md: the public implementation cuts any prefix, "lsblk" → "blk".
+// docs/protocols.md: the public implementation cuts any prefix, "lsblk" → "blk".
 TEST(CleanOutputForAI, DropsOnlyAWholeEchoedFirstLine) {
   EXPECT_EQ(CleanOutputForAI("ls\nfile", "ls"), "file");
   EXPECT_EQ(CleanOutputForAI("lsblk\nsda", "ls"), "lsblk\nsda");

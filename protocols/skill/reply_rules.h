@@ -1,5 +1,5 @@
 // The strict rules on an assistant reply, from the RULES of the base prompt
-// (seed 000 §3.1, PROTOCOLS.md "skill"). Separate from parsing: a reply that
+// (seed 000 §3.1, docs/protocols.md "skill"). Separate from parsing: a reply that
 // ParseSkillResponse reads fine may still break them.
 #pragma once
 

@@ -17,7 +17,7 @@ struct TagSpelling {
   std::string_view text;
 };
 
-// Priority order (PROTOCOLS.md): the more specific [ASK:optional] before [ASK].
+// Priority order (docs/protocols.md): the more specific [ASK:optional] before [ASK].
 constexpr std::array<TagSpelling, 5> kTags{{{Tag::kCmd, "[CMD]"},
                                             {Tag::kAskOptional, "[ASK:optional]"},
                                             {Tag::kAsk, "[ASK]"},

@@ -1,4 +1,4 @@
-// parseSkillResponse (seed 000 §5; PROTOCOLS.md "skill"): the lenient parser
+// parseSkillResponse (seed 000 §5; docs/protocols.md "skill"): the lenient parser
 // of an assistant reply. It returns a result for any input and never fails;
 // the strict reply rules are reply_rules.h's business.
 #pragma once

@@ -107,7 +107,7 @@ TEST(ParseSkillResponse, PriorityOrder) {
   EXPECT_EQ(ParseSkillResponse("[CMD] a\n[CMD] b"), Cmd("[CMD] a\n[CMD] b", "a"));
 }
 
-// PROTOCOLS.md: the public implementation yields an empty command here.
+// docs/protocols.md: the public implementation yields an empty command here.
 TEST(ParseSkillResponse, FencedCommandYieldsTheFenceContent) {
   EXPECT_EQ(ParseSkillResponse("[CMD]\n```bash\ngit status\n```"),
             Cmd("[CMD]\n```bash\ngit status\n```", "git status"));

@@ -1,5 +1,5 @@
 // SkillSession: the state machine of a skill run (seed 000 §7, §2, §4;
-// PROTOCOLS.md "skill"), and RunSkillSession, which drives it through the
+// docs/protocols.md "skill"), and RunSkillSession, which drives it through the
 // model, the command runner and the user.
 //
 //   idle ──reply [CMD]──► waiting_cmd ──output / skipped──► idle

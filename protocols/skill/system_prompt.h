@@ -1,5 +1,5 @@
 // The skill's system prompt (seed 000 §3): the base prompt, the server context
-// and the active skill, in that order (PROTOCOLS.md "skill").
+// and the active skill, in that order (docs/protocols.md "skill").
 #pragma once
 
 #include <expected>

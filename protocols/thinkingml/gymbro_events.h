@@ -1,4 +1,4 @@
-// The GymBro SSE event contract (seed 002 §6–§7; PROTOCOLS.md "gymbro SSE"):
+// The GymBro SSE event contract (seed 002 §6–§7; docs/protocols.md "gymbro SSE"):
 // a checker for a received event sequence, and the client's reply assembly.
 //
 // A stream carries named events `status`, `content_delta`, `completed`,

@@ -1,5 +1,5 @@
 // The events of one message's stream as the GymBro reference service
-// publishes them (seed 002 §6; PROTOCOLS.md "gymbro SSE"): every data object
+// publishes them (seed 002 §6; docs/protocols.md "gymbro SSE"): every data object
 // starts with message_id and request_id; content_delta texts are split by
 // SplitDelta and numbered from 1; `completed` carries reply_len (code points of
 // everything published) and never the text; `error` carries code, message and

@@ -1,5 +1,5 @@
 // The serp_queries comment block that ends the content of `<final>` (seed §4,
-// PROTOCOLS.md "thinkingml"):
+// docs/protocols.md "thinkingml"):
 //
 //   <!-- <serp_queries>
 //   ["q1","q2","q3"]

@@ -1,5 +1,5 @@
 // Splits a ThinkingML reply into text and markup, by the tag grammar of
-// PROTOCOLS.md "thinkingml":
+// docs/protocols.md "thinkingml":
 //
 //   - a tag is `<` or `</` followed directly by an XML name (XML 1.0 5th ed.
 //     NameStartChar NameChar*) and ending at the next `>`, provided no `<`

@@ -1,5 +1,5 @@
 // ThinkingML v4.5 ("Strict-XML") replies: the validator and the backend's
-// compatibility escape (seed 002 §1–§5; PROTOCOLS.md "thinkingml").
+// compatibility escape (seed 002 §1–§5; docs/protocols.md "thinkingml").
 //
 //   [<think>text</think>] [<serp>text</serp>]
 //   <thinking>
@@ -24,7 +24,7 @@
 // attribute), so a scanner over memchr('<') is both simpler and faster
 // (bench/bench_thinkingml.cpp compares it with pugixml on the same input).
 //
-// The verdicts follow PROTOCOLS.md: a tag is `<` or `</`, an XML name, up to
+// The verdicts follow docs/protocols.md: a tag is `<` or `</`, an XML name, up to
 // `>`; every tag other than the six allowed ones is a violation wherever it
 // stands, code fences and Markdown autolinks (`<https://…>`) included.
 // Comments `<!-- … -->` are opaque text. Text keeps its entity references

@@ -1,5 +1,5 @@
 // Mount paths, the only paths a model can name: `@project/…` (read-write),
-// `@pkg/…` (read-only) and `@state/…` (read-write), PROTOCOLS.md "toolcalls".
+// `@pkg/…` (read-only) and `@state/…` (read-write), docs/protocols.md "toolcalls".
 //
 // ParseMountPath is lexical and strict: a path that is not under one of the
 // three mounts, is absolute, holds a `..` segment anywhere, a NUL, a

@@ -1,6 +1,6 @@
 // The user-message shells of seed 001 §5 (RUN_DIRECTIVE, NODE_BRIEF,
 // USER_INPUT) and the system messages of §3.1 (runtime rules, tool policy,
-// persona), composed exactly; PROTOCOLS.md "toolcalls".
+// persona), composed exactly; docs/protocols.md "toolcalls".
 #pragma once
 
 #include <optional>

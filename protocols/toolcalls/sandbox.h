@@ -1,5 +1,5 @@
 // The sandbox: resolves mount paths to entries of the filesystem without
-// ever leaving the mount (PROTOCOLS.md "toolcalls").
+// ever leaving the mount (docs/protocols.md "toolcalls").
 //
 // Resolution walks one entry at a time from the mount's root folder through
 // the openat-style Filesystem, which never follows a symlink by itself. A

@@ -13,7 +13,7 @@
 // where string arguments over 1024 bytes are replaced by
 // {"elidedBytes":N,"sha256":H}.
 //
-// Behaviour (PROTOCOLS.md "toolcalls"):
+// Behaviour (docs/protocols.md "toolcalls"):
 // - fs.read: 1-based inclusive line window; content over maxReadBytes gives
 //   truncated:true with contentPreview (the first maxReadBytes bytes, cut at
 //   a UTF-8 boundary) and a hint; `bytes` and `sha256` are those of the

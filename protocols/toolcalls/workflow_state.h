@@ -21,7 +21,7 @@ namespace llmconform::toolcalls {
 std::optional<ToolError> ValidateStateSchema(const OJson& frontmatter);
 
 // Applies the `update` object of an updateFrontmatter operation (§6.6,
-// PROTOCOLS.md): stepsCompleted.append and artifacts.append add entries not
+// docs/protocols.md): stepsCompleted.append and artifacts.append add entries not
 // already present, variables.set merges shallowly, decisionLog.append
 // appends, currentNodeId.set and updatedAt.set overwrite. An unknown key, an
 // operation other than the one each key allows, or a value of the wrong type

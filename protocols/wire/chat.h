@@ -107,8 +107,9 @@ Json ToJson(const ChatResponse& r);
 
 Json ToJson(const ErrorBody& e);
 // Recognises an error body in OpenAI's form and in the dialects of
-// DIALECTS.md: vLLM's flat `{"object":"error","message",…}`, Mistral's flat
-// `{"message",…}`, Gemini's array `[{"error":{…}}]`. nullopt if `j` is none.
+// docs/protocols.md "Provider dialects": vLLM's flat
+// `{"object":"error","message",…}`, Mistral's flat `{"message",…}`, Gemini's
+// array `[{"error":{…}}]`. nullopt if `j` is none.
 std::optional<ErrorBody> ErrorBodyFromJson(const Json& j);
 // The OpenAI-style body for an error this toolkit itself answers with.
 Json MakeErrorJson(std::string_view message, std::string_view type, Json param = nullptr,

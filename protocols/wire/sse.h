@@ -1,6 +1,6 @@
 // WHATWG Server-Sent Events (HTML §9.2.6): an incremental parser and a writer.
 //
-// The parser follows the standard exactly (PROTOCOLS.md "wire"): one leading
+// The parser follows the standard exactly (docs/protocols.md "wire"): one leading
 // BOM is stripped, also when split across reads; CR, LF and CRLF end lines,
 // also when a CRLF is split across reads; ':' lines are comments; one space
 // after the colon is stripped; data lines join with LF; an `id` holding U+0000

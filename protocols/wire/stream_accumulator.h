@@ -1,9 +1,9 @@
 // Turns a Chat Completions stream (SSE events of `chat.completion.chunk`
 // objects) into the final assistant message, tolerating every documented
-// provider deviation (DIALECTS.md) and reporting each one as a Finding whose
-// rule id is in specs/wire/rules.json.
+// provider deviation (docs/protocols.md "Provider dialects") and reporting each one as a Finding
+// whose rule id is in specs/wire/rules.json.
 //
-// Accumulation (PROTOCOLS.md "wire"): tool calls are keyed by `index`; `id`,
+// Accumulation (docs/protocols.md "wire"): tool calls are keyed by `index`; `id`,
 // `type` and `function.name` are set from the first non-empty value and never
 // concatenated; `arguments` fragments are concatenated. A delta without
 // `index` carries a whole call (Gemini, old Ollama) and becomes the next call

@@ -1,0 +1,168 @@
+#include "mockllm/admin_api.h"
+
+#include <atomic>
+
+#include "mockllm/server.h"
+#include "protocols/wire/chat.h"
+#include "protocols/wire/format.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+using llmconform::wire::MakeErrorJson;
+
+constexpr std::string_view kRoutes =
+    "GET /__admin/health, GET /__admin/journal[?session=&trace=], GET /__admin/unmatched, "
+    "GET /__admin/sessions, POST /__admin/traces, DELETE /__admin/traces/{id}, "
+    "POST /__admin/reset";
+
+bool Unmatched(const Json& entry) {
+  for (const Json& f : entry["findings"]) {
+    const std::string rule = f.value("rule", "");
+    if (rule == "no_match" || rule == "request_mismatch" || rule == "trace_exhausted" ||
+        rule == "unknown_trace") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The journal, keeping entries whose fields equal every given parameter.
+Json FilteredJournal(const Journal& journal,
+                     const std::multimap<std::string, std::string>& params) {
+  Json out = Json::array();
+  for (Json& e : journal.Entries()) {
+    bool keep = true;
+    for (const char* key : {"session", "trace"}) {
+      auto [lo, hi] = params.equal_range(key);
+      for (auto it = lo; it != hi; ++it) {
+        keep = keep && e[key].is_string() && e[key].get<std::string>() == it->second;
+      }
+    }
+    if (keep) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::atomic<std::uint64_t> stub_count{0};
+
+// One JSON value of a POST body as trace file text.
+std::expected<std::string, Error> AsTraceText(const OJson& j, std::string_view name,
+                                              std::string_view where) {
+  if (!j.is_object()) {
+    return std::unexpected(Error{Format("{}: {}: expected a trace object or a stub, got {}", name,
+                                        where.empty() ? "/" : where, j.type_name())});
+  }
+  if (j.contains("request") && j.contains("response")) {
+    const std::string id =
+        j.contains("id") && j["id"].is_string()
+            ? j["id"].get<std::string>()
+            : Format("stub-{}", stub_count.fetch_add(1, std::memory_order_relaxed) + 1);
+    OJson header = {{"format", kTraceFormat}, {"id", id}, {"origin", "admin"}};
+    OJson exchange = j;
+    exchange.erase("id");
+    return header.dump() + "\n" + exchange.dump() + "\n";
+  }
+  OJson header = j;
+  header.erase("exchanges");
+  if (!header.contains("format")) header["format"] = kTraceFormat;
+  std::string text = header.dump() + "\n";
+  if (j.contains("exchanges")) {
+    if (!j["exchanges"].is_array()) {
+      return std::unexpected(Error{Format("{}: {}/exchanges: expected an array, got {}", name,
+                                          where, j["exchanges"].type_name())});
+    }
+    for (const OJson& x : j["exchanges"]) text += x.dump() + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view body,
+                                                             std::string_view name) {
+  if (JsonNestingDepth(body) > kMaxJsonDepth) {
+    return std::unexpected(
+        Error{Format("{}: nests arrays and objects deeper than {} levels", name, kMaxJsonDepth)});
+  }
+  const OJson j = OJson::parse(body, nullptr, false);
+  std::vector<std::string> texts;
+  if (j.is_discarded() || (j.is_object() && j.contains("format") && !j.contains("exchanges"))) {
+    texts.emplace_back(body);  // JSON Lines (a trace file)
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      auto text = AsTraceText(j[i], name, Format("/{}", i));
+      if (!text) return std::unexpected(text.error());
+      texts.push_back(std::move(*text));
+    }
+  } else {
+    auto text = AsTraceText(j, name, "");
+    if (!text) return std::unexpected(text.error());
+    texts.push_back(std::move(*text));
+  }
+  std::vector<Trace> traces;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string label =
+        texts.size() == 1 ? std::string(name) : Format("{} (trace {})", name, i);
+    auto t = ParseTrace(texts[i], label);
+    if (!t) return std::unexpected(t.error());
+    traces.push_back(std::move(*t));
+  }
+  return traces;
+}
+
+AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& r) {
+  const std::string_view path = r.path;
+  if (r.method == "GET" && path == "/__admin/health") {
+    return {200,
+            {{"status", "ok"},
+             {"traces", book.TraceIds()},
+             {"requests", journal.total()},
+             {"journal_dropped", journal.dropped()}}};
+  }
+  if (r.method == "GET" && path == "/__admin/journal") {
+    return {200, FilteredJournal(journal, r.params)};
+  }
+  if (r.method == "GET" && path == "/__admin/unmatched") {
+    Json out = Json::array();
+    for (Json& e : journal.Entries()) {
+      if (Unmatched(e)) out.push_back(std::move(e));
+    }
+    return {200, std::move(out)};
+  }
+  if (r.method == "GET" && path == "/__admin/sessions") return {200, book.Sessions()};
+  if (r.method == "POST" && path == "/__admin/reset") {
+    book.Reset();
+    journal.Clear();
+    return {200, {{"reset", true}}};
+  }
+  if (r.method == "POST" && path == "/__admin/traces") {
+    auto traces = TracesFromAdminBody(r.body, "POST /__admin/traces");
+    if (!traces) {
+      return {400, MakeErrorJson(traces.error().message, "invalid_request_error", nullptr,
+                                 "invalid_trace")};
+    }
+    Json ids = Json::array();
+    for (const Trace& t : *traces) ids.push_back(t.id);
+    auto added = book.Add(std::move(*traces));
+    if (!added) {
+      return {409, MakeErrorJson(added.error().message + " (DELETE /__admin/traces/{id} first)",
+                                 "invalid_request_error", nullptr, "trace_exists")};
+    }
+    return {201, {{"loaded", std::move(ids)}, {"warnings", *added}}};
+  }
+  if (r.method == "DELETE" && path.starts_with("/__admin/traces/")) {
+    const std::string id = UrlDecode(path.substr(std::string_view("/__admin/traces/").size()));
+    if (!book.Remove(id)) {
+      return {404, MakeErrorJson(Format("no loaded trace has the id \"{}\"", id),
+                                 "mockllm_unknown_trace")};
+    }
+    return {200, {{"removed", id}}};
+  }
+  return {404, MakeErrorJson(
+                   Format("Invalid URL ({} {}): admin routes are {}", r.method, r.path, kRoutes),
+                   "invalid_request_error")};
+}
+
+}  // namespace mockllm

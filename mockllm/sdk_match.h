@@ -1,0 +1,30 @@
+// SDK-shaped matching (`mockllm serve --match sdk`): request-body values
+// that equal the Chat Completions API's documented defaults say nothing the
+// absent field would not, yet SDKs differ in whether they send them (the
+// Vercel AI SDK always sends tool_choice "auto", LangChain.js stream false
+// and stream_options). SdkNormalize removes them, so a recording made with
+// one client matches the requests of another. Applied to both sides: the
+// recorded body and the incoming one.
+//
+// Top-level fields removed (docs/mockllm.md, "Matching"):
+//   any field whose value is null;
+//   stream: false; n: 1; temperature: 1; top_p: 1; presence_penalty: 0;
+//   frequency_penalty: 0; logprobs: false; store: false; service_tier: "auto";
+//   parallel_tool_calls: true; response_format: {"type":"text"};
+//   tool_choice: "auto" when tools are present, "none" when they are not;
+//   stream_options: {"include_usage": true|false} (nothing but usage);
+//   tools: [] (an empty list).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace mockllm {
+
+// `body` without the default-valued fields above (unchanged unless an object).
+nlohmann::json SdkNormalize(nlohmann::json body);
+
+// One line per removed default, for --help.
+std::string_view SdkDefaultsHelp();
+
+}  // namespace mockllm
