@@ -114,7 +114,7 @@ Verdict ReplayBook::ReplayPinned(std::size_t t, const std::string& session, std:
   std::size_t x = 0;
   {
     std::lock_guard lock(mu_);
-    Session& s = sessions_[{t, session}];
+    Session& s = TouchSession({t, session});
     if (s.served.empty()) s.served.assign(trace.exchanges.size(), false);
     x = s.cursor++;
   }
@@ -156,13 +156,43 @@ Verdict ReplayBook::ReplayPinned(std::size_t t, const std::string& session, std:
     }
     Verdict v = Replay(t, x);
     v.findings.push_back(Finding{"request_mismatch", message});
-    std::lock_guard lock(mu_);
-    sessions_[{t, session}].served[x] = true;
+    MarkServed({t, session}, x);
     return v;
   }
-  std::lock_guard lock(mu_);
-  sessions_[{t, session}].served[x] = true;
+  MarkServed({t, session}, x);
   return Replay(t, x);
+}
+
+ReplayBook::Session& ReplayBook::TouchSession(const SessionKey& key) {
+  if (auto it = sessions_.find(key); it != sessions_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second;
+  }
+  while (!lru_.empty() && sessions_.size() >= std::max<std::size_t>(options_.max_sessions, 1)) {
+    sessions_.erase(lru_.back());
+    lru_.pop_back();
+    ++sessions_evicted_;
+  }
+  lru_.push_front(key);
+  Session& s = sessions_[key];
+  s.lru = lru_.begin();
+  return s;
+}
+
+void ReplayBook::MarkServed(const SessionKey& key, std::size_t x) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(key);
+  if (it != sessions_.end() && x < it->second.served.size()) it->second.served[x] = true;
+}
+
+std::size_t ReplayBook::SessionCount() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+std::uint64_t ReplayBook::SessionsEvicted() const {
+  std::lock_guard lock(mu_);
+  return sessions_evicted_;
 }
 
 Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path,
@@ -230,6 +260,7 @@ Json ReplayBook::Sessions() const {
 void ReplayBook::Reset() {
   std::lock_guard lock(mu_);
   sessions_.clear();
+  lru_.clear();
 }
 
 }  // namespace mockllm

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,6 +37,7 @@ struct ReplayOptions {
   std::vector<std::string> ignore_paths;  // JSON pointers, `*` for any key or index
   OJson fault = OJson::object();          // applied to every response, under each exchange's own
   std::uint64_t seed = 0;                 // for faults that need randomness
+  std::size_t max_sessions = 10000;       // sessions kept; past it the least recently used go
 };
 
 // What to answer one request with.
@@ -71,6 +73,11 @@ class ReplayBook {
   Json Sessions() const;
   // Forgets every session.
   void Reset();
+  // Sessions held now, and sessions forgotten because max_sessions was
+  // reached (least recently used first; a forgotten session starts again at
+  // its trace's first exchange).
+  std::size_t SessionCount() const;
+  std::uint64_t SessionsEvicted() const;
 
  private:
   struct Loaded {
@@ -78,10 +85,17 @@ class ReplayBook {
     ResponsePlan plan;
     OJson fault;
   };
+  using SessionKey = std::pair<std::size_t, std::string>;
   struct Session {
     std::size_t cursor = 0;
     std::vector<bool> served;
+    std::list<SessionKey>::iterator lru;  // its place in lru_
   };
+  // The session `key`, created if new (evicting the least recently used
+  // past max_sessions) and made the most recent. Needs mu_.
+  Session& TouchSession(const SessionKey& key);
+  // Marks exchange x of session `key` served, if the session is still held.
+  void MarkServed(const SessionKey& key, std::size_t x);
 
   ReplayBook() = default;
   // The first difference between the request and exchange `x` of trace `t`
@@ -95,7 +109,9 @@ class ReplayBook {
   ReplayOptions options_;
   IgnorePaths ignore_;
   mutable std::mutex mu_;
-  std::map<std::pair<std::size_t, std::string>, Session> sessions_;
+  std::map<SessionKey, Session> sessions_;
+  std::list<SessionKey> lru_;  // most recently used first
+  std::uint64_t sessions_evicted_ = 0;
 };
 
 }  // namespace mockllm

@@ -1,10 +1,13 @@
 #include "mockllm/server.h"
 
 #include <httplib.h>
+#include <malloc.h>
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 
 #include "mockllm/http_listener.h"
@@ -22,6 +25,9 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
+// What an error message quotes of a request at most.
+constexpr std::size_t kMaxErrorBytes = 1024;
+
 bool IsJsonContentType(std::string_view ct) {
   std::string lower(ct);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -35,7 +41,7 @@ bool IsJsonContentType(std::string_view ct) {
 std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers) {
   auto out = RequestHeaders(headers);
   for (auto& [name, value] : out)
-    value = IsSecretName(name) ? std::string(kRedacted) : RedactText(value);
+    value = IsSecretField(name, value) ? std::string(kRedacted) : RedactText(value);
   return out;
 }
 
@@ -123,15 +129,18 @@ struct Server::Impl {
                     {{"status", "ok"},
                      {"traces", std::move(ids)},
                      {"requests", journal.total()},
-                     {"journal_dropped", journal.dropped()}});
+                     {"journal_dropped", journal.dropped()},
+                     {"sessions", book->SessionCount()},
+                     {"sessions_evicted", book->SessionsEvicted()}});
     }
-    if (req.method == "GET" && route.path == "/__admin/journal")
-      return Answer(res, 200, journal.Entries());
-    if (req.method == "GET" && route.path == "/__admin/sessions")
+    if (req.method == "GET" && route.path == "/__admin/journal") return StreamJournal(req, res);
+    if (req.method == "GET" && route.path == "/__admin/sessions") {
+      res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
+      res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
       return Answer(res, 200, book->Sessions());
+    }
     if (req.method == "POST" && route.path == "/__admin/reset") {
-      book->Reset();
-      journal.Clear();
+      ResetAll();
       return Answer(res, 200, {{"reset", true}});
     }
     Answer(
@@ -142,6 +151,60 @@ struct Server::Impl {
                 "GET /__admin/sessions, POST /__admin/reset",
                 req.method, route.path),
             "invalid_request_error"));
+  }
+
+  // Forgets sessions and journal, and hands the freed memory back to the
+  // system.
+  void ResetAll() {
+    book->Reset();
+    journal.Clear();
+    ::malloc_trim(0);
+  }
+
+  // GET /__admin/journal[?after=SEQ][&limit=N]: the entries with a seq above
+  // `after` (default 0), at most `limit` (default all), as one JSON array
+  // written page by page, so a large journal is never one string in memory.
+  void StreamJournal(const httplib::Request& req, httplib::Response& res) {
+    std::uint64_t after = 0;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    for (auto [name, into] : {std::pair{"after", &after}, std::pair{"limit", &limit}}) {
+      if (!req.has_param(name)) continue;
+      const std::string text = req.get_param_value(name);
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        return Answer(res, 400,
+                      MakeErrorJson(Format("query parameter {}: expected an unsigned integer, "
+                                           "got \"{}\"",
+                                           name, CapText(text, 64)),
+                                    "invalid_request_error", name));
+      }
+    }
+    struct Cursor {
+      std::uint64_t after;
+      std::uint64_t left;
+      bool opened = false;
+    };
+    auto cursor = std::make_shared<Cursor>(Cursor{after, limit});
+    res.status = 200;
+    res.set_chunked_content_provider("application/json", [this, cursor](std::size_t,
+                                                                        httplib::DataSink& sink) {
+      constexpr std::size_t kPage = 64;
+      std::string out = cursor->opened ? "" : "[";
+      const auto page = journal.Page(
+          cursor->after, static_cast<std::size_t>(std::min<std::uint64_t>(kPage, cursor->left)));
+      for (const Json& e : page) {
+        if (cursor->opened || &e != &page.front()) out += ',';
+        out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        cursor->after = e["seq"].get<std::uint64_t>();
+        --cursor->left;
+      }
+      cursor->opened = true;
+      const bool last = page.size() < kPage || cursor->left == 0;
+      if (last) out += ']';
+      if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+      if (last) sink.done();
+      return true;
+    });
   }
 
   Json ModelsList(std::optional<std::size_t> trace) const {
@@ -215,6 +278,8 @@ struct Server::Impl {
       } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        // The parser quotes what it read last, which may be most of the body.
+        what = CapText(what, kMaxErrorBytes);
         entry.body = req.body;
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}", what),
@@ -344,6 +409,8 @@ struct Server::Impl {
         ListenOptions{.host = options.host,
                       .port = options.port,
                       .threads = options.threads,
+                      .max_connections = options.max_connections,
+                      .read_timeout_ms = options.read_timeout_ms,
                       .keep_alive_seconds = options.keep_alive_seconds,
                       .max_body_bytes = options.max_body_bytes},
         [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
@@ -376,7 +443,8 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
   ReplayOptions replay{.strict = options.strict,
                        .ignore_paths = options.ignore_paths,
                        .fault = options.fault,
-                       .seed = options.seed};
+                       .seed = options.seed,
+                       .max_sessions = options.max_sessions};
   auto book = ReplayBook::Build(std::move(traces), replay);
   if (!book) return std::unexpected(book.error());
   if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
@@ -400,10 +468,7 @@ nlohmann::json Server::Journal() const { return impl_->journal.Entries(); }
 
 nlohmann::json Server::Sessions() const { return impl_->book->Sessions(); }
 
-void Server::Reset() {
-  impl_->book->Reset();
-  impl_->journal.Clear();
-}
+void Server::Reset() { impl_->ResetAll(); }
 
 void Server::Stop() { impl_->Stop(); }
 
