@@ -320,7 +320,16 @@ class SseCheckCommand final : public Command {
     app.add_option("--request-id", request_id_,
                    "the X-Request-Id the events must carry as request_id");
     app.add_option("--timeout-ms", timeout_ms_,
-                   "give up when the stream has not ended after this long")
+                   "give up when the stream has not ended this long after connecting (a total "
+                   "deadline, however slowly bytes arrive)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--max-events", max_events_,
+                   "stop reading after this many events (the stream is then judged unterminated)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--max-bytes", max_bytes_,
+                   "stop reading after this many body bytes (judged unterminated)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
     app.add_option("--specs", specs_, "folder of specs/ (for the rule catalogue in reports)")
@@ -343,6 +352,7 @@ class SseCheckCommand final : public Command {
     SseCheckOptions options;
     if (!request_id_.empty()) options.request_id = request_id_;
     options.timeout = std::chrono::milliseconds(timeout_ms_);
+    options.limits = {.max_events = max_events_, .max_bytes = max_bytes_};
     reports::RunResult run;
     run.tool_version = LLMCONFORM_VERSION;
     if (auto specs = LoadSpecs(specs_)) {
@@ -371,6 +381,8 @@ class SseCheckCommand final : public Command {
   std::string url_;
   std::string request_id_;
   long long timeout_ms_ = 120000;
+  std::size_t max_events_ = StreamLimits{}.max_events;
+  std::size_t max_bytes_ = StreamLimits{}.max_bytes;
   fs::path specs_ = "specs";
   ReportOptions reports_;
 };

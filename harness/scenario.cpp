@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -40,6 +42,23 @@ class Problems {
 };
 
 std::string Quoted(std::string_view key) { return Format("\"{}\"", key); }
+
+// A scenario's trace, by its text alone: a relative path under fixtures/
+// with no "." or ".." segment; nullopt when fine (or absent).
+std::optional<std::string> TracePathProblem(const std::string& trace) {
+  if (trace.empty()) return std::nullopt;
+  const std::filesystem::path p(trace);
+  bool dots = false;
+  for (const auto& part : p) dots = dots || part == ".." || part == ".";
+  if (p.is_absolute() || dots || !trace.starts_with("fixtures/") ||
+      trace.find('\0') != std::string::npos) {
+    return Format(
+        "\"trace\": expected a path under fixtures/ (relative, no \".\" or \"..\"), "
+        "got \"{}\"",
+        trace);
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -144,6 +163,7 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   string_field("name", s.name, true);
   string_field("description", s.description, false);
   string_field("trace", s.trace, false);
+  if (auto bad = TracePathProblem(s.trace)) problems.Add(Pointer() / "trace", *bad);
   if (!s.protocol.empty() && s.protocol != expected_protocol) {
     problems.Add(Pointer() / "protocol",
                  Format("\"protocol\": expected \"{}\" (the folder it is in), got \"{}\"",
@@ -211,6 +231,7 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
   auto display = [&](const fs::path& p) { return p.lexically_relative(base).generic_string(); };
   SpecSet set;
   std::vector<std::string> errors;
+  std::map<std::string, std::string> names;  // protocol/name → the file defining it
   std::vector<fs::path> protocol_dirs;
   for (const auto& entry : fs::directory_iterator(specs_dir, ec)) {
     if (entry.is_directory()) protocol_dirs.push_back(entry.path());
@@ -251,6 +272,33 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
       auto scenario = ParseScenario(display(file), *text, protocol, *catalog);
       if (!scenario) {
         errors.push_back(scenario.error().message);
+        continue;
+      }
+      // Checks that need the files around the scenario: its trace exists
+      // and stays under fixtures/ once symlinks are resolved, and no other
+      // scenario of the protocol has its name.
+      Problems around(display(file), *text);
+      if (!scenario->trace.empty()) {
+        const fs::path fixtures = fs::weakly_canonical(base / "fixtures", ec);
+        const fs::path trace = fs::weakly_canonical(base / scenario->trace, ec);
+        const auto rel = trace.lexically_relative(fixtures);
+        if (!fs::is_regular_file(base / scenario->trace, ec)) {
+          around.Add(Pointer() / "trace",
+                     Format("\"trace\": no trace file {} (paths are relative to {})",
+                            scenario->trace, base.generic_string()));
+        } else if (rel.empty() || *rel.begin() == "..") {
+          around.Add(
+              Pointer() / "trace",
+              Format("\"trace\": {} leads outside fixtures/ (through a symlink)", scenario->trace));
+        }
+      }
+      const std::string key = protocol + "/" + scenario->name;
+      if (auto [it, fresh] = names.emplace(key, display(file)); !fresh) {
+        around.Add(Pointer() / "name",
+                   Format("\"name\": the scenario {} is also defined in {}", key, it->second));
+      }
+      if (!around.empty()) {
+        errors.push_back(around.ToError().message);
         continue;
       }
       scenario->file = file;

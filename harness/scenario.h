@@ -2,8 +2,10 @@
 //
 //   specs/<protocol>/rules.json      [{"id","source","text","severity"}…]
 //   specs/<protocol>/<scenario>.json  one Scenario (harness/suite.h), fields:
-//     protocol (string, = the folder), name (string), description (string),
-//     trace? (path relative to the source root), provider? (string),
+//     protocol (string, = the folder), name (string, unique in its protocol),
+//     description (string), trace? (path relative to the source root, under
+//     fixtures/, no "." or ".." segment, an existing file that does not lead
+//     outside fixtures/ through a symlink), provider? (string),
 //     tags? ([string]), input? (object), expect? (object), rules ([rule id]),
 //     notes? (string)
 // Every error names the file, line and column and says what was expected and

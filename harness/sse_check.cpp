@@ -3,7 +3,11 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "harness/http_transport.h"
 #include "protocols/thinkingml/thinkingml.h"
@@ -140,7 +144,7 @@ std::expected<CapturedStream, Error> CapturedStreamFromJson(const Json& j) {
 
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
-    std::chrono::milliseconds timeout) {
+    std::chrono::milliseconds timeout, const StreamLimits& limits) {
   const UrlParts parts = SplitUrl(url);
   if (parts.origin.empty())
     return std::unexpected(Error{Format("GET {}: not an http(s) URL", url)});
@@ -157,8 +161,22 @@ std::expected<CapturedStream, Error> CaptureEventStream(
   wire::SseParser parser;
   std::vector<wire::SseEvent> parsed;
   bool got_response = false;
-  bool timed_out = false;
+  std::atomic<bool> timed_out = false;
+  std::string limit_hit;
+  std::size_t bytes = 0;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // The total deadline: a server that sends a byte just inside each read
+  // timeout would otherwise hold the client for ever.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(mu);
+    if (!cv.wait_until(lock, deadline, [&] { return finished; })) {
+      timed_out = true;
+      client.stop();
+    }
+  });
   auto result = client.Get(
       parts.path.empty() ? "/" : parts.path, headers,
       [&](const httplib::Response& res) {
@@ -168,18 +186,41 @@ std::expected<CapturedStream, Error> CaptureEventStream(
         return true;
       },
       [&](const char* data, std::size_t len) {
+        bytes += len;
+        if (bytes > limits.max_bytes) {
+          limit_hit = Format("reading stopped after {} bytes: more than --max-bytes {}",
+                             bytes - len, limits.max_bytes);
+          return false;
+        }
         parser.Feed(std::string_view(data, len), parsed);
+        if (parsed.size() > limits.max_events) {
+          parsed.resize(limits.max_events);
+          limit_hit = Format("reading stopped after {} events: more than --max-events {}",
+                             limits.max_events, limits.max_events);
+          return false;
+        }
         if (std::chrono::steady_clock::now() > deadline) {
           timed_out = true;
           return false;
         }
         return true;
       });
-  parser.Finish();
+  {
+    std::lock_guard lock(mu);
+    finished = true;
+  }
+  cv.notify_all();
+  watchdog.join();
+  if (limit_hit.empty()) parser.Finish();
   for (auto& e : parsed) out.events.push_back({std::move(e.event), std::move(e.data)});
-  if (!result) {
-    if (!got_response)
-      return std::unexpected(Error{Format("GET {}: {}", url, httplib::to_string(result.error()))});
+  if (!limit_hit.empty()) {
+    out.transport_error = limit_hit;
+  } else if (!result) {
+    if (!got_response) {
+      return std::unexpected(
+          Error{timed_out ? Format("GET {}: no response within {} ms", url, timeout.count())
+                          : Format("GET {}: {}", url, httplib::to_string(result.error()))});
+    }
     out.transport_error = timed_out || result.error() == httplib::Error::Read
                               ? Format("reading stopped after {} ms: {}", timeout.count(),
                                        timed_out ? "timed out" : httplib::to_string(result.error()))
@@ -285,7 +326,7 @@ reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& 
   std::vector<std::string> rules;
   for (std::string_view id : StreamRuleIds()) rules.emplace_back(id);
   for (std::string_view id : thinkingml::kReplyRuleIds) rules.emplace_back(id);
-  auto stream = CaptureEventStream(url, options.request_id, options.timeout);
+  auto stream = CaptureEventStream(url, options.request_id, options.timeout, options.limits);
   if (!stream) {
     for (const auto& rule : rules) {
       result.checks.push_back(CheckResult::Error(

@@ -41,12 +41,22 @@ nlohmann::json ToJson(const CapturedStream& s);
 // Errors name the field ("stream.events[2].data: expected string, got number").
 std::expected<CapturedStream, Error> CapturedStreamFromJson(const nlohmann::json& j);
 
+// What reading one stream may take. The timeout is a total deadline, from
+// connecting to the last byte, however slowly bytes trickle in; past either
+// count, reading stops and transport_error says which limit was hit (so a
+// stream that never ends is judged, as unterminated, not held forever).
+struct StreamLimits {
+  std::size_t max_events = 100000;           // events kept
+  std::size_t max_bytes = 64 * 1024 * 1024;  // body bytes read
+};
+
 // GETs `url` (with X-Request-Id when given, and Accept: text/event-stream) and
-// reads the stream until the server ends it or `timeout` passes. Errors: the
-// URL is not http(s), or no HTTP response came at all (no connection).
+// reads the stream until the server ends it, `timeout` passes or a limit is
+// reached. Errors: the URL is not http(s), or no HTTP response came at all
+// (no connection).
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
-    std::chrono::milliseconds timeout);
+    std::chrono::milliseconds timeout, const StreamLimits& limits = {});
 
 struct StreamJudgeOptions {
   // The X-Request-Id the message was created with: request_id must echo it.
@@ -71,7 +81,8 @@ std::vector<reports::CheckResult> JudgeStream(const CapturedStream& stream,
 
 struct SseCheckOptions {
   std::optional<std::string> request_id;
-  std::chrono::milliseconds timeout{120000};
+  std::chrono::milliseconds timeout{120000};  // total
+  StreamLimits limits;
 };
 
 // Connects to `url`, reads the stream and judges it by every stream and

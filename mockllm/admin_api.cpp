@@ -119,7 +119,9 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
             {{"status", "ok"},
              {"traces", book.TraceIds()},
              {"requests", journal.total()},
-             {"journal_dropped", journal.dropped()}}};
+             {"journal_dropped", journal.dropped()},
+             {"sessions", book.SessionCount()},
+             {"sessions_evicted", book.SessionsEvicted()}}};
   }
   if (r.method == "GET" && path == "/__admin/journal") {
     return {200, FilteredJournal(journal, r.params)};

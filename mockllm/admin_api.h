@@ -1,8 +1,11 @@
 // mockllm's runtime control, the /__admin routes (docs/mockllm.md, "Admin API"):
 //
-//   GET    /__admin/health {"status":"ok","traces":[ids],"requests":N,"journal_dropped":N} GET
-//   /__admin/journal[?session=S&trace=T]   the journal, only entries of that
-//                                      session and/or trace when asked
+//   GET    /__admin/health             {"status":"ok","traces":[ids],"requests":N,
+//                                      "journal_dropped":N,"sessions":N,"sessions_evicted":N}
+//   GET    /__admin/journal[?session=S&trace=T]   the journal, only entries of that
+//                                      session and/or trace when asked (without a
+//                                      filter the server streams it page by page and
+//                                      takes ?after=SEQ&limit=N)
 //   GET    /__admin/unmatched          journal entries nothing answered (no_match,
 //                                      request_mismatch, trace_exhausted, unknown_trace),
 //                                      each with "nearest" when one was found
@@ -12,7 +15,8 @@
 //                                      a stub {"request","response"[,"fault"]}, or an
 //                                      array of those; 201 {"loaded":[ids],"warnings":[…]}
 //   DELETE /__admin/traces/{id}        unload a trace (id URL-encoded) and its sessions
-//   POST   /__admin/reset              forget sessions and journal
+//   POST   /__admin/reset              forget sessions and journal (the server also
+//                                      hands the memory back)
 // Errors use OpenAI's error form: 400 for a body that is no trace (located),
 // 404 for an unknown route or trace, 409 for an id already loaded.
 // Independent of the HTTP library: the server hands over the parts it parsed.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "mockllm/fault.h"
@@ -105,7 +106,10 @@ struct ServeArgs {
   std::vector<std::string> faults;
   std::size_t max_body = 16 * 1024 * 1024;
   std::size_t journal_limit = 10000;
+  std::size_t max_sessions = 10000;
   int threads = 32;
+  int max_connections = 4096;
+  int read_timeout_ms = 2000;
 };
 
 const std::string kServeFooter = std::string(R"(
@@ -117,7 +121,8 @@ Routes:
 
 Admin API (runtime control):
   GET    /__admin/health                     status, trace ids, request count
-  GET    /__admin/journal[?session=S&trace=T] the journal (filtered when asked)
+  GET    /__admin/journal[?session=S&trace=T] the journal (filtered when asked; streamed)
+  GET    /__admin/journal?after=SEQ&limit=N  a page of the journal
   GET    /__admin/unmatched                  requests nothing answered, with "nearest"
   GET    /__admin/sessions                   cursor and unused exchanges per session
   POST   /__admin/traces                     load traces at runtime: a trace file's JSON
@@ -130,6 +135,12 @@ Sessions (--session-by): header (default) takes the X-Mockllm-Session header;
 without it every client shares the session "default", so two clients replaying
 the same trace at once must each send their own X-Mockllm-Session.
 client-address: one session per client IP address. none: one session for all.
+
+Bounds: no journal entry keeps more than 64 KiB of any text (longer text ends
+with "... [N bytes in all]"); an error answer quotes at most 1 KiB of the
+request; --max-sessions sessions are kept (least recently used forgotten);
+POST /__admin/reset frees what sessions and journal held. A request without
+Content-Length has an empty body; a Content-Length that is not a number is 400.
 
 Replay: in a session the Nth request is compared with the Nth recorded request
 (JSON compared as values, secrets redacted as `record` redacts them, --ignore
@@ -227,7 +238,21 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--journal-limit", a.journal_limit,
                  "Journal entries kept (the oldest are dropped)")
       ->capture_default_str();
-  cmd.add_option("--threads", a.threads, "Connections served at once")
+  cmd.add_option("--max-sessions", a.max_sessions,
+                 "Replay sessions kept (the least recently used are forgotten; counted in "
+                 "/__admin/health and /__admin/sessions)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--threads", a.threads, "Serving threads started at once")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--max-connections", a.max_connections,
+                 "Connections served at once: a thread is added for each connection beyond "
+                 "--threads, up to this; more wait in line")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--read-timeout-ms", a.read_timeout_ms,
+                 "Drop a connection whose request stops arriving for this long (slowloris)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.footer(kServeFooter);
@@ -287,7 +312,10 @@ int RunServe(const ServeArgs& a) {
           .seed = a.seed,
           .max_body_bytes = a.max_body,
           .journal_limit = a.journal_limit,
+          .max_sessions = a.max_sessions,
           .threads = a.threads,
+          .max_connections = a.max_connections,
+          .read_timeout_ms = a.read_timeout_ms,
           .cors = a.cors,
           .proxy = a.proxy,
           .record_to = a.record_to});
@@ -337,10 +365,14 @@ void AddLint(CLI::App& cmd, LintArgs& a) {
       ->required();
   cmd.footer(R"(
 Prints one problem a line on stdout, "FILE:LINE:COL: JSON-POINTER: what": format
-errors of llmconform-trace/1, and anything that looks like a secret (sk-... keys,
-Bearer tokens, values of authorization, api-key, x-api-key, cookie and set-cookie
-headers or keys). Exit 0 when clean, 1 when there are problems, 2 when a file
-cannot be read.)");
+errors of llmconform-trace/1, a trace id used by two files, and anything that
+looks like a secret by the named rules of mockllm/secret_rules.json (sk-, Google
+AIza, AWS, GitHub, Slack keys, bearer tokens, JWTs, PEM private keys, keys in
+query strings, passwords in URLs; values of authorization, cookie,
+Ocp-Apim-Subscription-Key, *-api-key, password, client_secret, token ...
+headers or keys). The message names the rule. Exit 0 when clean, 1 when only
+secrets were found, 2 on an input error: a format error, a duplicate trace id,
+a file that cannot be read.)");
 }
 
 int RunLint(const LintArgs& a) {
@@ -348,15 +380,25 @@ int RunLint(const LintArgs& a) {
   if (!files) return Diagnose(files.error().message), kExitUsage;
   std::size_t problems = 0;
   std::size_t bad_files = 0;
+  std::size_t format_errors = 0;
+  std::map<std::string, std::string> ids;  // trace id → the file that has it
   for (const fs::path& f : *files) {
     std::ifstream in(f, std::ios::binary);
     if (!in) return Diagnose(Format("{}: cannot open", f.string())), kExitUsage;
     std::ostringstream text;
     text << in.rdbuf();
-    const auto found = LintTrace(text.str(), f.string());
-    for (const std::string& p : found) std::cout << p << '\n';
-    problems += found.size();
-    bad_files += found.empty() ? 0 : 1;
+    LintReport report = LintTraceReport(text.str(), f.string());
+    if (!report.id.empty()) {
+      if (auto [it, fresh] = ids.emplace(report.id, f.string()); !fresh) {
+        report.problems.push_back(Format("{}:{}:1: /id: the trace id \"{}\" is also the id of {}",
+                                         f.string(), report.id_line, report.id, it->second));
+        ++report.format_errors;
+      }
+    }
+    for (const std::string& p : report.problems) std::cout << p << '\n';
+    problems += report.problems.size();
+    format_errors += report.format_errors;
+    bad_files += report.problems.empty() ? 0 : 1;
   }
   std::cout.flush();
   if (problems == 0) {
@@ -365,7 +407,7 @@ int RunLint(const LintArgs& a) {
   }
   std::cerr << "mockllm lint: " << problems << " problem(s) in " << bad_files << " of "
             << files->size() << " trace(s)" << std::endl;
-  return kExitProblems;
+  return format_errors > 0 ? kExitUsage : kExitProblems;
 }
 
 // ---- record ----

@@ -1,8 +1,31 @@
 #include "mockllm/journal.h"
 
+#include <algorithm>
+
 namespace mockllm {
 
 using Json = nlohmann::json;
+
+std::string CapText(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t cut = max;
+  // Back up over continuation bytes so no code point is split.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(text.substr(0, cut));
+  out += "… [" + std::to_string(text.size()) + " bytes in all]";
+  return out;
+}
+
+namespace {
+
+void CapEntry(JournalEntry& e) {
+  if (e.body.is_string()) e.body = CapText(e.body.get_ref<const std::string&>());
+  for (auto& [name, value] : e.headers) value = CapText(value);
+  e.path = CapText(e.path);
+  for (auto& f : e.findings) f.message = CapText(f.message);
+}
+
+}  // namespace
 
 Json JournalEntry::ToJson(std::uint64_t seq) const {
   Json headers_json = Json::object();
@@ -32,6 +55,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
 }
 
 std::uint64_t Journal::Append(JournalEntry entry) {
+  CapEntry(entry);
   std::deque<JournalEntry> evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
   const std::uint64_t seq = next_seq_++;
@@ -52,7 +76,10 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
   if (entries_.empty() || seq < first_seq_ || seq - first_seq_ >= entries_.size()) return;
   JournalEntry& e = entries_[seq - first_seq_];
   e.outcome = outcome;
-  if (finding) e.findings.push_back(std::move(*finding));
+  if (finding) {
+    finding->message = CapText(finding->message);
+    e.findings.push_back(std::move(*finding));
+  }
 }
 
 Json Journal::Entries() const {
@@ -60,6 +87,16 @@ Json Journal::Entries() const {
   Json out = Json::array();
   std::uint64_t seq = first_seq_;
   for (const auto& e : entries_) out.push_back(e.ToJson(seq++));
+  return out;
+}
+
+std::vector<Json> Journal::Page(std::uint64_t after, std::size_t limit) const {
+  std::lock_guard lock(mu_);
+  std::vector<Json> out;
+  std::uint64_t seq = std::max(after + 1, first_seq_);
+  for (; seq - first_seq_ < entries_.size() && out.size() < limit; ++seq) {
+    out.push_back(entries_[seq - first_seq_].ToJson(seq));
+  }
   return out;
 }
 

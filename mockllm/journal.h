@@ -1,6 +1,10 @@
 // The journal: what mockllm received and answered, one entry a request, in
 // arrival order. Thread-safe. Bounded: past `limit` entries the oldest are
-// dropped (and counted), so a long benchmark run keeps a flat memory profile.
+// dropped (and counted), so a long benchmark run keeps a flat memory profile;
+// and no entry keeps more than kMaxKeptBytes of any text (a body that is not
+// JSON, a header value, a finding's message): longer text is cut at a UTF-8
+// boundary and ends with "… [N bytes in all]" (CapText). A parsed JSON body
+// is kept whole (bodies are limited by the server's max_body_bytes).
 //
 // Entries are kept typed and turned into JSON (the form documented in
 // mockllm/server.h) only when read.
@@ -18,6 +22,13 @@
 #include "protocols/wire/error.h"
 
 namespace mockllm {
+
+// What an entry keeps of one text at most.
+inline constexpr std::size_t kMaxKeptBytes = 64 * 1024;
+
+// `text` when it fits in `max` bytes; otherwise its head, cut at a UTF-8
+// boundary, followed by "… [N bytes in all]".
+std::string CapText(std::string_view text, std::size_t max = kMaxKeptBytes);
 
 struct JournalEntry {
   std::optional<std::string> session;  // pinned requests only
@@ -56,6 +67,9 @@ class Journal {
                   std::optional<llmconform::Finding> finding = std::nullopt);
   // Every held entry, oldest first.
   nlohmann::json Entries() const;
+  // Up to `limit` held entries with a seq above `after`, oldest first: a page
+  // of the journal (the admin route streams the journal page by page).
+  std::vector<nlohmann::json> Page(std::uint64_t after, std::size_t limit) const;
   // Drops every entry (seq keeps counting).
   void Clear();
   std::uint64_t total() const;    // entries ever appended

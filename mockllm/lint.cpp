@@ -28,7 +28,7 @@ struct LineContext {
 
 void ScanText(std::string_view text, const std::string& pointer, const LineContext& ctx) {
   for (const SecretMatch& m : FindSecretsInText(text)) {
-    ctx.Report(pointer, Format("holds a secret ({}); redact it", m.kind));
+    ctx.Report(pointer, Format("holds a secret ({}; rule {}); redact it", m.kind, m.rule));
   }
 }
 
@@ -40,10 +40,12 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
       const std::string at = PointerAppend(pointer, it.key());
-      if (IsSecretName(it.key()) && it->is_string() &&
-          !IsRedactedValue(it->get_ref<const std::string&>())) {
-        ctx.Report(at, Format("holds a secret (a value of \"{}\"); redact it", it.key()));
-        continue;
+      if (it->is_string() && !IsRedactedValue(it->get_ref<const std::string&>())) {
+        if (const SecretRule* rule = SecretFieldRule(it.key(), it->get_ref<const std::string&>())) {
+          ctx.Report(at, Format("holds a secret ({} \"{}\"; rule {}); redact it", rule->kind,
+                                it.key(), rule->name));
+          continue;
+        }
       }
       if (it.key() == "raw_b64" && it->is_string()) {
         if (auto bytes = Base64Decode(it->get_ref<const std::string&>())) ScanText(*bytes, at, ctx);
@@ -114,15 +116,29 @@ std::vector<std::string> ExchangeProblems(std::string_view line, std::string_vie
 }  // namespace
 
 std::vector<std::string> LintTrace(std::string_view text, std::string_view name) {
-  std::vector<std::string> problems;
+  return LintTraceReport(text, name).problems;
+}
+
+LintReport LintTraceReport(std::string_view text, std::string_view name) {
+  LintReport report;
+  std::vector<std::string>& problems = report.problems;
   bool have_header = false;
   ForEachTraceLine(text, [&](std::string_view line, std::size_t line_no) {
     const LineContext ctx{line, name, line_no, problems};
     if (!have_header) {
       have_header = true;
-      if (auto h = ParseTraceHeader(line, name, line_no); !h) problems.push_back(h.error().message);
+      if (auto h = ParseTraceHeader(line, name, line_no); !h) {
+        problems.push_back(h.error().message);
+        ++report.format_errors;
+      } else {
+        report.id = (*h)["id"].get<std::string>();
+        report.id_line = line_no;
+      }
     } else {
-      for (std::string& p : ExchangeProblems(line, name, line_no)) problems.push_back(std::move(p));
+      for (std::string& p : ExchangeProblems(line, name, line_no)) {
+        problems.push_back(std::move(p));
+        ++report.format_errors;
+      }
     }
     const OJson j = JsonNestingDepth(line) > kMaxJsonDepth ? OJson(OJson::value_t::discarded)
                                                            : OJson::parse(line, nullptr, false);
@@ -132,8 +148,11 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
       ScanValue(j, "", ctx);
     }
   });
-  if (!have_header) problems.push_back(EmptyTraceError(name).message);
-  return problems;
+  if (!have_header) {
+    problems.push_back(EmptyTraceError(name).message);
+    ++report.format_errors;
+  }
+  return report;
 }
 
 }  // namespace mockllm

@@ -28,14 +28,14 @@ TEST(TraceLint, NamesFileLineAndPointerOfEverySecret) {
       R"({"request":{"path":"/v1/chat/completions","headers":{"Authorization":"Bearer abcdefgh1234","x-api-key":"k1"},"body":{"messages":[{"role":"user","content":"my key is sk-abcdefghijklmnopqrstuvwxyz"}]}},"response":{"status":200,"headers":{"set-cookie":"session=1"}}})" +
       "\n";
   EXPECT_THAT(LintTrace(text, "s.jsonl"),
-              ElementsAre("s.jsonl:2:70: /request/headers/Authorization: holds a secret (a value "
-                          "of \"Authorization\"); redact it",
-                          "s.jsonl:2:104: /request/headers/x-api-key: holds a secret (a value of "
-                          "\"x-api-key\"); redact it",
+              ElementsAre("s.jsonl:2:70: /request/headers/Authorization: holds a secret (a "
+                          "credential header \"Authorization\"; rule auth-header); redact it",
+                          "s.jsonl:2:104: /request/headers/x-api-key: holds a secret (an API key "
+                          "field \"x-api-key\"; rule api-key-field); redact it",
                           "s.jsonl:2:155: /request/body/messages/0/content: holds a secret (an sk- "
-                          "API key); redact it",
-                          "s.jsonl:2:250: /response/headers/set-cookie: holds a secret (a value of "
-                          "\"set-cookie\"); redact it"));
+                          "API key; rule openai-key); redact it",
+                          "s.jsonl:2:250: /response/headers/set-cookie: holds a secret (a "
+                          "credential header \"set-cookie\"; rule auth-header); redact it"));
 }
 
 TEST(TraceLint, FindsSecretsInBase64ChunksAndGoesOnAfterBadLines) {
@@ -48,9 +48,10 @@ TEST(TraceLint, FindsSecretsInBase64ChunksAndGoesOnAfterBadLines) {
       LintTrace(text, "b.jsonl"),
       ElementsAre(
           "b.jsonl:2:50: /response/status: expected integer, got string",
-          "b.jsonl:3:84: /response/chunks/0/raw_b64: holds a secret (a bearer token); redact it",
+          "b.jsonl:3:84: /response/chunks/0/raw_b64: holds a secret (a bearer token; rule "
+          "bearer-token); redact it",
           "b.jsonl:4:2: syntax error while parsing value - invalid literal; last read: 'no'",
-          "b.jsonl:4:1: /: holds a secret (an sk- API key); redact it"));
+          "b.jsonl:4:1: /: holds a secret (an sk- API key; rule openai-key); redact it"));
 }
 
 TEST(TraceLint, BundledFixturesAreClean) {

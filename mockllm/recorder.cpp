@@ -83,7 +83,7 @@ void RedactSecretsIn(J& j) {
     for (J& e : j) RedactSecretsIn(e);
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (IsSecretName(it.key()) && it->is_string() &&
+      if (it->is_string() && IsSecretField(it.key(), it->template get_ref<const std::string&>()) &&
           !IsRedactedValue(it->template get_ref<const std::string&>())) {
         *it = std::string(kRedacted);
       } else {
@@ -139,15 +139,15 @@ struct Recorder::Impl {
   std::set<std::shared_ptr<Flow>> flows;
   bool stopping = false;
 
-  bool SecretHeader(const std::string& lower) const {
-    return IsSecretName(lower) || redact_headers.contains(lower);
+  bool SecretHeader(const std::string& lower, std::string_view value) const {
+    return IsSecretField(lower, value) || redact_headers.contains(lower);
   }
 
   OJson HeadersOf(const httplib::Headers& headers) const {
     OJson out = OJson::object();
     for (const auto& [name, value] : RequestHeaders(headers)) {
       if (HopByHop(name)) continue;
-      out[name] = SecretHeader(name) ? std::string(kRedacted) : RedactText(value);
+      out[name] = SecretHeader(name, value) ? std::string(kRedacted) : RedactText(value);
     }
     return out;
   }
@@ -180,7 +180,7 @@ struct Recorder::Impl {
     for (const auto& [name, value] : flow.headers) {
       const std::string lower = Lower(name);
       if (HopByHop(lower)) continue;
-      headers[lower] = SecretHeader(lower) ? std::string(kRedacted) : RedactText(value);
+      headers[lower] = SecretHeader(lower, value) ? std::string(kRedacted) : RedactText(value);
     }
     x.response.headers = std::move(headers);
     if (streamed) {

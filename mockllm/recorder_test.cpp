@@ -51,7 +51,9 @@ Reply Post(int port, const std::string& path, const std::string& body) {
   httplib::Client c("127.0.0.1", port);
   c.set_read_timeout(10, 0);
   httplib::Headers headers = {{"Authorization", "Bearer sk-live-abcdefghijklmnopqrstuvwxyz"},
-                              {"X-Org-Token", "org-secret-1"}};
+                              {"X-Org-Token", "org-secret-1"},
+                              {"Ocp-Apim-Subscription-Key", "0123456789abcdef0123"},
+                              {"X-Trace-Note", "ghp_0123456789abcdefghijABCDEFGHIJ012345"}};
   auto r = c.Post(path.c_str(), headers, body, "application/json");
   if (!r) return {};
   return {r->status, r->body};
@@ -96,6 +98,9 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
   const std::string text = ReadFile(out);
   EXPECT_EQ(text.find("sk-live"), std::string::npos);
   EXPECT_EQ(text.find("org-secret"), std::string::npos);
+  // Redaction uses the lint's rules (secret_rules.json): names and text.
+  EXPECT_EQ(text.find("0123456789abcdef0123"), std::string::npos);
+  EXPECT_EQ(text.find("ghp_0123456789"), std::string::npos);
   EXPECT_TRUE(LintTrace(text, out.string()).empty());
   auto recorded = ParseTrace(text, out.string());
   ASSERT_TRUE(recorded) << recorded.error().message;

@@ -269,7 +269,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
   bool retry = false;
   {
     std::lock_guard lock(mu_);
-    Session& s = sessions_[{trace_id, session}];
+    Session& s = TouchSession({trace_id, session});
     if (s.served.size() != n) s.served.assign(n, false);
     if (const auto& last = s.last_faulted;
         last && last->method == method && last->path == path && last->body == canonical) {
@@ -329,7 +329,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
   std::int64_t attempt = 0;
   {
     std::lock_guard lock(mu_);
-    Session& s = sessions_[{trace_id, session}];
+    Session& s = TouchSession({trace_id, session});
     if (s.served.size() != n) s.served.assign(n, false);
     s.served[x] = true;
     attempt = ++s.attempts[x];
@@ -345,6 +345,34 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     v.mismatch = true;
   }
   return v;
+}
+
+ReplayBook::Session& ReplayBook::TouchSession(const SessionKey& key) {
+  if (auto it = sessions_.find(key); it != sessions_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second;
+  }
+  while (!lru_.empty() && sessions_.size() >= std::max<std::size_t>(options_.max_sessions, 1)) {
+    const SessionKey& old = lru_.back();
+    std::erase_if(unpinned_attempts_, [&](const auto& a) { return std::get<2>(a.first) == old.second; });
+    sessions_.erase(old);
+    lru_.pop_back();
+    ++sessions_evicted_;
+  }
+  lru_.push_front(key);
+  Session& s = sessions_[key];
+  s.lru = lru_.begin();
+  return s;
+}
+
+std::size_t ReplayBook::SessionCount() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+std::uint64_t ReplayBook::SessionsEvicted() const {
+  std::lock_guard lock(mu_);
+  return sessions_evicted_;
 }
 
 Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
@@ -456,6 +484,7 @@ Json ReplayBook::Sessions() const {
 void ReplayBook::Reset() {
   std::lock_guard lock(mu_);
   sessions_.clear();
+  lru_.clear();
   unpinned_served_.clear();
   unpinned_attempts_.clear();
 }

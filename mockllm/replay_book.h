@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,6 +62,7 @@ struct ReplayOptions {
   std::vector<std::string> ignore_paths;  // JSON pointers, `*` for any key or index
   OJson fault = OJson::object();          // applied to every response, under each exchange's own
   std::uint64_t seed = 0;                 // for faults that need randomness
+  std::size_t max_sessions = 10000;       // sessions kept; past it the least recently used go
 };
 
 // One exchange as replay uses it.
@@ -136,9 +138,15 @@ class ReplayBook {
   void Reset();
   // Warnings found while loading: two traces holding identical requests.
   std::vector<std::string> Warnings() const;
+  // Sessions held now, and sessions forgotten because max_sessions was
+  // reached (least recently used first; a forgotten session starts again at
+  // its trace's first exchange).
+  std::size_t SessionCount() const;
+  std::uint64_t SessionsEvicted() const;
 
  private:
   using Catalog = std::vector<std::shared_ptr<const LoadedTrace>>;
+  using SessionKey = std::pair<std::string, std::string>;  // (trace id, session)
   struct Session {
     std::size_t cursor = 0;
     std::vector<bool> served;
@@ -149,8 +157,12 @@ class ReplayBook {
       std::string path;
       Json body;  // as compared
     };
-    std::optional<Last> last_faulted;  // the previous request, when a fault answered it
+    std::optional<Last> last_faulted;     // the previous request, when a fault answered it
+    std::list<SessionKey>::iterator lru;  // its place in lru_
   };
+  // The session `key`, created if new (evicting the least recently used
+  // past max_sessions) and made the most recent. Needs mu_.
+  Session& TouchSession(const SessionKey& key);
 
   ReplayBook() = default;
   std::expected<std::shared_ptr<const LoadedTrace>, Error> Load(Trace trace) const;
@@ -175,8 +187,13 @@ class ReplayBook {
   mutable std::mutex mu_;
   std::shared_ptr<const Catalog> catalog_;
   std::vector<std::string> warnings_;
-  std::map<std::pair<std::string, std::string>, Session> sessions_;  // (trace id, session)
-  std::map<std::string, std::vector<bool>> unpinned_served_;         // by trace id
+  std::map<SessionKey, Session> sessions_;
+  std::list<SessionKey> lru_;  // most recently used first
+  std::uint64_t sessions_evicted_ = 0;
+  std::map<std::string, std::vector<bool>> unpinned_served_;  // by trace id
+  // Attempts at unpinned exchanges with a `times` fault, by (trace id,
+  // exchange, session); forgotten with the sessions (at most max_sessions
+  // sessions' worth are kept).
   std::map<std::tuple<std::string, std::size_t, std::string>, std::int64_t> unpinned_attempts_;
 };
 

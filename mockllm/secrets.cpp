@@ -1,18 +1,17 @@
 #include "mockllm/secrets.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <array>
 #include <cctype>
+#include <stdexcept>
 
 namespace mockllm {
 namespace {
 
-bool KeyChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
-
-bool TokenChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '~' ||
-         c == '+' || c == '/' || c == '=' || c == '-';
-}
+constexpr std::string_view kRulesJson =
+#include "mockllm/secret_rules.inc"
+    ;
 
 // Lower case with '_' → '-', and camelCase humps split: "apiKey" → "api-key".
 std::string NormalName(std::string_view name) {
@@ -28,52 +27,89 @@ std::string NormalName(std::string_view name) {
   return out;
 }
 
-constexpr std::array<std::string_view, 7> kSecretNames = {
-    "authorization", "proxy-authorization", "api-key", "x-api-key", "x-goog-api-key",
-    "cookie",        "set-cookie"};
+std::shared_ptr<const re2::RE2> Compile(const std::string& rule, const std::string& pattern) {
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  auto re = std::make_shared<const re2::RE2>(pattern, options);
+  if (!re->ok()) {
+    throw std::logic_error("mockllm/secret_rules.json: rule \"" + rule +
+                           "\": bad pattern: " + re->error());
+  }
+  return re;
+}
 
-constexpr std::size_t kMinKeyTail = 20;
-constexpr std::size_t kMinBearer = 8;
+std::vector<SecretRule> LoadRules() {
+  const nlohmann::json doc = nlohmann::json::parse(kRulesJson);
+  if (doc.value("format", "") != "mockllm-secret-rules/1")
+    throw std::logic_error("mockllm/secret_rules.json: format is not mockllm-secret-rules/1");
+  std::vector<SecretRule> rules;
+  for (const auto& r : doc.at("rules")) {
+    SecretRule rule;
+    rule.name = r.at("name").get<std::string>();
+    rule.kind = r.at("kind").get<std::string>();
+    const std::string applies = r.at("applies").get<std::string>();
+    if (applies != "text" && applies != "name") {
+      throw std::logic_error("mockllm/secret_rules.json: rule \"" + rule.name +
+                             "\": applies must be \"text\" or \"name\"");
+    }
+    rule.applies = applies == "text" ? SecretRule::Applies::kText : SecretRule::Applies::kName;
+    rule.pattern = Compile(rule.name, r.at("pattern").get<std::string>());
+    if (r.contains("value")) rule.value = Compile(rule.name, r.at("value").get<std::string>());
+    rule.must_match = r.at("must_match");
+    rule.must_not_match = r.at("must_not_match");
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
 
 }  // namespace
 
-bool IsSecretName(std::string_view name) {
+const std::vector<SecretRule>& SecretRules() {
+  static const std::vector<SecretRule> rules = LoadRules();
+  return rules;
+}
+
+const SecretRule* SecretFieldRule(std::string_view name, std::string_view value) {
   const std::string n = NormalName(name);
-  return std::find(kSecretNames.begin(), kSecretNames.end(), n) != kSecretNames.end();
+  for (const SecretRule& rule : SecretRules()) {
+    if (rule.applies != SecretRule::Applies::kName) continue;
+    if (!re2::RE2::FullMatch(n, *rule.pattern)) continue;
+    if (rule.value &&
+        !re2::RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *rule.value))
+      continue;
+    return &rule;
+  }
+  return nullptr;
 }
 
 std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
+  std::vector<SecretMatch> all;
+  for (const SecretRule& rule : SecretRules()) {
+    if (rule.applies != SecretRule::Applies::kText) continue;
+    const bool grouped = rule.pattern->NumberOfCapturingGroups() >= 1;
+    re2::StringPiece m[2];
+    std::size_t at = 0;
+    const re2::StringPiece whole(text.data(), text.size());
+    while (at <= text.size() &&
+           rule.pattern->Match(whole, at, text.size(), re2::RE2::UNANCHORED, m, grouped ? 2 : 1)) {
+      const re2::StringPiece secret = grouped && m[1].data() != nullptr ? m[1] : m[0];
+      const auto pos = static_cast<std::size_t>(secret.data() - text.data());
+      const std::string_view seen(secret.data(), secret.size());
+      if (!seen.empty() && !IsRedactedValue(seen))
+        all.push_back({pos, secret.size(), rule.kind, rule.name});
+      // Go on after the secret (not after the whole match: a pattern that
+      // consumes a boundary character after the secret may start there).
+      const auto match_pos = static_cast<std::size_t>(m[0].data() - text.data());
+      at = std::max(pos + secret.size(), match_pos + 1);
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const SecretMatch& a, const SecretMatch& b) {
+    return a.pos != b.pos ? a.pos < b.pos : a.len > b.len;
+  });
   std::vector<SecretMatch> out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    // sk-… keys, not inside a longer word ("risk-…").
-    if (text.compare(i, 3, "sk-") == 0 && (i == 0 || !KeyChar(text[i - 1]))) {
-      std::size_t end = i + 3;
-      while (end < text.size() && KeyChar(text[end])) ++end;
-      if (end - i - 3 >= kMinKeyTail) {
-        out.push_back({i, end - i, "an sk- API key"});
-        i = end;
-        continue;
-      }
-    }
-    if ((text[i] == 'b' || text[i] == 'B') && i + 7 <= text.size() &&
-        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
-      std::string word(text.substr(i, 6));
-      std::transform(word.begin(), word.end(), word.begin(),
-                     [](unsigned char c) { return std::tolower(c); });
-      if (word == "bearer" && (text[i + 6] == ' ' || text[i + 6] == '\t')) {
-        std::size_t start = i + 6;
-        while (start < text.size() && (text[start] == ' ' || text[start] == '\t')) ++start;
-        std::size_t end = start;
-        while (end < text.size() && TokenChar(text[end])) ++end;
-        if (end - start >= kMinBearer) {
-          out.push_back({i, end - i, "a bearer token"});
-          i = end;
-          continue;
-        }
-      }
-    }
-    ++i;
+  for (SecretMatch& m : all) {
+    if (!out.empty() && m.pos < out.back().pos + out.back().len) continue;
+    out.push_back(std::move(m));
   }
   return out;
 }
@@ -83,7 +119,6 @@ std::string RedactText(std::string_view text) {
   std::size_t at = 0;
   for (const SecretMatch& m : FindSecretsInText(text)) {
     out.append(text.substr(at, m.pos - at));
-    out.append(text[m.pos] == 's' ? "sk-" : text.substr(m.pos, 7));
     out.append(kRedacted);
     at = m.pos + m.len;
   }

@@ -1,10 +1,13 @@
 #include "mockllm/server.h"
 
 #include <httplib.h>
+#include <malloc.h>
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 
 #include "mockllm/admin_api.h"
@@ -25,6 +28,9 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
+// What an error message quotes of a request at most.
+constexpr std::size_t kMaxErrorBytes = 1024;
+
 bool IsJsonContentType(std::string_view ct) {
   std::string lower(ct);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -38,7 +44,7 @@ bool IsJsonContentType(std::string_view ct) {
 std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers) {
   auto out = RequestHeaders(headers);
   for (auto& [name, value] : out)
-    value = IsSecretName(name) ? std::string(kRedacted) : RedactText(value);
+    value = IsSecretField(name, value) ? std::string(kRedacted) : RedactText(value);
   return out;
 }
 
@@ -115,10 +121,76 @@ struct Server::Impl {
   }
 
   void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
+    if (req.method == "GET" && route.path == "/__admin/journal" && !req.has_param("session") &&
+        !req.has_param("trace")) {
+      return StreamJournal(req, res);
+    }
+    if (req.method == "POST" && route.path == "/__admin/reset") {
+      ResetAll();
+      return Answer(res, 200, {{"reset", true}});
+    }
+    if (req.method == "GET" && route.path == "/__admin/sessions") {
+      res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
+      res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
+    }
     AdminRequest admin{.method = req.method, .path = route.path, .params = {}, .body = req.body};
     for (const auto& [key, value] : req.params) admin.params.emplace(key, value);
     AdminAnswer answer = mockllm::HandleAdmin(*book, journal, admin);
     Answer(res, answer.status, answer.body);
+  }
+
+  // Forgets sessions and journal, and hands the freed memory back to the
+  // system.
+  void ResetAll() {
+    book->Reset();
+    journal.Clear();
+    ::malloc_trim(0);
+  }
+
+  // GET /__admin/journal[?after=SEQ][&limit=N]: the entries with a seq above
+  // `after` (default 0), at most `limit` (default all), as one JSON array
+  // written page by page, so a large journal is never one string in memory.
+  void StreamJournal(const httplib::Request& req, httplib::Response& res) {
+    std::uint64_t after = 0;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    for (auto [name, into] : {std::pair{"after", &after}, std::pair{"limit", &limit}}) {
+      if (!req.has_param(name)) continue;
+      const std::string text = req.get_param_value(name);
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        return Answer(res, 400,
+                      MakeErrorJson(Format("query parameter {}: expected an unsigned integer, "
+                                           "got \"{}\"",
+                                           name, CapText(text, 64)),
+                                    "invalid_request_error", name));
+      }
+    }
+    struct Cursor {
+      std::uint64_t after;
+      std::uint64_t left;
+      bool opened = false;
+    };
+    auto cursor = std::make_shared<Cursor>(Cursor{after, limit});
+    res.status = 200;
+    res.set_chunked_content_provider("application/json", [this, cursor](std::size_t,
+                                                                        httplib::DataSink& sink) {
+      constexpr std::size_t kPage = 64;
+      std::string out = cursor->opened ? "" : "[";
+      const auto page = journal.Page(
+          cursor->after, static_cast<std::size_t>(std::min<std::uint64_t>(kPage, cursor->left)));
+      for (const Json& e : page) {
+        if (cursor->opened || &e != &page.front()) out += ',';
+        out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        cursor->after = e["seq"].get<std::uint64_t>();
+        --cursor->left;
+      }
+      cursor->opened = true;
+      const bool last = page.size() < kPage || cursor->left == 0;
+      if (last) out += ']';
+      if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+      if (last) sink.done();
+      return true;
+    });
   }
 
   Json ModelsList(const std::optional<std::string>& trace) const {
@@ -230,6 +302,8 @@ struct Server::Impl {
       } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+        // The parser quotes what it read last, which may be most of the body.
+        what = CapText(what, kMaxErrorBytes);
         entry.body = req.body;
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}", what),
@@ -365,6 +439,8 @@ struct Server::Impl {
         ListenOptions{.host = options.host,
                       .port = options.port,
                       .threads = options.threads,
+                      .max_connections = options.max_connections,
+                      .read_timeout_ms = options.read_timeout_ms,
                       .keep_alive_seconds = options.keep_alive_seconds,
                       .max_body_bytes = options.max_body_bytes},
         [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
@@ -400,7 +476,8 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
                        .unpinned_match = options.unpinned_match,
                        .ignore_paths = options.ignore_paths,
                        .fault = options.fault,
-                       .seed = options.seed};
+                       .seed = options.seed,
+                       .max_sessions = options.max_sessions};
   auto book = ReplayBook::Build(std::move(traces), replay);
   if (!book) return std::unexpected(book.error());
   if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
@@ -442,10 +519,7 @@ std::vector<std::string> Server::Warnings() const { return impl_->book->Warnings
 
 std::uint64_t Server::mismatches() const { return impl_->mismatches.load(); }
 
-void Server::Reset() {
-  impl_->book->Reset();
-  impl_->journal.Clear();
-}
+void Server::Reset() { impl_->ResetAll(); }
 
 void Server::Stop() { impl_->Stop(); }
 

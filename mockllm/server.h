@@ -15,7 +15,18 @@
 //   POST|GET /v1/…                unpinned: the first exchange of any trace whose
 //                                 request equals this one, as often as asked
 //   GET [/t/{id}]/v1/models       the models of the loaded traces (of that trace)
-//   /__admin/…                    runtime control (mockllm/admin_api.h)
+//   /__admin/…                    runtime control (mockllm/admin_api.h), and:
+//   GET /__admin/health           {"status":"ok","traces":[ids],"requests":N,"journal_dropped":N,
+//                                  "sessions":N,"sessions_evicted":N}
+//   GET /__admin/journal          the journal (below), streamed; ?after=SEQ&limit=N
+//                                 gives the entries after seq SEQ, at most N
+//   GET /__admin/sessions         cursor and unused exchanges per session; headers
+//                                 X-Mockllm-Sessions and X-Mockllm-Sessions-Evicted
+//                                 count them (max_sessions are kept, the least
+//                                 recently used forgotten first)
+//   POST /__admin/reset           forgets sessions and journal, frees their memory
+//                                 (a body is optional: no Content-Length is an
+//                                 empty body)
 //   OPTIONS (with `cors`)         CORS preflight (mockllm/cors.h)
 // mockllm's own errors use OpenAI's body {"error":{"message","type","param","code"}}
 // with these types: mockllm_request_mismatch (400, also "pointer", "expected",
@@ -38,6 +49,9 @@
 //    "findings":[{"rule":"request_mismatch","message":"…"}],
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
 //    "proxied":"upstream URL" (answered by --proxy)}
+// No text in an entry (a body that is not JSON, a header, a message) keeps
+// more than 64 KiB: longer text ends with "… [N bytes in all]" (journal.h),
+// and an error answer quotes at most 1 KiB of what it received.
 // `outcome` is amended when the body has been written, which may be just
 // after a client has read the last byte.
 //
@@ -82,8 +96,11 @@ struct ServerOptions {
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
   std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
   std::size_t journal_limit = 10000;              // entries kept (oldest dropped)
-  int threads = 32;                               // connections served at once
-  int keep_alive_seconds = 1;                     // idle keep-alive connections close after this
+  std::size_t max_sessions = 10000;               // sessions kept (least recently used forgotten)
+  int threads = 32;                               // serving threads started at once
+  int max_connections = 4096;                     // threads grow to this as connections arrive
+  int read_timeout_ms = 2000;  // a request whose next bytes take longer is dropped
+  int keep_alive_seconds = 1;  // idle keep-alive connections close after this
   std::string cors;       // "*" or an origin: CORS headers and preflights ("": none)
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file

@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "mockllm/canonical.h"
@@ -13,6 +14,10 @@
 
 namespace mockllm {
 namespace {
+
+// The latest a recorded piece may be due: later times would overflow the
+// replay clock's arithmetic.
+constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;
 
 using llmconform::Format;
 
@@ -69,6 +74,13 @@ std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string
 std::expected<std::int64_t, PointedError> NonNegativeInt(const OJson& j,
                                                          const std::string& pointer) {
   if (!j.is_number_integer()) return Expected(pointer, "integer", j);
+  if (j.is_number_unsigned() &&
+      j.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return Problem(pointer,
+                   Format("expected an integer of at most {}, got {}",
+                          std::numeric_limits<std::int64_t>::max(), j.get<std::uint64_t>()));
+  }
   const auto v = j.get<std::int64_t>();
   if (v < 0) return Problem(pointer, Format("expected a non-negative integer, got {}", v));
   return v;
@@ -105,6 +117,10 @@ std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
     if (!c.contains("t_ms")) return Problem(where, "missing field \"t_ms\"");
     auto t = NonNegativeInt(c["t_ms"], where + "/t_ms");
     if (!t) return std::unexpected(t.error());
+    if (*t > kMaxTimeMs) {
+      return Problem(where + "/t_ms",
+                     Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *t));
+    }
     if (*t < last)
       return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *t, last));
     last = *t;
@@ -137,6 +153,10 @@ std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
     if (e.contains("t_ms")) {
       auto v = NonNegativeInt(e["t_ms"], where + "/t_ms");
       if (!v) return std::unexpected(v.error());
+      if (*v > kMaxTimeMs) {
+        return Problem(where + "/t_ms",
+                       Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *v));
+      }
       if (*v < t)
         return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *v, t));
       t = *v;
@@ -253,6 +273,12 @@ std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view na
   if (JsonNestingDepth(line) > kMaxJsonDepth) {
     return std::unexpected(Error{Format("{}:{}:1: arrays and objects nest deeper than {} levels",
                                         name, line_no, kMaxJsonDepth)});
+  }
+  // The parser reads a NUL byte as the end of its input; say what it is.
+  if (const auto nul = line.find('\0'); nul != std::string_view::npos) {
+    return std::unexpected(Error{Format(
+        "{}:{}:{}: a NUL byte (JSON text never holds one raw; escape it as \\u0000 in a string)",
+        name, line_no, nul + 1)});
   }
   try {
     return OJson::parse(line);

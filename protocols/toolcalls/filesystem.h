@@ -31,6 +31,8 @@ enum class FsErrorKind {
   kIsDirectory,   // a file was needed, a folder is there
   kIsSymlink,     // the entry is a symlink, which this interface never follows
   kNotRegular,    // a fifo, socket or device
+  kHardLinked,    // a regular file with more than one hard link (its other
+                  // names may lie outside every mount: refused to read or write)
   kExists,        // the entry exists already
   kIo,            // anything else (permissions, disk full, I/O error)
 };
@@ -81,7 +83,8 @@ class Dir {
   // if it is something other than a folder.
   virtual std::expected<std::unique_ptr<Dir>, FsError> OpenDir(const std::string& name) = 0;
   // Opens the regular file `name` for reading. kIsSymlink, kIsDirectory or
-  // kNotRegular when it is not one (a fifo is never opened in blocking mode).
+  // kNotRegular when it is not one (a fifo is never opened in blocking mode),
+  // kHardLinked when the file has more than one link.
   virtual std::expected<std::unique_ptr<File>, FsError> OpenFile(const std::string& name) = 0;
   // Every entry except "." and "..", in no particular order.
   virtual std::expected<std::vector<DirEntry>, FsError> List() = 0;
@@ -93,10 +96,13 @@ class Dir {
   // never a mix, also if the process dies at any point. A symlink named
   // `name` is replaced, never followed. On error `name` is untouched and the
   // temporary file removed (a crash may leave a hidden `.tmp-*` file).
+  // kHardLinked when `name` is a regular file with more than one link,
+  // kNotRegular when it is a fifo, socket or device.
   virtual std::expected<void, FsError> ReplaceFile(const std::string& name,
                                                    std::string_view content) = 0;
   // Appends `content` to the regular file `name`, creating it; kIsSymlink if
-  // `name` is a symlink.
+  // `name` is a symlink, kNotRegular if it is not a regular file, kHardLinked
+  // if it has more than one link (nothing is written then).
   virtual std::expected<void, FsError> Append(const std::string& name,
                                               std::string_view content) = 0;
 };

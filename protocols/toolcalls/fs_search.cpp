@@ -196,9 +196,7 @@ OJson ToolHost::Search(const OJson& args) {
     return ErrorResult({ToolErrorCode::kNotFound, Format("Not found: {}", root.Display())});
   if (*start->kind == EntryKind::kFile) {
     auto file = start->parent->OpenFile(start->name);
-    if (!file)
-      return ErrorResult(
-          {ToolErrorCode::kNotFound, Format("{}: {}", root.Display(), file.error().message)});
+    if (!file) return ErrorResult(FromFs(file.error(), root, ToolErrorCode::kNotFound));
     if (auto r = scan(**file, root.Display()); !r) return ErrorResult(r.error());
   } else if (*start->kind == EntryKind::kDirectory) {
     auto top = sandbox_.OpenDir(root);
@@ -222,7 +220,8 @@ OJson ToolHost::Search(const OJson& args) {
         const std::string shown = frame.shown + "/" + ToValidUtf8(e.name);
         if (e.kind == EntryKind::kFile) {
           auto file = frame.dir->OpenFile(e.name);
-          if (!file) continue;  // changed kind since List: skipped like a symlink
+          // Changed kind since List, or hard-linked: skipped like a symlink.
+          if (!file) continue;
           if (auto r = scan(**file, shown); !r) return ErrorResult(r.error());
         } else if (e.kind == EntryKind::kDirectory) {
           if (e.name.front() == '.' || e.name == "node_modules") continue;
@@ -234,8 +233,8 @@ OJson ToolHost::Search(const OJson& args) {
       for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(std::move(*it));
     }
   } else {
-    return ErrorResult(
-        {ToolErrorCode::kNotFound, Format("{} is neither a file nor a folder", root.Display())});
+    return ErrorResult(FromSandbox(
+        {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", root.Display())}));
   }
   OJson out = {{"ok", true}, {"matches", std::move(matches)}};
   out["truncated"] = truncated;

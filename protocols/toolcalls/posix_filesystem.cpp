@@ -38,6 +38,31 @@ std::unexpected<FsError> Fail(std::string_view call, std::string_view name, int 
       FsError{KindOf(err), Format("{}(\"{}\"): {}", call, name, std::strerror(err))});
 }
 
+std::string_view NotRegularWhat(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a fifo";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Refuses what the sandbox never reads or writes through: anything but a
+// regular file, and a regular file with more than one hard link (another
+// name of it may lie outside every mount). Folders are the caller's business.
+std::expected<void, FsError> CheckPlainFile(const struct stat& st, std::string_view call,
+                                            std::string_view name) {
+  if (!S_ISREG(st.st_mode)) {
+    return std::unexpected(FsError{FsErrorKind::kNotRegular, Format("{}(\"{}\"): {}", call, name,
+                                                                    NotRegularWhat(st.st_mode))});
+  }
+  if (st.st_nlink > 1) {
+    return std::unexpected(FsError{FsErrorKind::kHardLinked,
+                                   Format("{}(\"{}\"): a regular file with {} hard links", call,
+                                          name, static_cast<unsigned long>(st.st_nlink))});
+  }
+  return {};
+}
+
 // Owns one file descriptor.
 class Fd {
  public:
@@ -158,14 +183,22 @@ class PosixDir final : public Dir {
   std::expected<std::unique_ptr<File>, FsError> OpenFile(const std::string& name) override {
     Fd fd(::openat(fd_.get(), name.c_str(),
                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-    if (fd.get() < 0) return Fail("openat", name, errno);
+    if (fd.get() < 0) {
+      const int err = errno;
+      struct stat st {};
+      // A socket cannot be opened at all (ENXIO): say what it is.
+      if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if (auto plain = CheckPlainFile(st, "openat", name); !plain)
+          return std::unexpected(plain.error());
+      }
+      return Fail("openat", name, err);
+    }
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return Fail("fstat", name, errno);
     if (S_ISDIR(st.st_mode)) return Fail("openat", name, EISDIR);
-    if (!S_ISREG(st.st_mode)) {
-      return std::unexpected(
-          FsError{FsErrorKind::kNotRegular, Format("openat(\"{}\"): not a regular file", name)});
-    }
+    if (auto plain = CheckPlainFile(st, "openat", name); !plain)
+      return std::unexpected(plain.error());
     return std::make_unique<PosixFile>(std::move(fd));
   }
 
@@ -225,6 +258,10 @@ class PosixDir final : public Dir {
     struct stat old {};
     if (::fstatat(fd_.get(), name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0) {
       if (S_ISDIR(old.st_mode)) return Fail("renameat", name, EISDIR);
+      if (!S_ISLNK(old.st_mode)) {
+        if (auto plain = CheckPlainFile(old, "renameat", name); !plain)
+          return std::unexpected(plain.error());
+      }
       if (S_ISREG(old.st_mode)) mode = old.st_mode & 07777;
     }
     std::string tmp;
@@ -257,10 +294,8 @@ class PosixDir final : public Dir {
     if (fd.get() < 0) return Fail("openat", name, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return Fail("fstat", name, errno);
-    if (!S_ISREG(st.st_mode)) {
-      return std::unexpected(
-          FsError{FsErrorKind::kNotRegular, Format("openat(\"{}\"): not a regular file", name)});
-    }
+    if (auto plain = CheckPlainFile(st, "openat", name); !plain)
+      return std::unexpected(plain.error());
     return WriteAll(fd.get(), content, name);
   }
 

@@ -26,6 +26,8 @@ SandboxErrorKind KindOf(FsErrorKind k) {
       return SandboxErrorKind::kIsDirectory;
     case FsErrorKind::kNotRegular:
       return SandboxErrorKind::kNotRegular;
+    case FsErrorKind::kHardLinked:
+      return SandboxErrorKind::kHardLinked;
     default:
       return SandboxErrorKind::kIo;
   }
@@ -44,6 +46,10 @@ std::vector<std::string> SplitTarget(std::string_view target) {
 }
 
 }  // namespace
+
+std::string HardLinkedMessage(const MountPath& path) {
+  return Format("{} has more than one hard link; the sandbox refuses such files", path.Display());
+}
 
 Sandbox::Sandbox(Filesystem& fs, MountRoots roots) : fs_(fs), roots_(std::move(roots)) {}
 
@@ -229,6 +235,11 @@ std::expected<std::unique_ptr<File>, SandboxError> Sandbox::OpenFile(const Mount
       return Err(SandboxErrorKind::kIsDirectory,
                  Format("{} is a folder, not a file", path.Display()));
     }
+    // A fifo, socket or device is refused before it is opened: opening
+    // some devices has effects.
+    if (*r->kind == EntryKind::kOther) {
+      return Err(SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path.Display()));
+    }
     auto file = r->parent->OpenFile(r->name);
     if (file) {
       if (physical) *physical = r->physical;
@@ -239,6 +250,9 @@ std::expected<std::unique_ptr<File>, SandboxError> Sandbox::OpenFile(const Mount
       continue;
     if (file.error().kind == FsErrorKind::kNotRegular) {
       return Err(SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path.Display()));
+    }
+    if (file.error().kind == FsErrorKind::kHardLinked) {
+      return Err(SandboxErrorKind::kHardLinked, HardLinkedMessage(path));
     }
     return Err(KindOf(file.error().kind), Format("{}: cannot open {}", path.Display(), at));
   }

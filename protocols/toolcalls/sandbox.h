@@ -37,6 +37,7 @@ enum class SandboxErrorKind {
   kNotDirectory,  // a folder was needed
   kIsDirectory,   // a file was needed
   kNotRegular,    // a fifo, socket or device
+  kHardLinked,    // a regular file with more than one hard link
   kIo,            // the filesystem failed
 };
 
@@ -53,6 +54,9 @@ struct Resolved {
   std::optional<EntryKind> kind;  // nullopt: the entry does not exist (its folder does)
 };
 
+// "@project/x has more than one hard link; the sandbox refuses such files".
+std::string HardLinkedMessage(const MountPath& path);
+
 class Sandbox {
  public:
   // `fs` must outlive the sandbox.
@@ -62,7 +66,10 @@ class Sandbox {
   // entry. With `create_parents`, missing folders on the way are created.
   std::expected<Resolved, SandboxError> Resolve(const MountPath& path, bool create_parents = false);
   // Opens the regular file `path` names; `physical`, when given, receives
-  // the mount path it was found at.
+  // the mount path it was found at. A fifo, socket or device is kNotRegular,
+  // a regular file with more than one hard link kHardLinked: a hard link is
+  // a second name of a file that may live outside every mount, which no
+  // path check can see.
   std::expected<std::unique_ptr<File>, SandboxError> OpenFile(const MountPath& path,
                                                               MountPath* physical = nullptr);
   // Opens the folder `path` names.

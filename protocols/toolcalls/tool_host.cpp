@@ -36,22 +36,6 @@ std::unexpected<ToolError> Fail(ToolErrorCode code, std::string message, OJson d
   return std::unexpected(ToolError{code, std::move(message), std::move(details)});
 }
 
-// A sandbox error as the model sees it.
-ToolError FromSandbox(const SandboxError& e) {
-  switch (e.kind) {
-    case SandboxErrorKind::kViolation:
-      return {ToolErrorCode::kSandboxViolation, e.message};
-    case SandboxErrorKind::kNotFound:
-    case SandboxErrorKind::kNotDirectory:
-    case SandboxErrorKind::kIsDirectory:
-    case SandboxErrorKind::kNotRegular:
-      return {ToolErrorCode::kNotFound, e.message};
-    case SandboxErrorKind::kIo:
-      break;
-  }
-  return {ToolErrorCode::kInternal, e.message};
-}
-
 bool IsStateFile(const MountPath& p) {
   return p.mount == Mount::kState && p.segments.size() == 1 && p.segments[0] == "workflow.md";
 }
@@ -127,6 +111,34 @@ OJson Elide(const OJson& v) {
 }
 
 }  // namespace
+
+ToolError FromSandbox(const SandboxError& e) {
+  switch (e.kind) {
+    case SandboxErrorKind::kViolation:
+      return {ToolErrorCode::kSandboxViolation, e.message};
+    case SandboxErrorKind::kNotFound:
+    case SandboxErrorKind::kNotDirectory:
+    case SandboxErrorKind::kIsDirectory:
+      return {ToolErrorCode::kNotFound, e.message};
+    case SandboxErrorKind::kNotRegular:
+      return {ToolErrorCode::kSandboxViolation, e.message, OJson{{"reason", "notRegularFile"}}};
+    case SandboxErrorKind::kHardLinked:
+      return {ToolErrorCode::kSandboxViolation, e.message, OJson{{"reason", "hardLinked"}}};
+    case SandboxErrorKind::kIo:
+      break;
+  }
+  return {ToolErrorCode::kInternal, e.message};
+}
+
+ToolError FromFs(const FsError& e, const MountPath& path, ToolErrorCode otherwise) {
+  if (e.kind == FsErrorKind::kHardLinked)
+    return FromSandbox({SandboxErrorKind::kHardLinked, HardLinkedMessage(path)});
+  if (e.kind == FsErrorKind::kNotRegular) {
+    return FromSandbox(
+        {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path.Display())});
+  }
+  return {otherwise, Format("{}: {}", path.Display(), e.message)};
+}
 
 std::optional<Tool> ToolFromName(std::string_view name) {
   for (const auto& t : kToolNames) {
@@ -246,13 +258,23 @@ void ToolHost::Audit(const ToolRun& run) {
       {"sha256Before", run.sha256_before ? OJson(*run.sha256_before) : OJson(nullptr)},
       {"sha256After", run.sha256_after ? OJson(*run.sha256_after) : OJson(nullptr)},
   };
-  auto where = sandbox_.Resolve(MountPath{Mount::kState, {"logs", "execution.jsonl"}}, true);
+  const MountPath log{Mount::kState, {"logs", "execution.jsonl"}};
+  auto where = sandbox_.Resolve(log, true);
   if (!where) {
     audit_error_ = where.error().message;
     return;
   }
   if (!where->parent) {
     audit_error_ = "@state/logs/execution.jsonl resolves to the mount root";
+    return;
+  }
+  // The log is written under its own name only: a symlink, even one that
+  // stays inside @state, would let a model aim the audit lines at a file it
+  // reads or at the workflow state. Append refuses a symlink (O_NOFOLLOW), a
+  // fifo or device, and a file with more than one hard link.
+  if (where->physical.segments != log.segments) {
+    audit_error_ = Format("@state/logs/execution.jsonl is a symlink (to {}); not written",
+                          where->physical.Display());
     return;
   }
   auto appended = where->parent->Append(
@@ -450,14 +472,12 @@ OJson ToolHost::Write(const OJson& args, Hashes& hashes) {
                           Format("{} is a folder; fs.write replaces files only", path->Display())});
     }
     if (where->kind == EntryKind::kOther) {
-      return ErrorResult({ToolErrorCode::kPreconditionFailed,
-                          Format("{} is not a regular file", path->Display())});
+      return ErrorResult(FromSandbox(
+          {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path->Display())}));
     }
     if (where->kind == EntryKind::kFile) {
       auto file = where->parent->OpenFile(where->name);
-      if (!file)
-        return ErrorResult(
-            {ToolErrorCode::kInternal, Format("{}: {}", path->Display(), file.error().message)});
+      if (!file) return ErrorResult(FromFs(file.error(), *path, ToolErrorCode::kInternal));
       auto hash = HashOf(**file, *path, /*cached=*/false);
       if (!hash) return ErrorResult(hash.error());
       hashes.before = hashes.after = *hash;
@@ -486,11 +506,11 @@ OJson ToolHost::Write(const OJson& args, Hashes& hashes) {
   }
   auto written = target->parent->ReplaceFile(target->name, *content);
   if (!written) {
-    const bool folder = written.error().kind == FsErrorKind::kIsDirectory;
-    return ErrorResult(
-        {folder ? ToolErrorCode::kPreconditionFailed : ToolErrorCode::kInternal,
-         folder ? Format("{} is a folder; fs.write replaces files only", path->Display())
-                : Format("{}: {}", path->Display(), written.error().message)});
+    if (written.error().kind == FsErrorKind::kIsDirectory) {
+      return ErrorResult({ToolErrorCode::kPreconditionFailed,
+                          Format("{} is a folder; fs.write replaces files only", path->Display())});
+    }
+    return ErrorResult(FromFs(written.error(), *path, ToolErrorCode::kInternal));
   }
   const std::string after = Sha256Hex(*content);
   hashes.after = after;

@@ -27,13 +27,21 @@
 //   one match a line, `column` 1-based in code points; before/after context
 //   lines (default 1); maxMatches (default 50) with truncated; stats count
 //   the files read and all matches found. Skips hidden folders, .git,
-//   node_modules, symlinks, binary files (a NUL in the first 8 KiB) and files
-//   over maxFileBytes; lines in results are cut to maxLineBytes.
+//   node_modules, symlinks, fifos and devices, hard-linked files, binary
+//   files (a NUL in the first 8 KiB) and files over maxFileBytes; lines in results are cut to
+//   maxLineBytes.
 // - fs.write: atomic replace; parent folders created; over maxWriteBytes:
 //   E_WRITE_LIMIT; ifMatchSha256 must equal the current file's hash
 //   (E_PRECONDITION_FAILED, also when the file does not exist).
 // - fs.apply_patch: updateFrontmatter (workflow_state.h) on a Markdown file
 //   with front matter.
+// - Fifos, sockets, devices and regular files with more than one hard link
+//   are never read or written: E_SANDBOX_VIOLATION with details.reason
+//   "notRegularFile" or "hardLinked" (seed 001 §6.1's codes are closed; a
+//   hard link is a name the path checks cannot see through, so it is treated
+//   as a way out of the mount). The audit log is appended only under its own
+//   name (no symlink), opened O_NOFOLLOW, and only while it is a regular file
+//   with one link; otherwise audit_error() says why and nothing is written.
 // - Any write or patch under @pkg: E_SANDBOX_VIOLATION. A write or patch that
 //   reaches @state/workflow.md (by its path or through a symlink) passes
 //   CheckStateChange against @pkg/workflow.graph.json when the package has
@@ -98,6 +106,15 @@ struct ToolRun {
   std::optional<std::string> sha256_before;
   std::optional<std::string> sha256_after;
 };
+
+// A sandbox error as the model sees it: a path outside its mount, a fifo,
+// socket or device (details {"reason":"notRegularFile"}) and a file with more
+// than one hard link ({"reason":"hardLinked"}) are E_SANDBOX_VIOLATION; a
+// missing entry or one of the wrong kind ENOENT; anything else E_INTERNAL.
+ToolError FromSandbox(const SandboxError& e);
+// A filesystem error met on `path` after the sandbox resolved it: the two
+// kinds of file the sandbox refuses are violations, the rest `otherwise`.
+ToolError FromFs(const FsError& e, const MountPath& path, ToolErrorCode otherwise);
 
 class ToolHost {
  public:

@@ -7,10 +7,15 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -52,8 +57,11 @@ std::map<std::string, std::string> Snapshot(const fs::path& dir) {
       } else if (fs::is_directory(st)) {
         out[rel] = "dir";
         todo.push_back(entry.path());
+      } else if (fs::is_regular_file(st)) {
+        out[rel] =
+            Format("file({} links):{}", fs::hard_link_count(entry.path()), ReadText(entry.path()));
       } else {
-        out[rel] = "file:" + ReadText(entry.path());
+        out[rel] = "special";  // a fifo, socket or device: never opened
       }
     }
   }
@@ -160,30 +168,136 @@ TEST(EscapeCorpus, HasAtLeastFiftyAttemptsThroughEveryTool) {
   }
 }
 
+// Plants what an attempt's "setup" asks for in `tree`: {"hardlink":P,"to":Q},
+// {"symlink":P,"to":TARGET}, {"fifo":P}, {"socket":P}, {"chardev":P} (a copy
+// of /dev/null), {"remove":P}; paths relative to the tree's root. False when
+// this machine cannot make it (mknod needs privileges).
+bool Plant(const Tree& tree, const OJson& setup) {
+  for (const auto& step : setup) {
+    const auto at = [&](const char* key) { return tree.root() / step[key].get<std::string>(); };
+    if (step.contains("remove")) {
+      fs::remove(at("remove"));
+      continue;
+    }
+    const char* key = step.contains("hardlink")  ? "hardlink"
+                      : step.contains("symlink") ? "symlink"
+                      : step.contains("fifo")    ? "fifo"
+                      : step.contains("socket")  ? "socket"
+                                                 : "chardev";
+    const fs::path p = at(key);
+    fs::create_directories(p.parent_path());
+    if (std::string_view(key) == "hardlink") {
+      fs::create_hard_link(tree.root() / step["to"].get<std::string>(), p);
+    } else if (std::string_view(key) == "symlink") {
+      fs::create_symlink(step["to"].get<std::string>(), p);
+    } else if (std::string_view(key) == "fifo") {
+      if (::mkfifo(p.c_str(), 0600) != 0) return false;
+    } else if (std::string_view(key) == "socket") {
+      const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      if (s < 0 || p.native().size() >= sizeof addr.sun_path) return false;
+      std::memcpy(addr.sun_path, p.c_str(), p.native().size() + 1);
+      const bool bound = ::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+      ::close(s);  // the socket file stays
+      if (!bound) return false;
+    } else if (::mknod(p.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Runs one attempt on `tree` and checks what its "expect" says: "refused"
+// (the default: E_SANDBOX_VIOLATION), "no-matches" (a search that succeeds
+// without finding anything behind a refused file) or "audit-refused" (the
+// call itself works, its audit line is not written anywhere).
+void RunAttempt(const Tree& tree, ToolHost& host, const OJson& attempt) {
+  OJson args = attempt["args"];
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    if (it->is_string()) *it = Expand(it->get<std::string>(), tree);
+  }
+  const std::string name = attempt["name"].get<std::string>();
+  const std::string expect = attempt.value("expect", "refused");
+  const OJson result = host.Run(name, attempt["tool"].get<std::string>(), args).result;
+  if (expect == "refused") {
+    ASSERT_EQ(result.value("ok", true), false) << name << ": " << result.dump();
+    EXPECT_EQ(result["error"]["code"], "E_SANDBOX_VIOLATION") << name << ": " << result.dump();
+  } else if (expect == "no-matches") {
+    EXPECT_EQ(result["ok"], true) << name << ": " << result.dump();
+    EXPECT_EQ(result["matches"], OJson::array()) << name << ": " << result.dump();
+  } else {
+    ASSERT_EQ(expect, "audit-refused") << name;
+    EXPECT_EQ(result["ok"], true) << name << ": " << result.dump();
+    EXPECT_NE(host.audit_error(), "") << name;
+  }
+  // Host paths never reach the model, unless it wrote them itself.
+  if (args.dump().find(tree.root().string()) == std::string::npos) {
+    EXPECT_EQ(result.dump().find(tree.root().string()), std::string::npos)
+        << name << " leaks a host path: " << result.dump();
+  }
+}
+
 TEST(EscapeCorpus, EveryAttemptIsRefusedAndNothingOutsideIsTouched) {
   Tree tree;
   RealHost real(tree);
   ToolHost& host = real.host;
   const auto before = tree.Protected();
   for (const auto& attempt : LoadCorpus()) {
-    OJson args = attempt["args"];
-    for (auto it = args.begin(); it != args.end(); ++it) {
-      if (it->is_string()) *it = Expand(it->get<std::string>(), tree);
-    }
-    const std::string name = attempt["name"].get<std::string>();
-    const OJson result = host.Run(name, attempt["tool"].get<std::string>(), args).result;
-    ASSERT_EQ(result.value("ok", true), false) << name << ": " << result.dump();
-    EXPECT_EQ(result["error"]["code"], "E_SANDBOX_VIOLATION") << name << ": " << result.dump();
-    // Host paths never reach the model, unless it wrote them itself.
-    if (args.dump().find(tree.root().string()) == std::string::npos) {
-      EXPECT_EQ(result.dump().find(tree.root().string()), std::string::npos)
-          << name << " leaks a host path: " << result.dump();
-    }
+    if (attempt.contains("setup")) continue;  // next test
+    RunAttempt(tree, host, attempt);
   }
   EXPECT_EQ(tree.Protected(), before);
   EXPECT_FALSE(fs::exists(tree.root() / "outside" / "created-rel.txt"));
   EXPECT_FALSE(fs::exists(tree.root() / "outside" / "created-abs.txt"));
   EXPECT_EQ(host.audit_error(), "");
+}
+
+// Attempts that plant something first (hard links, fifos, sockets, devices,
+// a booby-trapped audit log) run each on a fresh tree; nothing outside the
+// writable mounts changes, and for a refused audit log @state is untouched.
+TEST(EscapeCorpus, PlantedAttemptsAreRefusedAndNothingOutsideIsTouched) {
+  int planted = 0;
+  for (const auto& attempt : LoadCorpus()) {
+    if (!attempt.contains("setup")) continue;
+    const std::string name = attempt["name"].get<std::string>();
+    Tree tree;
+    if (!Plant(tree, attempt["setup"])) {
+      std::printf("[ SKIPPED  ] %s: cannot plant its setup here\n", name.c_str());
+      continue;
+    }
+    ++planted;
+    const auto before = tree.Protected();
+    const auto state_before = Snapshot(tree.root() / "state");
+    RealHost real(tree);
+    RunAttempt(tree, real.host, attempt);
+    EXPECT_EQ(tree.Protected(), before) << name;
+    if (attempt.value("expect", "") == "audit-refused") {
+      EXPECT_EQ(Snapshot(tree.root() / "state"), state_before) << name;
+    }
+  }
+  EXPECT_GE(planted, 20);
+}
+
+TEST(EscapeCorpus, ARefusedFileKindHasItsOwnReasonNotENOENT) {
+  Tree tree;
+  ASSERT_TRUE(Plant(tree, OJson::parse(R"([{"fifo":"project/pipe"},
+      {"hardlink":"project/hl.txt","to":"outside/secret.txt"}])")));
+  RealHost real(tree);
+  const OJson fifo = real.host.Run("1", "fs.read", OJson{{"path", "@project/pipe"}}).result;
+  EXPECT_EQ(fifo["error"], (OJson{{"code", "E_SANDBOX_VIOLATION"},
+                                  {"message", "@project/pipe is not a regular file"},
+                                  {"details", {{"reason", "notRegularFile"}}}}));
+  const OJson linked = real.host.Run("2", "fs.read", OJson{{"path", "@project/hl.txt"}}).result;
+  EXPECT_EQ(linked["error"],
+            (OJson{{"code", "E_SANDBOX_VIOLATION"},
+                   {"message",
+                    "@project/hl.txt has more than one hard link; the sandbox refuses such files"},
+                   {"details", {{"reason", "hardLinked"}}}}));
+  // A file whose other name is gone is an ordinary file again.
+  fs::remove(tree.root() / "outside" / "secret.txt");
+  EXPECT_EQ(real.host.Run("3", "fs.read", OJson{{"path", "@project/hl.txt"}}).result["content"],
+            "secret\n");
 }
 
 TEST(EscapeCorpus, SymlinksThatStayInsideStillWork) {

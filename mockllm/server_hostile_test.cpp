@@ -1,0 +1,233 @@
+// mockllm under hostile input: bounded sessions and journal, error answers
+// that do not echo what they were sent, and HTTP framing read as RFC 9112
+// says (issue 17). Raw sockets, so nothing a client library adds hides it.
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "mockllm/journal.h"
+#include "mockllm/server.h"
+
+namespace mockllm {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr std::string_view kTrace =
+    R"({"format":"llmconform-trace/1","id":"demo","origin":"synthesized"}
+{"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"id":"c1","choices":[]}}}
+)";
+const std::string kBody = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
+
+std::unique_ptr<Server> Start(ServerOptions options = {}) {
+  auto t = ParseTrace(kTrace, "demo.jsonl");
+  EXPECT_TRUE(t) << t.error().message;
+  auto s = Server::Start({*t}, std::move(options));
+  EXPECT_TRUE(s) << s.error().message;
+  return std::move(*s);
+}
+
+// Sends `bytes` on a fresh connection, half-closes when asked, and returns
+// everything the server sent until it closed (or 5 s passed).
+std::string Exchange(int port, std::string_view bytes, bool half_close = false) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return "connect failed";
+  }
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  if (half_close) ::shutdown(fd, SHUT_WR);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+nlohmann::json Health(const Server& s) {
+  httplib::Client c("127.0.0.1", s.port());
+  auto r = c.Get("/__admin/health");
+  return r ? nlohmann::json::parse(r->body) : nlohmann::json();
+}
+
+TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
+  auto s = Start({.max_sessions = 3});
+  httplib::Client c("127.0.0.1", s->port());
+  for (int i = 0; i < 5; ++i) {
+    auto r = c.Post("/t/demo/v1/chat/completions", {{"X-Mockllm-Session", "s" + std::to_string(i)}},
+                    kBody, "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+  }
+  EXPECT_EQ(Health(*s)["sessions"], 3);
+  EXPECT_EQ(Health(*s)["sessions_evicted"], 2);
+  auto sessions = c.Get("/__admin/sessions");
+  ASSERT_TRUE(sessions);
+  EXPECT_EQ(sessions->get_header_value("X-Mockllm-Sessions"), "3");
+  EXPECT_EQ(sessions->get_header_value("X-Mockllm-Sessions-Evicted"), "2");
+  // s0 was forgotten: it starts again at the first exchange.
+  auto again = c.Post("/t/demo/v1/chat/completions", {{"X-Mockllm-Session", "s0"}}, kBody,
+                      "application/json");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 200);
+  // The README's own reset: a POST without a body or Content-Length.
+  EXPECT_THAT(
+      Exchange(s->port(), "POST /__admin/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      StartsWith("HTTP/1.1 200"));
+  EXPECT_EQ(Health(*s)["sessions"], 0);
+}
+
+TEST(HostileServer, AnInvalidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
+  auto s = Start();
+  const std::string huge = "{\"text\":\"" + std::string(1024 * 1024, 'a');  // unterminated
+  httplib::Client c("127.0.0.1", s->port());
+  c.set_read_timeout(300, 0);
+  auto r = c.Post("/v1/chat/completions", huge, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_LT(r->body.size(), 4096u) << r->body.substr(0, 200);
+  EXPECT_THAT(r->body, HasSubstr("bytes in all"));
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 1u);
+  const std::string kept = journal[0]["request"]["body"];
+  EXPECT_LE(kept.size(), kMaxKeptBytes + 64);
+  EXPECT_THAT(kept, HasSubstr(std::to_string(huge.size()) + " bytes in all"));
+  for (const auto& f : journal[0]["findings"]) {
+    EXPECT_LE(f["message"].get<std::string>().size(), kMaxKeptBytes + 64);
+  }
+}
+
+TEST(HostileServer, CapTextCutsAtACodePointBoundaryAndNotesTheSize) {
+  EXPECT_EQ(CapText("short", 10), "short");
+  const std::string text =
+      "ab\xC3\xA9"
+      "cd";  // "abécd": é is two bytes
+  EXPECT_EQ(CapText(text, 3), "ab… [6 bytes in all]");
+  EXPECT_EQ(CapText(text, 4), "ab\xC3\xA9… [6 bytes in all]");
+}
+
+TEST(HostileServer, TheJournalIsServedInPages) {
+  auto s = Start();
+  httplib::Client c("127.0.0.1", s->port());
+  for (int i = 0; i < 150; ++i)
+    ASSERT_TRUE(c.Post("/v1/chat/completions", kBody, "application/json"));
+  auto all = c.Get("/__admin/journal");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(nlohmann::json::parse(all->body), s->Journal());
+  EXPECT_EQ(nlohmann::json::parse(all->body).size(), 150u);
+  auto page = c.Get("/__admin/journal?after=70&limit=2");
+  ASSERT_TRUE(page);
+  const auto j = nlohmann::json::parse(page->body);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["seq"], 71);
+  EXPECT_EQ(j[1]["seq"], 72);
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/journal?after=150")->body),
+            nlohmann::json::array());
+  EXPECT_EQ(c.Get("/__admin/journal?limit=-1")->status, 400);
+}
+
+TEST(HostileServer, BodyFramingFollowsRfc9112) {
+  auto s = Start();
+  // No Content-Length and no Transfer-Encoding: an empty body (§6.3),
+  // answered at once (no recorded exchange has an empty body).
+  const std::string empty = Exchange(s->port(),
+                                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                                     "Connection: close\r\n\r\n");
+  EXPECT_THAT(empty, StartsWith("HTTP/1.1 404"));
+  EXPECT_THAT(empty, HasSubstr("mockllm_no_match"));
+  const std::string bad_length =
+      Exchange(s->port(),
+               "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n"
+               "Content-Type: application/json\r\n\r\n" +
+                   kBody);
+  EXPECT_THAT(bad_length, StartsWith("HTTP/1.1 400"));
+  EXPECT_THAT(bad_length, HasSubstr("Content-Length \\\"abc\\\" is not a decimal number"));
+  EXPECT_THAT(Exchange(s->port(),
+                       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                       "Content-Length: 3\r\nContent-Length: 4\r\n\r\n{}  "),
+              StartsWith("HTTP/1.1 400"));
+  const nlohmann::json journal = s->Journal();
+  ASSERT_GE(journal.size(), 2u);
+}
+
+// NOT MET (docs/mockllm-server.md): cpp-httplib 0.11 checks that a socket
+// is alive with a peek before it writes, and takes the client's half-close
+// for a closed connection, so the answer is dropped. No extension point
+// reaches that check; this is the reproduction for the move to Beast.
+TEST(HostileServer, DISABLED_ACompleteRequestFollowedByAHalfCloseIsAnswered) {
+  auto s = Start();
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+      "Content-Type: application/json\r\nContent-Length: " +
+      std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
+  int answered = 0;
+  for (int i = 0; i < 20; ++i) {
+    const std::string reply = Exchange(s->port(), request, /*half_close=*/true);
+    if (reply.starts_with("HTTP/1.1 200")) ++answered;
+  }
+  EXPECT_EQ(answered, 20);
+}
+
+// Opens a connection, sends one complete request and keeps the connection
+// open (keep-alive) after reading the start of the answer; -1 on failure.
+int KeepAliveConnection(int port, const std::string& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return ::close(fd), -1;
+  timeval tv{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(request.size()))
+    return ::close(fd), -1;
+  char buf[4096];
+  if (::recv(fd, buf, sizeof buf, 0) <= 0) return ::close(fd), -1;
+  return fd;
+}
+
+TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
+  // Idle keep-alive connections would hold every thread for 30 s.
+  auto s = Start({.threads = 4, .keep_alive_seconds = 30});
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+      "Content-Type: application/json\r\nContent-Length: " +
+      std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
+  std::vector<int> held;
+  for (int i = 0; i < 40; ++i) {
+    const int fd = KeepAliveConnection(s->port(), request);
+    EXPECT_GE(fd, 0) << "connection " << i << " got no answer";
+    if (fd >= 0) held.push_back(fd);
+  }
+  EXPECT_THAT(Exchange(s->port(),
+                       "GET /__admin/health HTTP/1.1\r\nHost: x\r\n"
+                       "Connection: close\r\n\r\n"),
+              StartsWith("HTTP/1.1 200"));
+  for (int fd : held) ::close(fd);
+}
+
+}  // namespace
+}  // namespace mockllm
