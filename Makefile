@@ -2,9 +2,11 @@
 #   make run    install deps, release build, run the bundled conformance suite
 #   make test   install deps, ASan+UBSan build, run every test with ctest
 #   make bench  install deps, release build, run the benchmarks
+#   make fuzz   install clang 19, build the libFuzzer targets (ASan+UBSan), run
+#               each for FUZZ_SECONDS (default 60); FUZZ_SECONDS=10 is the CI smoke
 JOBS ?= $(shell nproc)
 
-.PHONY: deps run test bench build-release build-asan clean
+.PHONY: deps run test bench fuzz build-release build-asan clean
 
 deps:
 	scripts/install-deps
@@ -27,6 +29,14 @@ bench: deps
 	cmake --preset bench >/dev/null
 	cmake --build --preset bench -j $(JOBS)
 	bench/run-all build/bench
+
+FUZZ_SECONDS ?= 60
+
+fuzz:
+	scripts/install-deps --no-npm --fuzz
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS) --target fuzzers
+	fuzz/run-all build/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build out

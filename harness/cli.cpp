@@ -13,10 +13,14 @@
 #include <vector>
 
 #include "harness/atomic_file.h"
+#include "harness/data_dir.h"
 #include "harness/json_location.h"
+#include "harness/merge.h"
 #include "harness/oracle.h"
+#include "harness/parallel.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
+#include "harness/spec_hash.h"
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
 #include "protocols/wire/format.h"
@@ -50,6 +54,13 @@ struct CommandKind {
   std::unique_ptr<Command> (*make)();
 };
 
+bool AnyMatches(const SpecSet& specs, const std::string& filter) {
+  for (const auto& s : specs.scenarios) {
+    if (MatchesFilter(s, filter)) return true;
+  }
+  return false;
+}
+
 fs::path DefaultSourceRoot(const fs::path& specs) {
   const fs::path abs = fs::absolute(specs).lexically_normal();
   fs::path parent = abs.has_filename() ? abs.parent_path() : abs.parent_path().parent_path();
@@ -80,14 +91,14 @@ class ReportOptions {
                    "reporter to use, repeatable: NAME[:out=FILE] (FILE relative to --out, '-' for "
                    "stdout); names: " +
                        ReporterNames() +
-                       " (default: console, json, junit, markdown, html, matrix)");
+                       " (default: console, json, junit, markdown, html, matrix, matrix-html)");
   }
 
   // Builds the reporters into `fan`. Error: an unknown reporter or option,
   // or two reporters writing one file.
   std::expected<void, Error> Build(reports::MultiReporter& fan) {
-    static const std::vector<std::string> kDefault = {"console",  "json", "junit",
-                                                      "markdown", "html", "matrix"};
+    static const std::vector<std::string> kDefault = {"console", "json",   "junit",      "markdown",
+                                                      "html",    "matrix", "matrix-html"};
     auto requests = reports::ParseReportSpecs(reports_.empty() ? kDefault : reports_);
     if (!requests) return std::unexpected(requests.error());
     const bool tty = ::isatty(STDOUT_FILENO) == 1;
@@ -96,7 +107,8 @@ class ReportOptions {
       if (req.out.empty() || req.out == "-") {
         outputs.out =
             &std::cout;  // the terminal: human output goes to stdout, diagnostics to stderr
-        outputs.console = reports::ConsoleOptionsFor(tty, std::getenv("NO_COLOR"), TerminalWidth());
+        outputs.console = reports::ConsoleOptionsFor(tty, std::getenv("NO_COLOR"),
+                                                     std::getenv("CI"), TerminalWidth());
       } else {
         outputs.out = AddFile(req.out);
       }
@@ -137,6 +149,48 @@ class ReportOptions {
   std::vector<std::pair<fs::path, std::unique_ptr<std::ostringstream>>> files_;
 };
 
+// The --baseline option of run and merge: a previous report.json whose diff
+// against this run becomes baseline-diff.md.
+class BaselineOption {
+ public:
+  void Setup(CLI::App& app) {
+    app.add_option("--baseline", path_,
+                   "a previous report.json: also write baseline-diff.md of what changed");
+  }
+  // Reads the file; false (after saying why) when it is not a JSON report.
+  bool Load(std::string_view command) {
+    if (path_.empty()) return true;
+    auto text = ReadFile(path_);
+    if (!text) {
+      std::cerr << "llmconform " << command << ": --baseline " << text.error().message << '\n';
+      return false;
+    }
+    nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+      std::cerr << "llmconform " << command << ": --baseline " << path_ << ": not a JSON report\n";
+      return false;
+    }
+    doc_ = std::move(doc);
+    return true;
+  }
+  // Adds baseline-diff.md to `reports`; false (after saying why) on a bad baseline.
+  bool AddDiff(std::string_view command, const reports::RunResult& run, ReportOptions& reports) {
+    if (!doc_) return true;
+    auto diff = reports::DiffAgainstBaseline(*doc_, run);
+    if (!diff) {
+      std::cerr << "llmconform " << command << ": --baseline " << path_ << ": "
+                << diff.error().message << '\n';
+      return false;
+    }
+    *reports.AddFile("baseline-diff.md") << reports::RenderBaselineDiffMarkdown(*diff);
+    return true;
+  }
+
+ private:
+  std::string path_;
+  std::optional<nlohmann::json> doc_;
+};
+
 // ---- run -------------------------------------------------------------------
 
 class RunCommand final : public Command {
@@ -154,8 +208,18 @@ class RunCommand final : public Command {
                    "mockllm replay speed: 0 replays streams without waiting, 1 at recorded pace")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--baseline", baseline_,
-                   "a previous report.json: also write baseline-diff.md of what changed");
+    baseline_.Setup(app);
+    app.add_option("-j,--jobs", jobs_,
+                   "scenarios run at once, each with its own mockllm (default: the number of "
+                   "cores); reports are the same for any value apart from timings")
+        ->check(CLI::Range(1, 1024));
+    app.add_option(
+        "--shard", shard_,
+        "run only slice K of N (K/N, 1-based): disjoint slices covering every "
+        "scenario, for a CI job matrix; merge their report.json with `llmconform merge`");
+    app.add_option("--timings", timings_,
+                   "a previous report.json: balance --shard slices by its scenario durations "
+                   "(default: by a hash of the scenario name)");
   }
 
   int Run() override {
@@ -168,57 +232,112 @@ class RunCommand final : public Command {
       std::cerr << "llmconform run: no scenarios under " << specs_ << '\n';
       return kExitUsage;
     }
-    std::optional<nlohmann::json> baseline;
-    if (!baseline_.empty()) {
-      auto text = ReadFile(baseline_);
-      if (!text) {
-        std::cerr << "llmconform run: --baseline " << text.error().message << '\n';
+    if (!baseline_.Load("run")) return kExitUsage;
+    RunOptions options;
+    if (!shard_.empty()) {
+      auto shard = ParseShard(shard_);
+      if (!shard) {
+        std::cerr << "llmconform run: " << shard.error().message << '\n';
         return kExitUsage;
       }
-      nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
-      if (doc.is_discarded() || !doc.is_object()) {
-        std::cerr << "llmconform run: --baseline " << baseline_ << ": not a JSON report\n";
+      options.shard = *shard;
+    }
+    if (!timings_.empty()) {
+      auto timings = LoadTimings(timings_);
+      if (!timings) {
+        std::cerr << "llmconform run: --timings " << timings.error().message << '\n';
         return kExitUsage;
       }
-      baseline = std::move(doc);
+      options.timings = std::move(*timings);
     }
     reports::MultiReporter fan;
     if (auto built = reports_.Build(fan); !built) {
       std::cerr << "llmconform run: " << built.error().message << '\n';
       return kExitUsage;
     }
-    RunOptions options;
     options.spec_dir = specs_.string();
     options.source_root = root_.empty() ? DefaultSourceRoot(specs_) : fs::path(root_);
     options.filter = filter_;
     options.speed = speed_;
     options.tool_version = LLMCONFORM_VERSION;
+    options.jobs = jobs_ > 0 ? jobs_ : DefaultJobs();
+    auto hash = SpecSetHash(specs_, *specs, options.source_root);
+    if (!hash) {
+      std::cerr << "llmconform run: " << hash.error().message << '\n';
+      return kExitUsage;
+    }
+    options.spec_hash = std::move(*hash);
+    if (options.shard && !AnyMatches(*specs, filter_)) options.shard.reset();  // say no match below
     reports::RunResult run = RunScenarios(*specs, options, fan);
-    if (run.scenarios.empty()) {
+    if (run.scenarios.empty() && !options.shard) {
       std::cerr << "llmconform run: --filter '" << filter_
                 << "' matches no scenario (see `llmconform list`)\n";
       return kExitUsage;
     }
-    if (baseline) {
-      auto diff = reports::DiffAgainstBaseline(*baseline, run);
-      if (!diff) {
-        std::cerr << "llmconform run: --baseline " << baseline_ << ": " << diff.error().message
-                  << '\n';
-        return kExitUsage;
-      }
-      *reports_.AddFile("baseline-diff.md") << reports::RenderBaselineDiffMarkdown(*diff);
-    }
+    if (!baseline_.AddDiff("run", run, reports_)) return kExitUsage;
     if (!reports_.WriteFiles("run")) return 3;
     return run.ExitCode();
   }
 
  private:
-  fs::path specs_ = "specs";
+  fs::path specs_ = DefaultSpecsDir();
   ReportOptions reports_;
   std::string filter_;
   std::string root_;
   double speed_ = 0;
-  std::string baseline_;
+  BaselineOption baseline_;
+  int jobs_ = 0;
+  std::string shard_;
+  fs::path timings_;
+};
+
+// ---- merge -----------------------------------------------------------------
+
+class MergeCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("reports", files_, "the report.json of each shard (`run --shard K/N`)")
+        ->required();
+    reports_.Setup(app);
+    baseline_.Setup(app);
+    app.footer(
+        "Writes the reports one run of every shard's scenarios would have written, and exits as "
+        "that run would\n(0 conformant, 1 failures, 3 harness errors). Refuses reports of "
+        "different specs or fixtures\n(their spec_hash), of different llmconform versions, or "
+        "that share a scenario (exit 2).");
+  }
+
+  int Run() override {
+    std::vector<NamedReport> loaded;
+    for (const auto& file : files_) {
+      auto report = LoadReport(file);
+      if (!report) {
+        std::cerr << "llmconform merge: " << report.error().message << '\n';
+        return kExitUsage;
+      }
+      loaded.push_back(std::move(*report));
+    }
+    auto merged = MergeReports(loaded);
+    if (!merged) {
+      std::cerr << "llmconform merge: " << merged.error().message << '\n';
+      return kExitUsage;
+    }
+    if (!baseline_.Load("merge")) return kExitUsage;
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform merge: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    reports::ReplayRun(*merged, Format("{} shard reports", files_.size()), fan);
+    if (!baseline_.AddDiff("merge", *merged, reports_)) return kExitUsage;
+    if (!reports_.WriteFiles("merge")) return 3;
+    return merged->ExitCode();
+  }
+
+ private:
+  std::vector<fs::path> files_;
+  ReportOptions reports_;
+  BaselineOption baseline_;
 };
 
 // ---- judge -----------------------------------------------------------------
@@ -302,7 +421,7 @@ class JudgeCommand final : public Command {
   }
 
  private:
-  fs::path specs_ = "specs";
+  fs::path specs_ = DefaultSpecsDir();
   std::string scenario_;
   fs::path journal_;
   fs::path outputs_;
@@ -383,7 +502,7 @@ class SseCheckCommand final : public Command {
   long long timeout_ms_ = 120000;
   std::size_t max_events_ = StreamLimits{}.max_events;
   std::size_t max_bytes_ = StreamLimits{}.max_bytes;
-  fs::path specs_ = "specs";
+  fs::path specs_ = DefaultSpecsDir();
   ReportOptions reports_;
 };
 
@@ -443,7 +562,7 @@ class ListCommand final : public Command {
   }
 
  private:
-  fs::path specs_ = "specs";
+  fs::path specs_ = DefaultSpecsDir();
   std::string filter_;
   bool rules_ = false;
   bool json_ = false;
@@ -496,6 +615,8 @@ std::unique_ptr<Command> Make() {
 
 constexpr CommandKind kCommands[] = {
     {"run", "Run the conformance scenarios and write reports", &Make<RunCommand>},
+    {"merge", "Merge shard reports (run --shard K/N) into the reports of one run",
+     &Make<MergeCommand>},
     {"judge", "Judge another implementation's traffic (a mockllm journal) by a scenario's rules",
      &Make<JudgeCommand>},
     {"sse-check", "Judge a live GymBro-style SSE event stream by the gymbro and thinkingml rules",
@@ -520,6 +641,9 @@ int Main(int argc, char** argv) {
       "Examples:\n"
       "  llmconform run                         all bundled scenarios; reports in out/reports/\n"
       "  llmconform run --filter 'multiturn/*'  one protocol\n"
+      "  llmconform run -j 4 --shard 1/2        half of them, four at a time\n"
+      "  llmconform merge a/report.json b/report.json --out merged\n"
+      "                                         one run's reports from shard reports\n"
       "  llmconform list --rules                the rule catalogue\n"
       "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
       "                                         judge your own client's traffic\n"

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/json_location.h"
+#include "harness/parallel.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 #include "mockllm/server.h"
@@ -121,7 +122,9 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   return CheckObservation(*suite, s, *obs);
 }
 
-// The run skeleton shared by RunScenarios and JudgeObservation.
+// The run skeleton shared by RunScenarios and JudgeObservation: checks_for
+// runs on up to options.jobs threads, the reporter hears of each scenario in
+// `selected` order on this thread.
 template <typename ChecksFor>
 reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected,
                        const RunOptions& options, reports::Reporter& reporter,
@@ -130,23 +133,31 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
   reports::RunResult run;
   run.tool_version = options.tool_version;
   run.started_at = UtcTimestamp(std::time(nullptr));
+  run.spec_hash = options.spec_hash;
+  if (options.shard) run.shard = FormatShard(*options.shard);
   for (const auto& [protocol, rules] : specs.rules)
     run.rules.insert(run.rules.end(), rules.begin(), rules.end());
   reporter.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
                                             .started_at = run.started_at,
                                             .scenario_count = static_cast<int>(selected.size()),
                                             .spec_dir = options.spec_dir});
-  for (const Scenario* s : selected) {
-    const auto st = std::chrono::steady_clock::now();
-    reports::ScenarioResult result;
-    result.info = InfoOf(*s, options.source_root);
-    reporter.OnScenarioStart(result.info);
-    result.checks = checks_for(*s);
-    for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
-    result.duration_ms = MsSince(st);
-    reporter.OnScenarioEnd(result);
-    run.scenarios.push_back(std::move(result));
-  }
+  std::vector<reports::ScenarioResult> results(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    results[i].info = InfoOf(*selected[i], options.source_root);
+  RunInOrder(
+      selected.size(), options.jobs,
+      [&](std::size_t i) {
+        const auto st = std::chrono::steady_clock::now();
+        results[i].checks = checks_for(*selected[i]);
+        results[i].duration_ms = MsSince(st);
+      },
+      [&](std::size_t i) {
+        reports::ScenarioResult& result = results[i];
+        for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
+        reporter.OnScenarioEnd(result);
+        run.scenarios.push_back(std::move(result));
+      },
+      [&](std::size_t i) { reporter.OnScenarioStart(results[i].info); });
   run.duration_ms = MsSince(t0);
   reporter.OnRunEnd(run);
   return run;
@@ -172,6 +183,7 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
   for (const auto& s : specs.scenarios) {
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
+  if (options.shard) selected = SelectShard(selected, *options.shard, options.timings);
   return Run(specs, selected, options, reporter,
              [&](const Scenario& s) { return RunOne(s, options); });
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/scenario.h"
+#include "harness/shard.h"
 #include "harness/suite.h"
 #include "reports/reporter.h"
 #include "reports/result.h"
@@ -19,6 +20,13 @@ struct RunOptions {
   std::string filter;                       // glob on "<protocol>/<name>"; "" = all
   double speed = 0;                         // mockllm --speed: 0 replays streams without waiting
   std::string tool_version;
+  // Scenarios run at once (each with its own mockllm server and scratch
+  // folder); reporters still see them one by one in spec order, so reports
+  // equal a jobs = 1 run's apart from timings.
+  int jobs = 1;
+  std::optional<Shard> shard;  // run only this slice of the filtered scenarios
+  Timings timings;             // durations for balancing shards (empty: by name hash)
+  std::string spec_hash;       // SpecSetHash of the specs, written into the report
 };
 
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'

@@ -1,6 +1,7 @@
 #include "reports/console_reporter.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -71,9 +72,32 @@ std::string PadRight(const std::string& s, std::size_t width) {
 
 }  // namespace
 
-ConsoleOptions ConsoleOptionsFor(bool is_terminal, const char* no_color_env, int width) {
-  const bool no_color = no_color_env != nullptr && *no_color_env != '\0';
-  return {is_terminal && !no_color, is_terminal, is_terminal ? width : 0};
+ConsoleOptions ConsoleOptionsFor(bool is_terminal, const char* no_color_env, const char* ci_env,
+                                 int width) {
+  const auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
+  const bool live = is_terminal && !set(no_color_env) && !set(ci_env);
+  return {.color = live, .tty = live, .width = live ? width : 0, .timing = live};
+}
+
+namespace {
+
+std::string Clock(double ms) {
+  const long long s = ms > 0 ? static_cast<long long>(ms / 1000) : 0;
+  char buf[48];
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string ProgressTiming(double elapsed_ms, int done, int total) {
+  const std::string eta =
+      done > 0 ? Clock(elapsed_ms / done * std::max(total - done, 0)) : std::string("-:--");
+  return Format("{} ETA {}", Clock(elapsed_ms), eta);
 }
 
 std::string ConsoleReporter::Paint(std::string_view sgr, std::string_view text) const {
@@ -82,8 +106,15 @@ std::string ConsoleReporter::Paint(std::string_view sgr, std::string_view text) 
 }
 
 std::string ConsoleReporter::ProgressLine(const ScenarioInfo& scenario) const {
-  const std::string counter = scenario_count_ > 0 ? Format("[{}/{}] ", started_, scenario_count_)
-                                                  : Format("[{}] ", started_);
+  std::string counter =
+      scenario_count_ > 0 ? Format("{}/{}", started_, scenario_count_) : std::to_string(started_);
+  if (options_.tty && options_.timing) {
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - run_start_)
+            .count();
+    counter += " " + ProgressTiming(elapsed, finished_, scenario_count_);
+  }
+  counter = Format("[{}] ", counter);
   std::string id = ReadableText(scenario.Id());
   std::replace(id.begin(), id.end(), '\n', ' ');
   if (options_.tty && options_.width > 0) {
@@ -97,6 +128,8 @@ std::string ConsoleReporter::ProgressLine(const ScenarioInfo& scenario) const {
 void ConsoleReporter::OnRunStart(const RunStartInfo& info) {
   scenario_count_ = info.scenario_count;
   started_ = 0;
+  finished_ = 0;
+  run_start_ = std::chrono::steady_clock::now();
   out_ << Paint(kBold, Format("llmconform {}", ReadableText(info.tool_version)))
        << Format(": {} from {}\n", Plural(info.scenario_count, "scenario"),
                  ReadableText(info.spec_dir));
@@ -113,6 +146,7 @@ void ConsoleReporter::OnScenarioStart(const ScenarioInfo& scenario) {
 
 void ConsoleReporter::OnScenarioEnd(const ScenarioResult& result) {
   const Outcome o = result.Overall();
+  ++finished_;
   if (options_.tty) out_ << kEraseLine;
   out_ << ProgressLine(result.info) << ' ' << Paint(OutcomeSgr(o), OutcomeLabel(o));
   const bool keep = o == Outcome::kFail || o == Outcome::kError || !options_.tty;

@@ -119,16 +119,37 @@ TEST(ConsoleReporter, VerdictLines) {
       << Render(run, {});
 }
 
-TEST(ConsoleOptionsFor, HonoursNoColorAndTerminals) {
-  EXPECT_EQ(ConsoleOptionsFor(true, nullptr, 80).color, true);
-  EXPECT_EQ(ConsoleOptionsFor(true, "", 80).color, true);  // empty NO_COLOR does not count
-  EXPECT_EQ(ConsoleOptionsFor(true, "1", 80).color, false);
-  EXPECT_EQ(ConsoleOptionsFor(true, "1", 80).tty, true);
-  EXPECT_EQ(ConsoleOptionsFor(true, "1", 80).width, 80);
-  const ConsoleOptions piped = ConsoleOptionsFor(false, nullptr, 80);
-  EXPECT_FALSE(piped.color);
-  EXPECT_FALSE(piped.tty);
-  EXPECT_EQ(piped.width, 0);
+TEST(ConsoleOptionsFor, HonoursNoColorCiAndTerminals) {
+  const ConsoleOptions live = ConsoleOptionsFor(true, nullptr, nullptr, 80);
+  EXPECT_TRUE(live.color);
+  EXPECT_TRUE(live.tty);
+  EXPECT_TRUE(live.timing);
+  EXPECT_EQ(live.width, 80);
+  EXPECT_TRUE(ConsoleOptionsFor(true, "", "", 80).tty);  // empty values do not count
+  for (const ConsoleOptions& plain :
+       {ConsoleOptionsFor(false, nullptr, nullptr, 80), ConsoleOptionsFor(true, "1", nullptr, 80),
+        ConsoleOptionsFor(true, nullptr, "true", 80)}) {
+    EXPECT_FALSE(plain.color);
+    EXPECT_FALSE(plain.tty);
+    EXPECT_FALSE(plain.timing);
+    EXPECT_EQ(plain.width, 0);
+  }
+}
+
+TEST(ProgressTiming, ElapsedAndEstimateOfWhatIsLeft) {
+  EXPECT_EQ(ProgressTiming(0, 0, 12), "0:00 ETA -:--");
+  EXPECT_EQ(ProgressTiming(4000, 2, 12), "0:04 ETA 0:20");
+  EXPECT_EQ(ProgressTiming(61500, 1, 2), "1:01 ETA 1:01");
+  EXPECT_EQ(ProgressTiming(3600 * 1000.0, 1, 3), "1:00:00 ETA 2:00:00");
+  EXPECT_EQ(ProgressTiming(5000, 3, 3), "0:05 ETA 0:00");
+}
+
+TEST(ConsoleReporter, TimedTerminalLineShowsElapsedAndEta) {
+  const std::string text =
+      Render(Small(), {.color = false, .tty = true, .width = 0, .timing = true});
+  EXPECT_NE(text.find("[1/3 0:00 ETA -:--] skill/a"), std::string::npos) << text;
+  EXPECT_NE(text.find("[2/3 0:00 ETA "), std::string::npos) << text;
+  EXPECT_EQ(Render(Small(), {false, false, 0, true}).find("ETA"), std::string::npos);
 }
 
 }  // namespace

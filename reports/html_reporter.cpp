@@ -114,8 +114,11 @@ std::string Percent(int n, int total) {
   return buf;
 }
 
-// A totals card: the count, a bar by outcome and the counts under it.
-std::string Card(std::string_view what, const Totals& t) {
+}  // namespace
+
+std::string_view HtmlReportStyle() { return kStyle; }
+
+std::string HtmlTotalsCard(std::string_view what, const Totals& t) {
   std::string bar, counts;
   for (Outcome o : kOutcomes) {
     const std::string_view name = OutcomeName(o);
@@ -130,6 +133,8 @@ std::string Card(std::string_view what, const Totals& t) {
       "<div class=\"bar\">{}</div><div class=\"counts\">{}</div></div>\n",
       t.Total(), what, bar, counts);
 }
+
+namespace {
 
 // The cells "total pass fail skip error"; the checks group (`sep`) is set
 // off from the scenarios group by a rule.
@@ -265,8 +270,8 @@ std::string RenderHtml(const RunResult& run) {
   out += "<h1>llmconform conformance report</h1>\n";
   out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
                 H(run.started_at), HumanDuration(run.duration_ms));
-  out += "<div class=\"cards\">\n" + Card("scenarios", run.ScenarioTotals()) +
-         Card("checks", run.CheckTotals()) + "</div>\n";
+  out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
+         HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
   out += SummaryTable(run) + ProblemList(run) + "</header>\n<main>\n";
   const std::vector<ProtocolTotals> protocols = run.TotalsByProtocol();
   for (std::size_t i = 0; i < protocols.size(); ++i) {

@@ -23,6 +23,13 @@ namespace llmconform::reports {
 
 std::string RenderHtml(const RunResult& run);
 
+// Pieces shared with the matrix page (matrix_html_reporter.h): the inline
+// stylesheet, and a totals card — the count, a bar by outcome and the counts
+// under it, as <div class="card"> with <span class="num">, <span
+// class="what"> and one <span class="OUTCOME-c"><b>N</b> OUTCOME</span> each.
+std::string_view HtmlReportStyle();
+std::string HtmlTotalsCard(std::string_view what, const Totals& totals);
+
 // Writes RenderHtml to the stream at OnRunEnd.
 class HtmlReporter final : public CumulativeReporter {
  public:

@@ -35,6 +35,11 @@ class ObjectReader {
     }
   }
 
+  // Like String, but an absent or null field leaves `out` as it is.
+  void OptionalString(std::string_view key, std::string& out) {
+    if (OptionalField(key)) String(key, out);
+  }
+
   void Number(std::string_view key, double& out) {
     if (error_) return;
     auto it = j_.find(key);
@@ -195,15 +200,18 @@ Json ReportToJson(const RunResult& run) {
   }
   Json scenarios = Json::array();
   for (const ScenarioResult& s : run.scenarios) scenarios.push_back(ScenarioToJson(s));
-  return {{"format", kReportFormat},
-          {"tool_version", run.tool_version},
-          {"started_at", run.started_at},
-          {"duration_ms", run.duration_ms},
-          {"totals",
-           {{"scenarios", TotalsToJson(run.ScenarioTotals())},
-            {"checks", TotalsToJson(run.CheckTotals())}}},
-          {"rules", std::move(rules)},
-          {"scenarios", std::move(scenarios)}};
+  Json report = {{"format", kReportFormat},
+                 {"tool_version", run.tool_version},
+                 {"started_at", run.started_at},
+                 {"duration_ms", run.duration_ms},
+                 {"totals",
+                  {{"scenarios", TotalsToJson(run.ScenarioTotals())},
+                   {"checks", TotalsToJson(run.CheckTotals())}}},
+                 {"rules", std::move(rules)},
+                 {"scenarios", std::move(scenarios)}};
+  if (!run.spec_hash.empty()) report["spec_hash"] = run.spec_hash;
+  if (!run.shard.empty()) report["shard"] = run.shard;
+  return report;
 }
 
 std::string DumpJson(const Json& j, int indent) {
@@ -223,6 +231,8 @@ std::expected<RunResult, Error> ReportFromJson(const Json& report) {
   r.String("tool_version", run.tool_version);
   r.String("started_at", run.started_at);
   r.Number("duration_ms", run.duration_ms);
+  r.OptionalString("spec_hash", run.spec_hash);
+  r.OptionalString("shard", run.shard);
   r.Array("rules", run.rules, ReadRule);
   r.Array("scenarios", run.scenarios, ReadScenario);
   return Finish(r, std::move(run));

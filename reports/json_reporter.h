@@ -3,6 +3,7 @@
 // (ReportFromJson, then ReplayRun), and baselines are kept in it.
 //
 //   {"format":"llmconform-report/1","tool_version","started_at","duration_ms",
+//    "spec_hash"? (when known),"shard"? ("K/N", a shard's report only),
 //    "totals":{"scenarios":{"pass","fail","skip","error","total"},"checks":{…}},
 //    "rules":[{"id","protocol","source","text","severity"}],
 //    "scenarios":[{"protocol","name","description","file","trace","provider",

@@ -1,5 +1,6 @@
-// JUnit XML (junit.xml) for CI systems, valid against the JUnit schema that
-// Jenkins (xunit junit-10.xsd) and GitLab read:
+// JUnit XML (junit.xml) for CI systems, valid against the Jenkins JUnit
+// schema (tests/junit/junit.xsd, checked with xmllint in the tests), which
+// Jenkins and GitLab read:
 //
 //   <testsuites name="llmconform" tests failures errors time>
 //     <testsuite name="<protocol>" tests failures errors skipped time timestamp>
@@ -7,7 +8,7 @@
 //       <testcase classname="<protocol>.<scenario>" name="<rule id>">
 //         <failure message type="fail">evidence as text</failure>   (Fail)
 //         <error message type="error">…</error>                     (Error)
-//         <skipped message/>                                         (Skip)
+//         <skipped>why</skipped>            (Skip; the schema allows no attributes)
 //
 // One testsuite a protocol (in run order), one testcase a CheckResult. Suite
 // time is the sum of its scenarios' times in seconds; a testcase has no time

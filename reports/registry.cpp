@@ -6,6 +6,7 @@
 #include "reports/json_reporter.h"
 #include "reports/junit_reporter.h"
 #include "reports/markdown_reporter.h"
+#include "reports/matrix_html_reporter.h"
 #include "reports/matrix_reporter.h"
 
 namespace llmconform::reports {
@@ -35,6 +36,8 @@ const ReporterKind kKinds[] = {
        return std::make_unique<MatrixReporter>(o.out, o.companion);
      },
      "matrix.json"},
+    {"matrix-html", "matrix.html", "provider × feature matrix as one self-contained HTML page",
+     Make<MatrixHtmlReporter>},
 };
 
 std::string KindNames() {

@@ -8,6 +8,7 @@
 //   markdown  report.md, summary, per-protocol tables, failures with evidence
 //   html      report.html, one self-contained page
 //   matrix    matrix.md and matrix.json, provider × feature
+//   matrix-html  matrix.html, the same matrix as one self-contained page
 //
 // Options: `out=FILE` for every reporter (where the main output goes);
 // `json=FILE` for matrix (where matrix.json goes). Values cannot hold a comma.

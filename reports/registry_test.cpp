@@ -24,7 +24,8 @@ TEST(ReporterKinds, ListsTheBuiltInsWithTheirFiles) {
   }
   EXPECT_EQ(rows, (std::vector<std::string>{"console  ", "json report.json ", "jsonl events.jsonl ",
                                             "junit junit.xml ", "markdown report.md ",
-                                            "html report.html ", "matrix matrix.md matrix.json"}));
+                                            "html report.html ", "matrix matrix.md matrix.json",
+                                            "matrix-html matrix.html "}));
   EXPECT_EQ(FindReporterKind("junit")->default_file, "junit.xml");
   EXPECT_EQ(FindReporterKind("JUnit"), nullptr);
 }
@@ -54,14 +55,14 @@ TEST(ParseReportSpec, DefaultsAndOptions) {
 TEST(ParseReportSpec, ErrorTexts) {
   EXPECT_EQ(ErrorOf("xml"),
             "--report 'xml': unknown reporter; expected one of console, json, jsonl, junit, "
-            "markdown, html, matrix");
+            "markdown, html, matrix, matrix-html");
   EXPECT_EQ(
       ErrorOf(""),
       "--report '': missing reporter name; expected one of console, json, jsonl, junit, markdown, "
-      "html, matrix");
+      "html, matrix, matrix-html");
   EXPECT_EQ(ErrorOf(":out=x"),
             "--report ':out=x': missing reporter name; expected one of console, json, jsonl, "
-            "junit, markdown, html, matrix");
+            "junit, markdown, html, matrix, matrix-html");
   EXPECT_EQ(ErrorOf("junit:file=x"),
             "--report 'junit:file=x': unknown option 'file'; expected out=FILE");
   EXPECT_EQ(ErrorOf("junit:json=x"),
@@ -94,7 +95,7 @@ TEST(ParseReportSpecs, RefusesTwoReportersWritingOneFile) {
   const std::vector<std::string> bad = {"json", "xml"};
   EXPECT_EQ(ParseReportSpecs(bad).error().message,
             "--report 'xml': unknown reporter; expected one of console, json, jsonl, junit, "
-            "markdown, html, matrix");
+            "markdown, html, matrix, matrix-html");
 }
 
 TEST(ReporterKinds, FactoriesWriteToTheStreamsTheyAreGiven) {

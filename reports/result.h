@@ -100,6 +100,10 @@ struct RunResult {
   std::string tool_version;
   std::string started_at;  // ISO 8601 UTC
   double duration_ms = 0;
+  // The identity of the specs and fixtures judged by ("sha256:…"; "" when
+  // unknown), so that shard reports of different spec sets are not merged.
+  std::string spec_hash;
+  std::string shard;  // "K/N" for a shard's report, "" for a whole run
   std::vector<ScenarioResult> scenarios;
   std::vector<RuleInfo> rules;  // the catalogue the run judged by
   Totals CheckTotals() const;

@@ -15,6 +15,7 @@ namespace llmconform {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ReadWholeFile;
 using testing::RunProcess;
 
 const std::string kBinary = LLMCONFORM_BINARY;
@@ -25,11 +26,6 @@ class TempDir : public harness::ScratchDir {
  public:
   TempDir() : ScratchDir("llmconform-cli-") {}
 };
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 TEST(Cli, HelpAndVersion) {
   auto help = RunProcess({kBinary, "--help"});
@@ -51,7 +47,7 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("multiturn"), std::string::npos) << r.out;
 
-  auto report = nlohmann::json::parse(Slurp(out.path() / "report.json"));
+  auto report = nlohmann::json::parse(ReadWholeFile(out.path() / "report.json"));
   EXPECT_EQ(report["format"], "llmconform-report/1");
   std::set<std::string> names;
   for (const auto& s : report["scenarios"]) {
@@ -72,7 +68,7 @@ TEST(Cli, RunOnTheBundledSpecsPassesAndWritesReports) {
         std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
   }
   EXPECT_GT(cases, 0);
-  EXPECT_NE(Slurp(out.path() / "report.md").find("multiturn"), std::string::npos);
+  EXPECT_NE(ReadWholeFile(out.path() / "report.md").find("multiturn"), std::string::npos);
 }
 
 TEST(Cli, BrokenSpecExitsTwoWithALocatedMessage) {
@@ -146,8 +142,8 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
                      << "\n";
     return p.string();
   };
-  const auto spec =
-      nlohmann::json::parse(Slurp(kRoot / "specs" / "multiturn" / "s2-trim-oldest-history.json"));
+  const auto spec = nlohmann::json::parse(
+      ReadWholeFile(kRoot / "specs" / "multiturn" / "s2-trim-oldest-history.json"));
   auto good = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
                           "multiturn/s2-trim-oldest-history", "--journal",
                           journal_with(spec["expect"]["messages"]), "--report", "console"});

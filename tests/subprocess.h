@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,8 @@ struct ProcessResult {
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& input = "",
                          const std::string& cwd = "", const std::vector<std::string>& env = {},
                          std::chrono::seconds limit = std::chrono::seconds(120));
+
+// The whole file as bytes; "" when it cannot be read.
+std::string ReadWholeFile(const std::filesystem::path& path);
 
 }  // namespace llmconform::testing

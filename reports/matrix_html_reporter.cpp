@@ -1,0 +1,61 @@
+#include "reports/matrix_html_reporter.h"
+
+#include "protocols/wire/format.h"
+#include "reports/html_reporter.h"
+#include "reports/matrix_reporter.h"
+#include "reports/text.h"
+
+namespace llmconform::reports {
+namespace {
+
+constexpr std::string_view kMatrixStyle = R"css(
+table.matrix td.cell { text-align: center; font-weight: 600; white-space: nowrap; }
+table.matrix td.cell.pass { color: var(--pass); background: var(--pass-bg); }
+table.matrix td.cell.fail { color: var(--fail); background: var(--fail-bg); }
+table.matrix td.cell.skip { color: var(--skip); background: var(--skip-bg); }
+table.matrix td.cell.error { color: var(--error); background: var(--error-bg); }
+table.matrix td.cell.none { color: var(--muted); font-weight: 400; }
+table.matrix th.feature { text-align: center; }
+p.legend { color: var(--muted); margin: 12px 0 0; }
+)css";
+
+std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
+
+}  // namespace
+
+std::string RenderMatrixHtml(const RunResult& run) {
+  const Matrix m = BuildMatrix(run);
+  std::string out = Format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>llmconform matrix</title>\n<style>{}{}</style>\n</head>\n",
+      HtmlReportStyle(), kMatrixStyle);
+  out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
+  out += "<h1>llmconform provider × feature matrix</h1>\n";
+  out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
+                H(run.started_at), HumanDuration(run.duration_ms));
+  out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
+         HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
+  out += "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th>provider</th>";
+  for (const std::string& f : m.features) out += Format("<th class=\"feature\">{}</th>", H(f));
+  out += "</tr></thead>\n<tbody>\n";
+  for (std::size_t p = 0; p < m.providers.size(); ++p) {
+    out += Format("<tr><td>{}</td>", H(m.providers[p]));
+    for (std::size_t f = 0; f < m.features.size(); ++f) {
+      const auto& cell = m.cells[p][f];
+      out += Format("<td class=\"cell {}\" data-provider=\"{}\" data-feature=\"{}\">{}</td>",
+                    cell ? OutcomeName(cell->outcome) : "none", H(m.providers[p]), H(m.features[f]),
+                    cell ? H(cell->Label()) : "—");
+    }
+    out += "</tr>\n";
+  }
+  out +=
+      "</tbody>\n</table></div>\n<p class=\"legend\">A cell: the worst scenario outcome, then "
+      "scenarios passed / scenarios run (skipped ones not counted); — no scenario. Columns after "
+      "the protocols are scenario tags.</p>\n</header>\n";
+  out += Format("<footer>llmconform {} · {}</footer>\n</div>\n</body>\n</html>\n",
+                H(run.tool_version), H(run.started_at));
+  return out;
+}
+
+}  // namespace llmconform::reports
