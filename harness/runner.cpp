@@ -7,6 +7,8 @@
 #include <ctime>
 #include <set>
 
+#include "harness/client_cmd.h"
+#include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
@@ -172,8 +174,9 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
   for (const auto& s : specs.scenarios) {
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
-  return Run(specs, selected, options, reporter,
-             [&](const Scenario& s) { return RunOne(s, options); });
+  return Run(specs, selected, options, reporter, [&](const Scenario& s) {
+    return options.client_cmd.empty() ? RunOne(s, options) : RunClientScenario(s, options);
+  });
 }
 
 reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,
@@ -182,7 +185,10 @@ reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenar
   return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
     const SuiteKind* kind = FindSuite(s.protocol);
     if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
-    return CheckObservation(*kind->make(), s, observation);
+    auto checks = CheckObservation(*kind->make(), s, observation);
+    auto gate = RequestGateChecks(observation.journal, ExpectedRequests(s, options.source_root));
+    checks.insert(checks.end(), gate.begin(), gate.end());
+    return checks;
   });
 }
 

@@ -3,6 +3,7 @@
 // check the observation, and tell the reporter as results arrive.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -19,6 +20,10 @@ struct RunOptions {
   std::string filter;                       // glob on "<protocol>/<name>"; "" = all
   double speed = 0;                         // mockllm --speed: 0 replays streams without waiting
   std::string tool_version;
+  // run --client-cmd: the user's client instead of the reference driver
+  // (harness/client_cmd.h); "" = the reference.
+  std::string client_cmd;
+  std::chrono::milliseconds client_timeout{60000};
 };
 
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'
