@@ -4,7 +4,8 @@
 //   multiturn  assemble [system, ...history, current] within the token budget
 //              (trimming the oldest history), send it, write {"reply"}.
 //   action     ask the voice assistant, read its reply (plain text, or JSON
-//              with an open_app command), write {"text","command","mcpPayload"}.
+//              with an open_app command), write {"text","command","mcpPayload"}
+//              and, when it drops a command, "findings" saying why.
 //
 // llmconform sets OPENAI_BASE_URL (its mock server, replaying the scenario's
 // recorded trace), OPENAI_API_KEY, LLMCONFORM_SCENARIO ("<protocol>/<name>"),
@@ -67,9 +68,16 @@ export function parseReply(reply, sessionId, supportedCommands) {
   if (o.command === undefined || o.command === null) return out;
   const session = sessionId || (typeof o.session_id === 'string' ? o.session_id : '');
   const args = o.args;
-  if (typeof o.command !== 'string' || !supportedCommands.includes(o.command) || !session ||
-      args === null || typeof args !== 'object' || Array.isArray(args) ||
-      typeof args.app_name !== 'string' || args.app_name === '') return out;
+  const argsOk = args !== null && typeof args === 'object' && !Array.isArray(args);
+  // A command that is not supported or not complete is dropped, saying why.
+  const why = [
+    [typeof o.command !== 'string', 'ACT-5', 'command is not a string'],
+    [typeof o.command === 'string' && !supportedCommands.includes(o.command), 'ACT-6', 'unsupported command'],
+    [!session, 'ACT-4', 'no session id'],
+    [!argsOk, 'ACT-7', 'args is not an object'],
+    [argsOk && (typeof args.app_name !== 'string' || args.app_name === ''), 'ACT-8', 'args.app_name missing or empty'],
+  ].filter(([broken]) => broken).map(([, rule, message]) => ({ rule, message }));
+  if (why.length) return { ...out, findings: why };
   out.command = { session_id: session, command: o.command, args };
   out.mcpPayload = '__MCP__' + JSON.stringify({ event: 'mcp.command_request',
                                                 payload: { session_id: session, command: o.command, args } });
@@ -86,8 +94,15 @@ export async function main(impl = { buildLLMMessages, parseReply }) {
   let output;
   if (scenario.startsWith('multiturn/')) {
     const messages = impl.buildLLMMessages(input);
-    const completion = await client.chat.completions.create({ model, messages });
-    output = { reply: completion.choices[0].message.content };
+    if (input.stream) {
+      let reply = '';
+      const stream = await client.chat.completions.create({ model, messages, stream: true });
+      for await (const chunk of stream) reply += chunk.choices[0]?.delta?.content ?? '';
+      output = { reply };
+    } else {
+      const completion = await client.chat.completions.create({ model, messages });
+      output = { reply: completion.choices[0].message.content };
+    }
   } else if (scenario.startsWith('action/')) {
     const sessionId = input.sessionId ?? null;
     const supported = input.supportedCommands ?? ['open_app'];
