@@ -4,16 +4,22 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/atomic_file.h"
 #include "harness/data_dir.h"
+#include "harness/check/check_run.h"
+#include "harness/check/generators.h"
+#include "harness/check/op_schema.h"
 #include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
@@ -220,6 +226,13 @@ class RunCommand final : public Command {
     app.add_option("--timings", timings_,
                    "a previous report.json: balance --shard slices by its scenario durations "
                    "(default: by a hash of the scenario name)");
+    app.add_option("--client-cmd", client_cmd_,
+                   "gate YOUR client instead of the reference: run /bin/sh -c CMD per multiturn "
+                   "and action scenario with OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, "
+                   "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set (docs/gate.md)");
+    app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
   }
 
   int Run() override {
@@ -268,6 +281,9 @@ class RunCommand final : public Command {
     }
     options.spec_hash = std::move(*hash);
     if (options.shard && !AnyMatches(*specs, filter_)) options.shard.reset();  // say no match below
+    options.client_cmd = client_cmd_;
+    options.client_timeout =
+        std::chrono::milliseconds(static_cast<long long>(client_timeout_s_ * 1000));
     reports::RunResult run = RunScenarios(*specs, options, fan);
     if (run.scenarios.empty() && !options.shard) {
       std::cerr << "llmconform run: --filter '" << filter_
@@ -289,6 +305,8 @@ class RunCommand final : public Command {
   int jobs_ = 0;
   std::string shard_;
   fs::path timings_;
+  std::string client_cmd_;
+  double client_timeout_s_ = 60;
 };
 
 // ---- merge -----------------------------------------------------------------
@@ -575,6 +593,13 @@ class RefCommand final : public Command {
   void Setup(CLI::App& app) override {
     app.add_option("operation", op_, "the operation, e.g. multiturn.buildLLMMessages");
     app.add_flag("--list", list_, "print every operation with a one-line description");
+    app.add_flag("--schema", schema_,
+                 "print the operation's JSON Schemas of input and output, with its verdict "
+                 "fields (\"compare\"), from specs/oracle/OP.json");
+    app.add_option("--specs", specs_, "folder of specs/ (for --schema)")->capture_default_str();
+    app.add_flag("--serve", serve_,
+                 "answer JSON lines as a `llmconform check` SUT does ({\"id\",\"op\",\"input\"} "
+                 "-> {\"id\",\"output\"|\"error\"}) until stdin ends");
     app.footer(
         "Reads one JSON document on stdin and writes the result on stdout.\n"
         "Exit 0 with a result (also when the input is invalid for the protocol: the result says "
@@ -596,9 +621,27 @@ class RefCommand final : public Command {
       }
       return kExitOk;
     }
+    if (serve_) {
+      std::ios::sync_with_stdio(false);
+      return ServeOracle(std::cin, std::cout);
+    }
     if (op_.empty()) {
       std::cerr << "llmconform ref: name an operation (see `llmconform ref --list`)\n";
       return kExitUsage;
+    }
+    if (schema_) {
+      if (!FindOracleOperation(op_)) {
+        std::cerr << "llmconform ref: unknown operation \"" << op_
+                  << "\"; `llmconform ref --list` lists them\n";
+        return kExitUsage;
+      }
+      auto schema = check::LoadOpSchema(specs_, op_);
+      if (!schema) {
+        std::cerr << "llmconform ref --schema: " << schema.error().message << '\n';
+        return kExitUsage;
+      }
+      std::cout << schema->doc.dump(2) << '\n';
+      return kExitOk;
     }
     return RunOracle(op_, std::cin, std::cout, std::cerr);
   }
@@ -606,6 +649,119 @@ class RefCommand final : public Command {
  private:
   std::string op_;
   bool list_ = false;
+  bool schema_ = false;
+  bool serve_ = false;
+  fs::path specs_ = "specs";
+};
+
+// ---- check -----------------------------------------------------------------
+
+class CheckCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("--sut", options_.sut_command,
+                   "the implementation under test, run as /bin/sh -c CMD: JSON lines on stdin "
+                   "({\"id\",\"op\",\"input\"}), JSON lines on stdout ({\"id\",\"output\"} or "
+                   "{\"id\",\"error\"})")
+        ->required();
+    std::string ops;
+    for (const auto& op : check::GeneratedOps()) ops += (ops.empty() ? "" : ", ") + op;
+    app.add_option("--op", options_.ops, "operation to check, repeatable; with generators: " + ops)
+        ->required();
+    app.add_option("--cases", options_.cases, "inputs generated per op")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    seed_option_ =
+        app.add_option("--seed", seed_, "generation seed (default: from the clock; printed)");
+    app.add_option("--time-limit", options_.time_limit_s,
+                   "seconds of generation per op at most (0: no limit)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--case-timeout-ms", timeout_ms_, "per-case time limit for the SUT's answer")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--pipeline", options_.window,
+                   "requests in flight to the SUT at most (1: one at a time)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--corpus", options_.corpus,
+                   "folder of saved failing cases: replayed first, new failures saved into it");
+    app.add_option("--compare", options_.compare,
+                   "verdict fields to compare, as JSON pointers ('*' maps over an array); "
+                   "default: the op's \"compare\" in specs/oracle/OP.json");
+    app.add_option("--max-failures", options_.max_failures,
+                   "groups of disagreements reported and shrunk")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--replay", options_.replay,
+                   "run only these saved cases (files or folders), no generation");
+    app.add_flag("--coverage", coverage_,
+                 "print, per op, which rules the generated cases exercised in the reference");
+    app.add_option("--specs", options_.specs_dir, "folder of specs/ (rules, oracle schemas)")
+        ->capture_default_str();
+    reports_.Setup(app);
+    app.footer(
+        "Differential property testing: inputs generated per op are sent to the SUT (pipelined)\n"
+        "and to the reference; verdict fields are compared; each group of disagreements (deciding\n"
+        "rule, differing pointers) is shrunk to a minimal input and saved as a --replay file.\n"
+        "A SUT that crashes, hangs, prints garbage or answers out of order is reported with the\n"
+        "case that caused it and restarted. Exit 0 all agree, 1 a disagreement, 2 usage error.\n\n"
+        "Example:\n"
+        "  llmconform check --sut 'python3 examples/check_adapter.py' --op action.parse --cases "
+        "5000");
+  }
+
+  int Run() override {
+    options_.seed = seed_option_->count() > 0
+                        ? seed_
+                        : static_cast<std::uint64_t>(
+                              std::chrono::system_clock::now().time_since_epoch().count());
+    options_.case_timeout = std::chrono::milliseconds(timeout_ms_);
+    options_.failures_dir = reports_.out() / "check-cases";
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform check: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    std::cerr << "llmconform check: seed " << options_.seed << '\n';
+    auto report = check::RunCheck(options_, std::cerr);
+    if (!report) {
+      std::cerr << "llmconform check: " << report.error().message << '\n';
+      return kExitUsage;
+    }
+    std::vector<reports::RuleInfo> catalog;
+    if (auto specs = LoadSpecs(options_.specs_dir)) {
+      for (const auto& [protocol, rules] : specs->rules)
+        catalog.insert(catalog.end(), rules.begin(), rules.end());
+    }
+    reports::RunResult run = check::ToRunResult(*report, catalog);
+    run.tool_version = LLMCONFORM_VERSION;
+    run.started_at = UtcTimestamp(std::time(nullptr));
+    fan.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
+                                         .started_at = run.started_at,
+                                         .scenario_count = static_cast<int>(run.scenarios.size()),
+                                         .spec_dir = options_.specs_dir.string()});
+    for (const auto& s : run.scenarios) {
+      fan.OnScenarioStart(s.info);
+      for (const auto& c : s.checks) fan.OnCheckResult(s.info, c);
+      fan.OnScenarioEnd(s);
+    }
+    fan.OnRunEnd(run);
+    if (coverage_) std::cout << check::CoverageText(*report);
+    std::cerr << "llmconform check: " << report->cases << " case(s) in " << report->seconds
+              << " s (" << static_cast<long long>(report->cases / std::max(report->seconds, 1e-9))
+              << " cases/s), " << report->sut_restarts << " SUT restart(s), seed " << options_.seed
+              << '\n';
+    if (!reports_.WriteFiles("check")) return 3;
+    return report->AnyDisagreement() ? 1 : kExitOk;
+  }
+
+ private:
+  check::CheckOptions options_;
+  std::uint64_t seed_ = 0;
+  CLI::Option* seed_option_ = nullptr;
+  long long timeout_ms_ = 10000;
+  bool coverage_ = false;
+  ReportOptions reports_;
 };
 
 template <typename T>
@@ -623,6 +779,9 @@ constexpr CommandKind kCommands[] = {
      &Make<SseCheckCommand>},
     {"list", "List scenarios (or, with --rules, the rule catalogue)", &Make<ListCommand>},
     {"ref", "Call a reference operation: JSON on stdin, JSON on stdout", &Make<RefCommand>},
+    {"check",
+     "Differential property testing of your implementation (JSON lines) against the reference",
+     &Make<CheckCommand>},
 };
 
 }  // namespace

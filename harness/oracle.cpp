@@ -75,4 +75,39 @@ int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std
   return 0;
 }
 
+int ServeOracle(std::istream& in, std::ostream& out) {
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json answer;
+    nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+    if (request.is_discarded() || !request.is_object() || !request.contains("op") ||
+        !request["op"].is_string()) {
+      answer = {{"id", nullptr}, {"error", "expected a request {\"id\", \"op\", \"input\"}"}};
+    } else {
+      answer["id"] = request.value("id", nlohmann::json());
+      const std::string& name = request["op"].get_ref<const std::string&>();
+      const OracleOp* op = FindOracleOperation(name);
+      if (!op) {
+        answer["error"] = Format("unknown operation \"{}\"", name);
+      } else {
+        try {
+          auto result = op->run(request.value("input", nlohmann::json()));
+          if (result) {
+            answer["output"] = std::move(*result);
+          } else {
+            answer["error"] = result.error().message;
+          }
+        } catch (const std::exception& e) {
+          answer["error"] = Format("{}: internal error: {}", name, e.what());
+        }
+      }
+    }
+    out << answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    if (in.rdbuf()->in_avail() <= 0) out.flush();
+  }
+  out.flush();
+  return 0;
+}
+
 }  // namespace llmconform::harness

@@ -23,4 +23,11 @@ const OracleOp* FindOracleOperation(std::string_view name);
 // gets {"error": "..."} and nothing goes to `out`.
 int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std::ostream& err);
 
+// The oracle as a `llmconform check` SUT (`llmconform ref --serve`): reads
+// request lines {"id", "op", "input"} from `in` until its end and answers each
+// with one line {"id", "output"} or {"id", "error"}, in order; output is
+// flushed whenever no more input is buffered. A line that is not such a
+// request is answered {"id": null, "error": …}. Returns 0.
+int ServeOracle(std::istream& in, std::ostream& out);
+
 }  // namespace llmconform::harness

@@ -7,6 +7,8 @@
 #include <ctime>
 #include <set>
 
+#include "harness/client_cmd.h"
+#include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/parallel.h"
 #include "harness/scratch_dir.h"
@@ -184,8 +186,9 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
   if (options.shard) selected = SelectShard(selected, *options.shard, options.timings);
-  return Run(specs, selected, options, reporter,
-             [&](const Scenario& s) { return RunOne(s, options); });
+  return Run(specs, selected, options, reporter, [&](const Scenario& s) {
+    return options.client_cmd.empty() ? RunOne(s, options) : RunClientScenario(s, options);
+  });
 }
 
 reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,
@@ -194,7 +197,10 @@ reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenar
   return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
     const SuiteKind* kind = FindSuite(s.protocol);
     if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
-    return CheckObservation(*kind->make(), s, observation);
+    auto checks = CheckObservation(*kind->make(), s, observation);
+    auto gate = RequestGateChecks(observation.journal, ExpectedRequests(s, options.source_root));
+    checks.insert(checks.end(), gate.begin(), gate.end());
+    return checks;
   });
 }
 

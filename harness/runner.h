@@ -3,6 +3,7 @@
 // check the observation, and tell the reporter as results arrive.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -27,6 +28,10 @@ struct RunOptions {
   std::optional<Shard> shard;  // run only this slice of the filtered scenarios
   Timings timings;             // durations for balancing shards (empty: by name hash)
   std::string spec_hash;       // SpecSetHash of the specs, written into the report
+  // run --client-cmd: the user's client instead of the reference driver
+  // (harness/client_cmd.h); "" = the reference.
+  std::string client_cmd;
+  std::chrono::milliseconds client_timeout{60000};
 };
 
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'

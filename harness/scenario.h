@@ -42,7 +42,8 @@ struct SpecSet {
   std::vector<Scenario> scenarios;           // sorted by protocol, then name
 };
 
-// Loads every specs/<protocol>/ folder under `specs_dir`. File names in
+// Loads every specs/<protocol>/ folder under `specs_dir` (specs/oracle/, the
+// oracle's schemas, is not a protocol). File names in
 // messages are relative to `specs_dir`'s parent. All errors are collected,
 // one per line, so a user fixes them in one pass.
 std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir);

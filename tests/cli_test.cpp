@@ -160,6 +160,26 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   EXPECT_NE(bad.out.find("REQ-AIS-MULTITURN-4: the kept history is not the newest contiguous run"),
             std::string::npos)
       << bad.out;
+  // A client whose second request mockllm refused as past the trace's end.
+  const fs::path refused = dir.path() / "refused.jsonl";
+  {
+    std::ofstream out(refused);
+    nlohmann::json entry = nlohmann::json::parse(Slurp(journal_with(spec["expect"]["messages"])));
+    entry["response"] = {{"status", 200}, {"exchange", 0}, {"outcome", "complete"}};
+    out << entry.dump() << "\n";
+    entry["seq"] = 2;
+    entry["response"] = {{"status", 400}, {"exchange", nullptr}};
+    entry["findings"] = {{{"rule", "trace_exhausted"},
+                          {"message", "trace \"x\" is exhausted: request 2 of session \"default\""}}};
+    out << entry.dump() << "\n";
+  }
+  auto exhausted = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(),
+                               "--scenario", "multiturn/s2-trim-oldest-history", "--journal",
+                               refused.string(), "--report", "console"},
+                              "", "", {"NO_COLOR=1"});
+  EXPECT_EQ(exhausted.exit_code, 1) << exhausted.out << exhausted.err;
+  EXPECT_NE(exhausted.out.find("GATE-TRACE-EXHAUSTED"), std::string::npos) << exhausted.out;
+  EXPECT_NE(exhausted.out.find("GATE-TOO-MANY-REQUESTS"), std::string::npos) << exhausted.out;
   auto missing = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
                              "multiturn/nope", "--journal", journal_with(nlohmann::json::array())});
   EXPECT_EQ(missing.exit_code, 2);

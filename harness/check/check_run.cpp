@@ -1,0 +1,550 @@
+#include "harness/check/check_run.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <ostream>
+#include <set>
+
+#include "harness/atomic_file.h"
+#include "harness/check/generators.h"
+#include "harness/check/op_schema.h"
+#include "harness/check/sut_process.h"
+#include "harness/json_location.h"
+#include "harness/oracle.h"
+#include "harness/scenario.h"
+#include "protocols/wire/format.h"
+
+namespace llmconform::harness::check {
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kBatch = 4096;
+
+// One compared case.
+struct Verdict {
+  bool agree = true;
+  std::string key;  // the group key when they disagree
+  std::string rule;
+  std::vector<std::string> pointers;
+  std::string sut_failure;
+  Json expected;
+  Json actual;
+};
+
+struct OpContext {
+  const OracleOp* op = nullptr;
+  std::vector<std::string> compare;
+  const rc::Gen<Json>* gen = nullptr;
+};
+
+Json Reference(const OracleOp& op, const Json& input) {
+  try {
+    auto r = op.run(input);
+    if (r) return Json{{"output", std::move(*r)}};
+    return Json{{"error", r.error().message}};
+  } catch (const std::exception& e) {
+    return Json{{"error", Format("internal error of the reference: {}", e.what())}};
+  }
+}
+
+std::string DecidingRuleOf(std::string_view op, const Json& input, const Json& expected) {
+  return expected.contains("output") ? DecidingRule(op, input, expected["output"]) : "";
+}
+
+Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
+              const SutAnswer& answer) {
+  Verdict v;
+  v.expected = expected;
+  switch (answer.kind) {
+    case SutAnswer::Kind::kOutput:
+      v.actual = Json{{"output", answer.value}};
+      break;
+    case SutAnswer::Kind::kError:
+      v.actual = Json{{"error", answer.value}};
+      break;
+    default:
+      v.agree = false;
+      v.sut_failure = std::string(SutAnswerKindName(answer.kind));
+      v.actual = Json{{"failure", v.sut_failure}, {"detail", answer.detail}};
+      v.key = "sut: " + v.sut_failure;
+      return v;
+  }
+  const bool want_output = expected.contains("output");
+  const bool got_output = v.actual.contains("output");
+  if (want_output != got_output) {
+    v.agree = false;
+    v.pointers = {""};
+    v.rule = DecidingRuleOf(ctx.op->name, input, expected);
+    v.key = Format("{} {}", v.rule.empty() ? "-" : v.rule,
+                   want_output ? "(an error where the reference answers)"
+                               : "(an answer where the reference refuses the input)");
+    return v;
+  }
+  if (!want_output) return v;  // both refuse the input: messages are not compared
+  v.pointers = DifferingPointers(expected["output"], v.actual["output"], ctx.compare);
+  if (v.pointers.empty()) return v;
+  v.agree = false;
+  v.rule = DecidingRuleOf(ctx.op->name, input, expected);
+  std::string joined;
+  for (const auto& p : v.pointers) joined += " " + (p.empty() ? std::string("\"\"") : p);
+  v.key = (v.rule.empty() ? "-" : v.rule) + joined;
+  return v;
+}
+
+// Disagreements the same way: same SUT failure, or same differing pointers.
+bool SameWay(const Verdict& a, const Verdict& b) {
+  return !a.agree && !b.agree && a.sut_failure == b.sut_failure && a.pointers == b.pointers;
+}
+
+std::string FileSafe(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+  }
+  return s;
+}
+
+class Checker {
+ public:
+  Checker(const CheckOptions& options, std::ostream& progress)
+      : options_(options),
+        progress_(progress),
+        sut_(SutOptions{.command = options.sut_command,
+                        .case_timeout = options.case_timeout,
+                        .window = options.window}) {}
+
+  std::expected<CheckReport, Error> Run() {
+    const auto t0 = Clock::now();
+    CheckReport report;
+    report.seed = options_.seed;
+    // Resolve every op first: usage errors before any work.
+    std::vector<OpContext> contexts;
+    for (const auto& name : options_.ops) {
+      auto ctx = Resolve(name, /*need_generator=*/options_.replay.empty());
+      if (!ctx) return std::unexpected(ctx.error());
+      contexts.push_back(*ctx);
+    }
+    auto replays = LoadCases(options_.replay, "replay");
+    if (!replays) return std::unexpected(replays.error());
+    auto corpus = options_.corpus.empty() || !options_.replay.empty()
+                      ? std::expected<std::vector<SavedCase>, Error>(std::vector<SavedCase>{})
+                      : LoadCases({options_.corpus}, "corpus", /*missing_ok=*/true);
+    if (!corpus) return std::unexpected(corpus.error());
+    for (const auto& ctx : contexts) {
+      OpResult result;
+      result.op = std::string(ctx.op->name);
+      result.rules = RulesFor(ctx.op->name);
+      std::vector<SavedCase> first;
+      for (const auto& c : options_.replay.empty() ? *corpus : *replays)
+        if (c.op == result.op) first.push_back(c);
+      if (auto ok = RunSaved(ctx, first, result, options_.replay.empty() ? "corpus" : "replay");
+          !ok)
+        return std::unexpected(ok.error());
+      if (options_.replay.empty()) {
+        if (auto ok = RunGenerated(ctx, result); !ok) return std::unexpected(ok.error());
+      }
+      report.cases += result.cases;
+      report.ops.push_back(std::move(result));
+    }
+    report.sut_restarts = sut_.restarts();
+    report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return report;
+  }
+
+ private:
+  struct SavedCase {
+    std::string op;
+    Json input;
+    fs::path file;
+  };
+
+  std::expected<OpContext, Error> Resolve(const std::string& name, bool need_generator) {
+    OpContext ctx;
+    ctx.op = FindOracleOperation(name);
+    if (!ctx.op)
+      return std::unexpected(
+          Error{Format("--op {}: no such operation (see `llmconform ref --list`)", name)});
+    ctx.gen = InputGenerator(name);
+    if (!ctx.gen && need_generator) {
+      std::string have;
+      for (const auto& g : GeneratedOps()) have += (have.empty() ? "" : ", ") + g;
+      return std::unexpected(Error{
+          Format("--op {}: check has no input generator for it yet; it has: {}", name, have)});
+    }
+    if (!options_.compare.empty()) {
+      for (const auto& p : options_.compare) {
+        if (auto ok = CheckComparePointer(p); !ok) return std::unexpected(ok.error());
+      }
+      ctx.compare = options_.compare;
+    } else {
+      auto schema = LoadOpSchema(options_.specs_dir, name);
+      if (!schema) return std::unexpected(schema.error());
+      ctx.compare = schema->compare;
+    }
+    return ctx;
+  }
+
+  std::vector<std::string> RulesFor(std::string_view op) {
+    std::vector<std::string> out;
+    const auto prefixes = RulePrefixes(op);
+    if (prefixes.empty()) return out;
+    static const std::optional<SpecSet> specs = [&]() -> std::optional<SpecSet> {
+      auto s = LoadSpecs(options_.specs_dir);
+      if (!s) return std::nullopt;
+      return std::move(*s);
+    }();
+    if (!specs) return out;
+    for (const auto& [protocol, rules] : specs->rules) {
+      for (const auto& r : rules) {
+        if (IsTrafficRule(r.id)) continue;
+        if (op == "multiturn.buildLLMMessages" && r.id == "REQ-AIS-MULTITURN-6") continue;
+        for (const auto& p : prefixes)
+          if (r.id.starts_with(p)) out.push_back(r.id);
+      }
+    }
+    return out;
+  }
+
+  // Replay files: {"op", "input", …} each, from files or folders of *.json.
+  std::expected<std::vector<SavedCase>, Error> LoadCases(const std::vector<fs::path>& paths,
+                                                         std::string_view what,
+                                                         bool missing_ok = false) {
+    std::vector<SavedCase> out;
+    for (const auto& path : paths) {
+      std::error_code ec;
+      std::vector<fs::path> files;
+      if (fs::is_directory(path, ec)) {
+        for (const auto& e : fs::directory_iterator(path, ec))
+          if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+      } else if (fs::exists(path, ec)) {
+        files.push_back(path);
+      } else if (missing_ok) {
+        continue;
+      } else {
+        return std::unexpected(
+            Error{Format("--{} {}: no such file or folder", what, path.string())});
+      }
+      for (const auto& file : files) {
+        auto text = ReadFile(file);
+        if (!text) return std::unexpected(text.error());
+        auto doc = ParseJsonText(file.string(), *text);
+        if (!doc) return std::unexpected(doc.error());
+        if (!doc->is_object() || !(*doc).contains("op") || !(*doc)["op"].is_string() ||
+            !doc->contains("input"))
+          return std::unexpected(Error{Format(
+              "{}: expected a check case {{\"op\": string, \"input\": …}} as check saves them",
+              file.string())});
+        out.push_back({(*doc)["op"].get<std::string>(), (*doc)["input"], file});
+      }
+    }
+    return out;
+  }
+
+  // Sends `inputs` to the SUT pipelined and judges each.
+  std::expected<std::vector<Verdict>, Error> Evaluate(const OpContext& ctx,
+                                                      const std::vector<Json>& inputs,
+                                                      OpResult* result) {
+    std::vector<Json> requests;
+    requests.reserve(inputs.size());
+    for (const auto& in : inputs) requests.push_back(Json{{"op", ctx.op->name}, {"input", in}});
+    auto answers = sut_.Exchange(requests);
+    if (!answers)
+      return std::unexpected(
+          Error{Format("--sut '{}': {}", options_.sut_command, answers.error().message)});
+    std::vector<Verdict> out;
+    out.reserve(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      Json expected = Reference(*ctx.op, inputs[i]);
+      if (result && expected.contains("output")) {
+        for (const auto& r : TriggeredRules(ctx.op->name, inputs[i], expected["output"]))
+          ++result->triggered[r];
+      }
+      out.push_back(Judge(ctx, inputs[i], expected, (*answers)[i]));
+    }
+    return out;
+  }
+
+  Group* FindGroup(OpResult& result, const std::string& key) {
+    for (auto& g : result.groups)
+      if (g.key == key) return &g;
+    return nullptr;
+  }
+
+  bool ShowMore() const { return shown_ < options_.max_failures; }
+
+  // Records a disagreement; returns the new group when it opens one that
+  // will be shown (the caller shrinks it).
+  Group* Note(OpResult& result, const Json& input, const Verdict& v, std::string origin) {
+    ++result.disagreements;
+    if (Group* g = FindGroup(result, v.key)) {
+      ++g->count;
+      return nullptr;
+    }
+    if (!ShowMore()) {
+      if (hidden_keys_.insert(result.op + "\n" + v.key).second) ++result.groups_not_shown;
+      return nullptr;
+    }
+    ++shown_;
+    Group g;
+    g.op = result.op;
+    g.key = v.key;
+    g.rule = v.rule;
+    g.pointers = v.pointers;
+    g.sut_failure = v.sut_failure;
+    g.count = 1;
+    g.original = input;
+    g.input = input;
+    g.expected = v.expected;
+    g.actual = v.actual;
+    g.origin = std::move(origin);
+    result.groups.push_back(std::move(g));
+    return &result.groups.back();
+  }
+
+  std::expected<void, Error> RunSaved(const OpContext& ctx, const std::vector<SavedCase>& cases,
+                                      OpResult& result, std::string_view what) {
+    if (cases.empty()) return {};
+    std::vector<Json> inputs;
+    for (const auto& c : cases) inputs.push_back(c.input);
+    auto verdicts = Evaluate(ctx, inputs, &result);
+    if (!verdicts) return std::unexpected(verdicts.error());
+    result.cases += cases.size();
+    result.corpus_cases += cases.size();
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if ((*verdicts)[i].agree) continue;
+      if (Group* g = Note(result, inputs[i], (*verdicts)[i],
+                          Format("{} {}", what, cases[i].file.string()))) {
+        g->replay_file = cases[i].file;
+      }
+    }
+    return {};
+  }
+
+  rc::Shrinkable<Json> Generate(const OpContext& ctx, std::size_t index) const {
+    // Sizes sweep 0..100 like rapidcheck's own runs, so small cases come first.
+    const int size = static_cast<int>(index % 101);
+    rc::Random random(options_.seed);
+    random = rc::Random(random.next() ^ (0x9e3779b97f4a7c15ULL * (index + 1)));
+    return (*ctx.gen)(random, size);
+  }
+
+  std::expected<void, Error> RunGenerated(const OpContext& ctx, OpResult& result) {
+    const auto t0 = Clock::now();
+    std::vector<std::pair<std::size_t, std::size_t>> to_shrink;  // group index, case index
+    const std::size_t total = static_cast<std::size_t>(std::max(0, options_.cases));
+    for (std::size_t start = 0; start < total; start += kBatch) {
+      if (options_.time_limit_s > 0 &&
+          std::chrono::duration<double>(Clock::now() - t0).count() >= options_.time_limit_s)
+        break;
+      const std::size_t end = std::min(total, start + kBatch);
+      std::vector<Json> inputs;
+      inputs.reserve(end - start);
+      for (std::size_t i = start; i < end; ++i) inputs.push_back(Generate(ctx, i).value());
+      auto verdicts = Evaluate(ctx, inputs, &result);
+      if (!verdicts) return std::unexpected(verdicts.error());
+      result.cases += inputs.size();
+      for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if ((*verdicts)[k].agree) continue;
+        if (Note(result, inputs[k], (*verdicts)[k],
+                 Format("generated (seed {}, case {})", options_.seed, start + k)))
+          to_shrink.emplace_back(result.groups.size() - 1, start + k);
+      }
+    }
+    progress_ << Format("check {}: {} case(s), {} disagreement(s) in {} group(s)\n", result.op,
+                        result.cases, result.disagreements,
+                        result.groups.size() + result.groups_not_shown);
+    for (const auto& [group, index] : to_shrink) {
+      if (auto ok = Shrink(ctx, result.groups[group], index); !ok)
+        return std::unexpected(ok.error());
+    }
+    for (auto& g : result.groups) {
+      if (g.replay_file.empty()) Save(g);
+    }
+    return {};
+  }
+
+  // Walks rapidcheck's shrink tree from the case: a candidate is taken when
+  // it still disagrees the same way (same SUT failure or same differing
+  // pointers).
+  std::expected<void, Error> Shrink(const OpContext& ctx, Group& g, std::size_t index) {
+    rc::Shrinkable<Json> current = Generate(ctx, index);
+    Verdict target;
+    target.agree = false;
+    target.pointers = g.pointers;
+    target.sut_failure = g.sut_failure;
+    // A SUT that hangs costs a timeout per try: shrink those a little only.
+    int budget = g.sut_failure == "timeout" ? 8 : options_.max_shrink_steps;
+    bool progressed = true;
+    while (progressed && budget > 0) {
+      progressed = false;
+      auto shrinks = current.shrinks();
+      while (auto candidate = shrinks.next()) {
+        if (--budget < 0) break;
+        const Json input = candidate->value();
+        auto verdicts = Evaluate(ctx, {input}, nullptr);
+        if (!verdicts) return std::unexpected(verdicts.error());
+        const Verdict& v = (*verdicts)[0];
+        if (!SameWay(v, target)) continue;
+        current = std::move(*candidate);
+        g.input = input;
+        g.expected = v.expected;
+        g.actual = v.actual;
+        g.rule = v.rule;
+        ++g.shrink_steps;
+        progressed = true;
+        break;
+      }
+    }
+    return {};
+  }
+
+  void Save(Group& g) {
+    const fs::path dir = options_.corpus.empty() ? options_.failures_dir : options_.corpus;
+    if (dir.empty()) return;
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(g.input.dump()));
+    const std::string name = Format("{}-{}.json", FileSafe(g.op), hash);
+    Json doc{{"op", g.op},         {"input", g.input}, {"expected", g.expected},
+             {"actual", g.actual}, {"rule", g.rule},   {"pointers", g.pointers},
+             {"found", g.origin}};
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    if (WriteFileAtomically(dir / name, text)) g.replay_file = dir / name;
+  }
+
+  const CheckOptions& options_;
+  std::ostream& progress_;
+  Sut sut_;
+  int shown_ = 0;
+  std::set<std::string> hidden_keys_;
+};
+
+std::string PointerList(const std::vector<std::string>& pointers) {
+  std::string out;
+  for (const auto& p : pointers)
+    out += (out.empty() ? "" : ", ") + (p.empty() ? "\"\" (the whole answer)" : p);
+  return out;
+}
+
+std::string Compact(const Json& j) {
+  constexpr std::size_t kMax = 600;
+  std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (s.size() > kMax) s = s.substr(0, kMax) + "…";
+  return s;
+}
+
+// expected vs actual at each differing pointer, one per line.
+std::pair<std::string, std::string> PointerDiff(const Group& g) {
+  if (!g.sut_failure.empty()) return {Compact(g.expected), Compact(g.actual)};
+  const bool both_outputs = g.expected.contains("output") && g.actual.contains("output");
+  if (!both_outputs) return {Compact(g.expected), Compact(g.actual)};
+  std::string want, got;
+  for (const auto& p : g.pointers) {
+    auto e = Select(g.expected["output"], p);
+    auto a = Select(g.actual["output"], p);
+    want += Format("{}{}: {}", want.empty() ? "" : "\n", p, e ? Compact(*e) : "(absent)");
+    got += Format("{}{}: {}", got.empty() ? "" : "\n", p, a ? Compact(*a) : "(absent)");
+  }
+  return {want, got};
+}
+
+std::string_view ProtocolOf(std::string_view op) { return op.substr(0, op.find('.')); }
+
+}  // namespace
+
+bool CheckReport::AnyDisagreement() const {
+  return std::any_of(ops.begin(), ops.end(), [](const OpResult& o) { return o.disagreements > 0; });
+}
+
+std::expected<CheckReport, Error> RunCheck(const CheckOptions& options, std::ostream& progress) {
+  if (options.ops.empty()) return std::unexpected(Error{"name at least one --op"});
+  Checker checker(options, progress);
+  return checker.Run();
+}
+
+reports::RunResult ToRunResult(const CheckReport& report,
+                               const std::vector<reports::RuleInfo>& catalog) {
+  reports::RunResult run;
+  run.rules = catalog;
+  run.duration_ms = report.seconds * 1000;
+  auto known = [&](const std::string& id) {
+    return std::any_of(catalog.begin(), catalog.end(),
+                       [&](const reports::RuleInfo& r) { return r.id == id; });
+  };
+  for (const auto& op : report.ops) {
+    reports::ScenarioResult s;
+    s.info.protocol = std::string(ProtocolOf(op.op));
+    s.info.name = op.op;
+    s.info.description =
+        Format("check: {} case(s) compared with the reference (seed {})", op.cases, report.seed);
+    s.duration_ms = 0;
+    if (op.disagreements == 0) {
+      s.checks.push_back(reports::CheckResult::Pass(
+          "GATE-CHECK-AGREE",
+          Format("the SUT's verdict fields equal the reference's on all {} case(s)", op.cases)));
+    }
+    for (const auto& g : op.groups) {
+      const std::string rule = !g.sut_failure.empty() ? "GATE-CHECK-SUT"
+                               : known(g.rule)        ? g.rule
+                                                      : "GATE-CHECK-AGREE";
+      const auto [want, got] = PointerDiff(g);
+      std::string message =
+          g.sut_failure.empty()
+              ? Format("{} case(s) disagree at {}{}", g.count, PointerList(g.pointers),
+                       g.rule.empty() ? "" : Format(" (decided by {})", g.rule))
+              : Format("{} case(s): the SUT answered with {}: {}", g.count, g.sut_failure,
+                       g.actual.value("detail", ""));
+      message +=
+          Format("; minimal input{}: {}",
+                 g.shrink_steps ? Format(" ({} shrinks)", g.shrink_steps) : "", Compact(g.input));
+      message += "; found by " + g.origin;
+      if (!g.replay_file.empty())
+        message += Format("; reproduce: llmconform check --sut '…' --op {} --replay {}", g.op,
+                          g.replay_file.string());
+      s.checks.push_back(reports::CheckResult::Fail(
+          rule, message,
+          reports::Evidence{.expected = want, .actual = got, .where = PointerList(g.pointers)}));
+    }
+    if (op.groups_not_shown > 0) {
+      s.checks.push_back(reports::CheckResult::Fail(
+          "GATE-CHECK-AGREE",
+          Format("{} more group(s) of disagreements not shown (--max-failures)",
+                 op.groups_not_shown),
+          reports::Evidence{}));
+    }
+    run.scenarios.push_back(std::move(s));
+  }
+  return run;
+}
+
+std::string CoverageText(const CheckReport& report) {
+  std::string out;
+  for (const auto& op : report.ops) {
+    std::size_t reached = 0;
+    std::string never;
+    for (const auto& r : op.rules) {
+      if (op.triggered.contains(r)) {
+        ++reached;
+      } else {
+        never += (never.empty() ? "" : ", ") + r;
+      }
+    }
+    out += Format("coverage {}: {} case(s)", op.op, op.cases);
+    if (!op.rules.empty()) out += Format("; {}/{} rules reached", reached, op.rules.size());
+    out += "\n";
+    for (const auto& [rule, n] : op.triggered) {
+      out += Format("  {}{} {} case(s)\n", rule,
+                    std::string(rule.size() < 28 ? 28 - rule.size() : 0, ' '), n);
+    }
+    if (!never.empty()) out += "  never reached: " + never + "\n";
+  }
+  return out;
+}
+
+}  // namespace llmconform::harness::check

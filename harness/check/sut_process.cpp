@@ -1,0 +1,326 @@
+#include "harness/check/sut_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <thread>
+
+#include "protocols/wire/format.h"
+
+namespace llmconform::harness::check {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::json;
+
+constexpr std::size_t kStderrTail = 2048;
+constexpr std::size_t kMaxLine = 64 * 1024 * 1024;  // an answer line longer than this is garbage
+constexpr std::size_t kWriteAhead = 1 << 20;        // bytes queued for the SUT's stdin at most
+
+void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+void CloseFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+std::string Excerpt(std::string_view line) {
+  constexpr std::size_t kMax = 120;
+  std::string out(line.substr(0, kMax));
+  if (line.size() > kMax) out += "…";
+  return Json(out).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string_view SutAnswerKindName(SutAnswer::Kind kind) {
+  switch (kind) {
+    case SutAnswer::Kind::kOutput:
+      return "output";
+    case SutAnswer::Kind::kError:
+      return "error";
+    case SutAnswer::Kind::kGarbage:
+      return "garbage";
+    case SutAnswer::Kind::kOutOfOrder:
+      return "out of order";
+    case SutAnswer::Kind::kTimeout:
+      return "timeout";
+    case SutAnswer::Kind::kCrash:
+      return "crash";
+  }
+  return "?";
+}
+
+Sut::Sut(SutOptions options) : options_(std::move(options)) {
+  if (options_.window == 0) options_.window = 1;
+}
+
+Sut::~Sut() { Stop(false); }
+
+bool Sut::Start() {
+  ::signal(SIGPIPE, SIG_IGN);  // a SUT that closes its stdin is seen as EPIPE, then EOF
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return false;
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    return false;
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    return false;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    return false;
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::execl("/bin/sh", "sh", "-c", options_.command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(in[0]), ::close(out[1]), ::close(err[1]);
+  pid_ = pid;
+  in_fd_ = in[1], out_fd_ = out[0], err_fd_ = err[0];
+  SetNonBlocking(in_fd_), SetNonBlocking(out_fd_), SetNonBlocking(err_fd_);
+  stderr_tail_.clear();
+  return true;
+}
+
+void Sut::Stop(bool kill_now) {
+  CloseFd(in_fd_);
+  CloseFd(out_fd_);
+  CloseFd(err_fd_);
+  if (pid_ < 0) return;
+  int status = 0;
+  if (!kill_now) {
+    // Closing stdin asks it to finish; give it a moment.
+    for (int i = 0; i < 100; ++i) {
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        exit_status_ = status;
+        pid_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, &status, 0);
+  exit_status_ = status;
+  pid_ = -1;
+}
+
+std::string Sut::StatusText() {
+  std::string s = WIFSIGNALED(exit_status_) ? Format("killed by signal {}", WTERMSIG(exit_status_))
+                                            : Format("exit status {}", WEXITSTATUS(exit_status_));
+  std::string tail = stderr_tail_;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  if (!tail.empty())
+    s += "; stderr ends: " + Excerpt(tail.substr(tail.size() > 300 ? tail.size() - 300 : 0));
+  return s;
+}
+
+std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Json>& requests) {
+  struct InFlight {
+    std::size_t index;
+    std::uint64_t id;
+  };
+  const std::size_t n = requests.size();
+  std::vector<SutAnswer> answers(n);
+  std::vector<std::string> bodies(n);  // `"op":…,"input":…}` serialized once
+  std::deque<InFlight> inflight;
+  std::deque<std::size_t> resend;
+  std::size_t next = 0, remaining = n;
+  std::string wbuf, rbuf;
+  std::size_t woff = 0;
+  int failed_starts = 0;
+  bool answered = false;  // since the current process started
+  Clock::time_point front_since = Clock::now();
+
+  auto resolve_front = [&](SutAnswer a) {
+    answers[inflight.front().index] = std::move(a);
+    inflight.pop_front();
+    --remaining;
+    front_since = Clock::now();
+  };
+  // The process is gone or hopeless: requeue what was in flight.
+  auto restart = [&](bool kill_now) {
+    Stop(kill_now);
+    ++restarts_;
+    for (auto it = inflight.rbegin(); it != inflight.rend(); ++it) resend.push_front(it->index);
+    inflight.clear();
+    wbuf.clear(), rbuf.clear();
+    woff = 0;
+  };
+  auto crashed = [&]() -> std::expected<void, Error> {
+    Stop(false);
+    const std::string status = StatusText();
+    if (!inflight.empty()) {
+      resolve_front({SutAnswer::Kind::kCrash, nullptr,
+                     Format("the SUT exited before answering ({})", status)});
+    }
+    failed_starts = answered ? 0 : failed_starts + 1;
+    if (!ever_answered_ && failed_starts >= options_.max_failed_starts) {
+      return std::unexpected(Error{Format("the SUT exited {} times in a row without answering ({})",
+                                          failed_starts, status)});
+    }
+    restart(false);
+    return {};
+  };
+  auto handle_line = [&](std::string_view line) {
+    if (line.empty() || line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    Json doc = Json::parse(line, nullptr, false);
+    const Json* id = nullptr;
+    if (!doc.is_discarded() && doc.is_object()) {
+      auto it = doc.find("id");
+      if (it != doc.end() && it->is_number_unsigned()) id = &*it;
+    }
+    if (inflight.empty()) return;  // nothing asked: stray output is ignored
+    if (!id) {
+      resolve_front({SutAnswer::Kind::kGarbage, nullptr,
+                     Format("a line that is not an answer {{\"id\", \"output\"|\"error\"}}: {}",
+                            Excerpt(line))});
+      return;
+    }
+    const std::uint64_t got = id->get<std::uint64_t>();
+    if (got < inflight.front().id) return;  // a late answer to a case already judged
+    auto at = std::find_if(inflight.begin(), inflight.end(),
+                           [&](const InFlight& f) { return f.id == got; });
+    if (at == inflight.end()) {
+      resolve_front({SutAnswer::Kind::kGarbage, nullptr,
+                     Format("an answer with id {}, which was never sent: {}", got, Excerpt(line))});
+      return;
+    }
+    SutAnswer a;
+    if (auto out = doc.find("output"); out != doc.end()) {
+      a = {SutAnswer::Kind::kOutput, std::move(*out), ""};
+    } else if (auto err = doc.find("error"); err != doc.end()) {
+      a = {SutAnswer::Kind::kError, std::move(*err), ""};
+    } else {
+      a = {SutAnswer::Kind::kGarbage, nullptr,
+           Format("an answer with neither \"output\" nor \"error\": {}", Excerpt(line))};
+    }
+    answered = ever_answered_ = true;
+    if (at == inflight.begin()) {
+      resolve_front(std::move(a));
+      return;
+    }
+    answers[at->index] = {
+        SutAnswer::Kind::kOutOfOrder, nullptr,
+        Format("answered before the case sent ahead of it (id {})", inflight.front().id)};
+    inflight.erase(at);
+    --remaining;
+  };
+
+  char buf[1 << 16];
+  while (remaining > 0) {
+    if (pid_ < 0) {
+      if (!Start())
+        return std::unexpected(Error{Format("cannot start /bin/sh: {}", std::strerror(errno))});
+      answered = false;
+      front_since = Clock::now();
+    }
+    while (inflight.size() < options_.window && (!resend.empty() || next < n) &&
+           wbuf.size() - woff < kWriteAhead) {
+      std::size_t index;
+      if (!resend.empty()) {
+        index = resend.front();
+        resend.pop_front();
+      } else {
+        index = next++;
+      }
+      if (bodies[index].empty()) {
+        const Json& r = requests[index];
+        bodies[index] = Format(",\"op\":{},\"input\":{}}}\n", Json(r.value("op", "")).dump(),
+                               r.contains("input")
+                                   ? r["input"].dump(-1, ' ', false, Json::error_handler_t::replace)
+                                   : "null");
+      }
+      const std::uint64_t id = next_id_++;
+      wbuf += "{\"id\":";
+      wbuf += std::to_string(id);
+      wbuf += bodies[index];
+      if (inflight.empty()) front_since = Clock::now();
+      inflight.push_back({index, id});
+    }
+    pollfd fds[3] = {{in_fd_, static_cast<short>(woff < wbuf.size() ? POLLOUT : 0), 0},
+                     {out_fd_, POLLIN, 0},
+                     {err_fd_, POLLIN, 0}};
+    int wait_ms = -1;
+    if (!inflight.empty()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          front_since + options_.case_timeout - Clock::now());
+      wait_ms = static_cast<int>(std::max<long long>(0, left.count()));
+    }
+    const int ready = ::poll(fds, err_fd_ >= 0 ? 3 : 2, wait_ms);
+    if (ready < 0 && errno != EINTR)
+      return std::unexpected(Error{Format("poll: {}", std::strerror(errno))});
+    if (!inflight.empty() && Clock::now() >= front_since + options_.case_timeout) {
+      resolve_front({SutAnswer::Kind::kTimeout, nullptr,
+                     Format("no answer within {} ms; the SUT was killed and restarted",
+                            options_.case_timeout.count())});
+      restart(true);
+      continue;
+    }
+    if (ready <= 0) continue;
+    if (fds[2].revents & (POLLIN | POLLHUP)) {
+      const ssize_t got = ::read(err_fd_, buf, sizeof buf);
+      if (got > 0) {
+        stderr_tail_.append(buf, static_cast<std::size_t>(got));
+        if (stderr_tail_.size() > kStderrTail)
+          stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+      } else if (got == 0) {
+        CloseFd(err_fd_);
+      }
+    }
+    if (fds[0].revents & (POLLOUT | POLLERR | POLLHUP)) {
+      const ssize_t put = ::write(in_fd_, wbuf.data() + woff, wbuf.size() - woff);
+      if (put > 0) {
+        woff += static_cast<std::size_t>(put);
+        if (woff == wbuf.size()) wbuf.clear(), woff = 0;
+      } else if (put < 0 && errno != EAGAIN && errno != EINTR) {
+        if (auto ok = crashed(); !ok) return std::unexpected(ok.error());
+        continue;
+      }
+    }
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t got = ::read(out_fd_, buf, sizeof buf);
+      if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+        if (auto ok = crashed(); !ok) return std::unexpected(ok.error());
+        continue;
+      }
+      if (got > 0) {
+        std::size_t from = rbuf.size();
+        rbuf.append(buf, static_cast<std::size_t>(got));
+        std::size_t start = 0, nl;
+        while ((nl = rbuf.find('\n', std::max(start, from))) != std::string::npos) {
+          handle_line(std::string_view(rbuf).substr(start, nl - start));
+          start = nl + 1;
+          from = start;
+        }
+        rbuf.erase(0, start);
+        if (rbuf.size() > kMaxLine) {
+          if (!inflight.empty())
+            resolve_front({SutAnswer::Kind::kGarbage, nullptr,
+                           Format("an answer line longer than {} bytes", kMaxLine)});
+          restart(true);
+        }
+      }
+    }
+  }
+  return answers;
+}
+
+}  // namespace llmconform::harness::check

@@ -1,0 +1,80 @@
+// The system under test of `llmconform check`: a command run as
+// `/bin/sh -c CMD` that answers JSON lines on stdout to JSON lines on stdin.
+//
+//   request  {"id": 17, "op": "action.parse", "input": {…}}
+//   answer   {"id": 17, "output": {…}}  or  {"id": 17, "error": "…"}
+//
+// Requests are pipelined: up to `window` are in flight at once, and answers
+// are expected in request order. Whatever the SUT does wrong is an answer of
+// its own kind, attributed to the case that caused it, and the exchange goes
+// on: a line that is not such an answer (garbage), an answer to a later case
+// first (out of order), no answer within the per-case time limit (the SUT is
+// killed and restarted), or the SUT exiting (restarted). Cases in flight when
+// the SUT is restarted are sent again to the new process.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "protocols/wire/error.h"
+
+namespace llmconform::harness::check {
+
+struct SutAnswer {
+  enum class Kind { kOutput, kError, kGarbage, kOutOfOrder, kTimeout, kCrash };
+  Kind kind = Kind::kOutput;
+  nlohmann::json value;  // kOutput: the output; kError: the error message
+  std::string detail;    // what went wrong, for the SUT's own failures
+};
+
+// "output" | "error" | "garbage" | "out of order" | "timeout" | "crash".
+std::string_view SutAnswerKindName(SutAnswer::Kind kind);
+
+struct SutOptions {
+  std::string command;                            // run as /bin/sh -c COMMAND
+  std::chrono::milliseconds case_timeout{10000};  // per case, from when it is next
+  std::size_t window = 512;                       // requests in flight at most
+  // Give up when the SUT exits this many times in a row before it ever answered.
+  int max_failed_starts = 3;
+};
+
+class Sut {
+ public:
+  explicit Sut(SutOptions options);
+  ~Sut();  // kills the SUT (closing its stdin first) and reaps it
+  Sut(const Sut&) = delete;
+  Sut& operator=(const Sut&) = delete;
+
+  // One answer per request, in the order given. `requests[i]` is
+  // {"op", "input"}; the id is added here. Error: the SUT exited
+  // `max_failed_starts` times in a row before it ever answered (the command
+  // does not work), with its exit status and the end of its stderr. Once it
+  // has answered, crashes are answers (kCrash) and never end the exchange.
+  std::expected<std::vector<SutAnswer>, Error> Exchange(
+      const std::vector<nlohmann::json>& requests);
+
+  int restarts() const { return restarts_; }
+
+ private:
+  bool Start();
+  void Stop(bool kill_now);
+  std::string StatusText();
+
+  SutOptions options_;
+  pid_t pid_ = -1;
+  int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
+  std::string stderr_tail_;
+  int exit_status_ = 0;
+  int restarts_ = 0;
+  bool ever_answered_ = false;
+  std::uint64_t next_id_ = 1;
+};
+
+}  // namespace llmconform::harness::check

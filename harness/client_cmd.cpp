@@ -1,0 +1,269 @@
+#include "harness/client_cmd.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "harness/atomic_file.h"
+#include "harness/gate_checks.h"
+#include "harness/json_location.h"
+#include "harness/scratch_dir.h"
+#include "harness/suites/registry.h"
+#include "protocols/wire/format.h"
+
+extern char** environ;
+
+namespace llmconform::harness {
+namespace {
+
+using reports::CheckResult;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kOutputTail = 2000;
+
+struct ClientRun {
+  bool started = false;
+  std::string start_error;
+  bool timed_out = false;
+  int status = 0;      // waitpid status
+  std::string output;  // the end of its stdout + stderr
+};
+
+// Runs `command` under /bin/sh -c with `env` added to ours, its stdout and
+// stderr captured (the last kOutputTail bytes), killed (its whole process
+// group) after `timeout`.
+ClientRun RunCommand(const std::string& command, const std::vector<std::string>& env,
+                     std::chrono::milliseconds timeout) {
+  ClientRun run;
+  std::vector<std::string> vars;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view var(*e);
+    bool overridden = false;
+    for (const auto& add : env)
+      overridden |= var.substr(0, var.find('=')) == std::string_view(add).substr(0, add.find('='));
+    if (!overridden) vars.emplace_back(var);
+  }
+  vars.insert(vars.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (auto& v : vars) envp.push_back(v.data());
+  envp.push_back(nullptr);
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    run.start_error = Format("pipe: {}", std::strerror(errno));
+    return run;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    run.start_error = Format("fork: {}", std::strerror(errno));
+    ::close(out[0]), ::close(out[1]);
+    return run;
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, 0);
+    ::dup2(out[1], 1);
+    ::dup2(out[1], 2);
+    char* const argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"),
+                          const_cast<char*>(command.c_str()), nullptr};
+    ::execve("/bin/sh", argv, envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(out[1]);
+  run.started = true;
+  const auto deadline = Clock::now() + timeout;
+  bool exited = false, eof = false;
+  char buf[4096];
+  while (!exited || !eof) {
+    if (!exited) {
+      int status = 0;
+      if (::waitpid(pid, &status, WNOHANG) == pid) {
+        exited = true;
+        run.status = status;
+      }
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0 && !exited) {
+      run.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &run.status, 0);
+      break;
+    }
+    if (eof) {
+      ::usleep(2000);
+      continue;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    // Once the client has exited, a grandchild may still hold the pipe: wait briefly only.
+    const int ready = ::poll(&p, 1, exited ? 200 : static_cast<int>(std::min<long long>(left, 50)));
+    if (ready > 0) {
+      const ssize_t got = ::read(out[0], buf, sizeof buf);
+      if (got > 0) {
+        run.output.append(buf, static_cast<std::size_t>(got));
+        if (run.output.size() > kOutputTail) run.output.erase(0, run.output.size() - kOutputTail);
+      } else if (got == 0 || errno != EINTR) {
+        eof = true;
+      }
+    } else if (exited) {
+      eof = true;
+    }
+  }
+  ::close(out[0]);
+  return run;
+}
+
+std::vector<CheckResult> SkipAll(const Scenario& s, const std::string& why) {
+  std::vector<CheckResult> out;
+  for (const auto& rule : s.rules) out.push_back(CheckResult::Skip(rule, why));
+  return out;
+}
+
+std::vector<CheckResult> ErrorAll(const Scenario& s, const std::string& why) {
+  std::vector<CheckResult> out;
+  for (const auto& rule : s.rules) out.push_back(CheckResult::Error(rule, why));
+  return out;
+}
+
+std::string Tail(const std::string& output) {
+  std::string t = output;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  if (t.empty()) return "";
+  if (t.size() > 400) t = "…" + t.substr(t.size() - 400);
+  return "; its output ends: " +
+         nlohmann::json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Drives the scenario with the user's client instead of the reference one.
+class ClientCommandDriver final : public ProtocolSuite {
+ public:
+  ClientCommandDriver(const Scenario& s, const RunOptions& options) : s_(s), options_(options) {}
+
+  std::string_view protocol() const override { return s_.protocol; }
+
+  std::expected<Observation, Error> Drive(const Scenario& s, const DriveContext& ctx) override {
+    const fs::path input = ctx.work_dir / "input.json";
+    const fs::path output = ctx.work_dir / "output.json";
+    if (auto ok = WriteFileAtomically(input, s.input.dump(2) + "\n"); !ok)
+      return std::unexpected(ok.error());
+    run_ =
+        RunCommand(options_.client_cmd,
+                   {"OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
+                    "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
+                    "LLMCONFORM_INPUT=" + input.string(), "LLMCONFORM_OUTPUT=" + output.string()},
+                   options_.client_timeout);
+    if (!run_.started)
+      return std::unexpected(Error{"the client command could not start: " + run_.start_error});
+    Observation obs;
+    std::error_code ec;
+    if (!fs::exists(output, ec)) {
+      output_problem_ =
+          Format("the client wrote no {} (LLMCONFORM_OUTPUT)", output.filename().string());
+    } else if (auto text = ReadFile(output); !text) {
+      output_problem_ = text.error().message;
+    } else if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", *text); !doc) {
+      output_problem_ = doc.error().message;
+    } else if (!doc->is_object()) {
+      output_problem_ = "LLMCONFORM_OUTPUT holds JSON that is not an object";
+    } else {
+      obs.outputs = std::move(*doc);
+    }
+    return obs;
+  }
+
+  std::vector<CheckResult> Check(const Scenario&, const Observation&) const override { return {}; }
+
+  std::vector<CheckResult> ClientChecks() const {
+    std::vector<CheckResult> out;
+    const std::string cmd = Format("`{}`", options_.client_cmd);
+    if (run_.timed_out) {
+      out.push_back(CheckResult::Fail(
+          "GATE-CLIENT-TIMEOUT",
+          Format("the client {} did not finish within {} ms and was killed{}", cmd,
+                 options_.client_timeout.count(), Tail(run_.output)),
+          reports::Evidence{
+              .expected = Format("exit within {} ms", options_.client_timeout.count()),
+              .actual = "still running",
+              .where = "client"}));
+      out.push_back(CheckResult::Skip("GATE-CLIENT-EXIT", "the client timed out"));
+    } else {
+      out.push_back(CheckResult::Pass("GATE-CLIENT-TIMEOUT", "the client finished in time"));
+      const bool ok = WIFEXITED(run_.status) && WEXITSTATUS(run_.status) == 0;
+      const std::string how = WIFSIGNALED(run_.status)
+                                  ? Format("was killed by signal {}", WTERMSIG(run_.status))
+                                  : Format("exited with status {}", WEXITSTATUS(run_.status));
+      out.push_back(ok ? CheckResult::Pass("GATE-CLIENT-EXIT", "the client exited with status 0")
+                       : CheckResult::Fail(
+                             "GATE-CLIENT-EXIT",
+                             Format("the client {} {}{}", cmd, how, Tail(run_.output)),
+                             reports::Evidence{
+                                 .expected = "exit status 0", .actual = how, .where = "client"}));
+    }
+    out.push_back(
+        output_problem_.empty()
+            ? CheckResult::Pass("GATE-CLIENT-OUTPUT", "the client wrote its output object")
+            : CheckResult::Fail("GATE-CLIENT-OUTPUT", output_problem_,
+                                reports::Evidence{.expected = "a JSON object",
+                                                  .actual = output_problem_,
+                                                  .where = "LLMCONFORM_OUTPUT"}));
+    return out;
+  }
+
+ private:
+  const Scenario& s_;
+  const RunOptions& options_;
+  ClientRun run_;
+  std::string output_problem_;
+};
+
+}  // namespace
+
+bool HasClientSide(const Scenario& s, std::string* why_not) {
+  std::string why;
+  if (s.protocol != "multiturn" && s.protocol != "action") {
+    why = Format(
+        "--client-cmd gates multiturn and action clients; the {} scenarios' rules read "
+        "state only the reference driver reports (judge its traffic with `llmconform "
+        "judge`)",
+        s.protocol);
+  } else if (s.trace.empty()) {
+    why = "the scenario replays no trace: there is no LLM for a client to talk to";
+  }
+  if (why_not) *why_not = why;
+  return why.empty();
+}
+
+std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& options) {
+  std::string why;
+  if (!HasClientSide(s, &why)) return SkipAll(s, "no client side: " + why);
+  const SuiteKind* kind = FindSuite(s.protocol);
+  if (!kind) return ErrorAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
+  ScratchDir scratch;
+  if (scratch.path().empty())
+    return ErrorAll(s, "cannot create a scratch folder in the temp directory");
+  ClientCommandDriver driver(s, options);
+  auto obs = ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed);
+  if (!obs) return ErrorAll(s, obs.error().message);
+  std::vector<CheckResult> checks;
+  try {
+    checks = kind->make()->Check(s, *obs);
+  } catch (const std::exception& e) {
+    return ErrorAll(s, Format("a check threw: {}", e.what()));
+  }
+  auto gate = RequestGateChecks(obs->journal, ExpectedRequests(s, options.source_root));
+  checks.insert(checks.end(), gate.begin(), gate.end());
+  auto client = driver.ClientChecks();
+  checks.insert(checks.end(), client.begin(), client.end());
+  return checks;
+}
+
+}  // namespace llmconform::harness

@@ -1,0 +1,34 @@
+// `llmconform run --client-cmd CMD`: gates another team's client. Per client
+// scenario, mockllm replays the scenario's trace in-process (pinned), the
+// client runs as `/bin/sh -c CMD` with
+//   OPENAI_BASE_URL     the pinned URL (…/t/<trace id>/v1)
+//   OPENAI_API_KEY      "mockllm"
+//   LLMCONFORM_SCENARIO <protocol>/<name>
+//   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
+//   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
+//                       produced (per protocol, docs/gate.md)
+// and then the scenario's rules judge mockllm's journal and that output, with
+// the gate's rules (harness/gate_checks.h) and GATE-CLIENT-EXIT,
+// GATE-CLIENT-TIMEOUT and GATE-CLIENT-OUTPUT.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/runner.h"
+#include "harness/scenario.h"
+#include "reports/result.h"
+
+namespace llmconform::harness {
+
+// The protocols --client-cmd gates; a scenario of another protocol, or one
+// without a trace, is skipped with a reason.
+bool HasClientSide(const Scenario& scenario, std::string* why_not = nullptr);
+
+// One scenario with the client command of `options`. Never throws.
+std::vector<reports::CheckResult> RunClientScenario(const Scenario& scenario,
+                                                    const RunOptions& options);
+
+}  // namespace llmconform::harness

@@ -1,0 +1,113 @@
+#include "harness/gate_checks.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <string>
+
+#include "mockllm/server.h"
+
+namespace llmconform::harness {
+namespace {
+
+using reports::Outcome;
+
+// Two exchanges: a plain request, then a streamed one.
+constexpr std::string_view kTrace =
+    R"({"format":"llmconform-trace/1","id":"demo/chat","origin":"synthesized","model":"m"}
+{"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hello"},"finish_reason":"stop"}]}}}
+{"seq":2,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"more"}]}},"response":{"status":500,"headers":{"content-type":"application/json"},"body":{"error":{"message":"upstream"}}}}
+)";
+const std::string kFirst = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
+const std::string kSecond = R"({"model":"m","messages":[{"role":"user","content":"more"}]})";
+
+class GateChecksTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto trace = mockllm::ParseTrace(kTrace, "demo.jsonl");
+    ASSERT_TRUE(trace) << trace.error().message;
+    auto server = mockllm::Server::Start({*trace}, {});
+    ASSERT_TRUE(server) << server.error().message;
+    server_ = std::move(*server);
+  }
+  void TearDown() override { server_->Stop(); }
+
+  int Post(const std::string& path, const std::string& body) {
+    httplib::Client c("127.0.0.1", server_->port());
+    c.set_read_timeout(10, 0);
+    auto r = c.Post(path.c_str(), body, "application/json");
+    return r ? r->status : -1;
+  }
+  const std::string pinned_ = "/t/demo%2Fchat/v1/chat/completions";
+
+  // The outcome of `rule` among the checks of the journal so far.
+  Outcome OutcomeOf(const std::string& rule, std::string* message = nullptr) {
+    for (const auto& c : RequestGateChecks(server_->Journal(), 2)) {
+      if (c.rule != rule) continue;
+      if (message) *message = c.message;
+      return c.outcome;
+    }
+    ADD_FAILURE() << "no result for " << rule;
+    return Outcome::kError;
+  }
+
+  std::unique_ptr<mockllm::Server> server_;
+};
+
+TEST_F(GateChecksTest, AClientThatFollowsTheTracePassesEveryGateRule) {
+  EXPECT_EQ(Post(pinned_, kFirst), 200);
+  EXPECT_EQ(Post(pinned_, kSecond), 500);  // recorded: not a refusal
+  for (const auto& c : RequestGateChecks(server_->Journal(), 2))
+    EXPECT_EQ(c.outcome, Outcome::kPass) << c.rule << ": " << c.message;
+}
+
+TEST_F(GateChecksTest, AMismatchedRequestFailsOnItsOwnRule) {
+  EXPECT_EQ(Post(pinned_, kFirst), 200);
+  EXPECT_EQ(Post(pinned_, R"({"model":"m","stream":true,"messages":[{"role":"user","content":"more"}]})"),
+            400);
+  std::string message;
+  EXPECT_EQ(OutcomeOf("GATE-REQUEST-MISMATCH", &message), Outcome::kFail);
+  EXPECT_NE(message.find("/stream"), std::string::npos) << message;
+  EXPECT_EQ(OutcomeOf("GATE-TRACE-EXHAUSTED"), Outcome::kPass);
+  EXPECT_EQ(OutcomeOf("GATE-TOO-FEW-REQUESTS"), Outcome::kPass);
+}
+
+TEST_F(GateChecksTest, ARequestPastTheTraceFailsAsExhaustedAndTooMany) {
+  EXPECT_EQ(Post(pinned_, kFirst), 200);
+  EXPECT_EQ(Post(pinned_, kSecond), 500);
+  EXPECT_EQ(Post(pinned_, kSecond), 400);
+  std::string message;
+  EXPECT_EQ(OutcomeOf("GATE-TRACE-EXHAUSTED", &message), Outcome::kFail);
+  EXPECT_NE(message.find("request 3"), std::string::npos) << message;
+  EXPECT_EQ(OutcomeOf("GATE-TOO-MANY-REQUESTS"), Outcome::kFail);
+  EXPECT_EQ(OutcomeOf("GATE-REQUEST-MISMATCH"), Outcome::kPass);
+}
+
+TEST_F(GateChecksTest, StoppingEarlyFailsTooFewRequests) {
+  EXPECT_EQ(Post(pinned_, kFirst), 200);
+  std::string message;
+  EXPECT_EQ(OutcomeOf("GATE-TOO-FEW-REQUESTS", &message), Outcome::kFail);
+  EXPECT_EQ(message, "the client sent 1 request(s); the trace has 2: it stopped early");
+}
+
+TEST_F(GateChecksTest, AnUnknownTraceAndAnUnknownRouteAreRefusals) {
+  EXPECT_EQ(Post("/t/nope/v1/chat/completions", kFirst), 404);
+  EXPECT_EQ(OutcomeOf("GATE-UNKNOWN-TRACE"), Outcome::kFail);
+  EXPECT_EQ(Post("/v2/whatever", kFirst), 404);
+  EXPECT_EQ(OutcomeOf("GATE-REQUEST-REFUSED"), Outcome::kFail);
+}
+
+TEST(GateChecks, HostileJournalsAreReadWithoutThrowing) {
+  const Json journal = Json::parse(
+      R"([1, null, {"method": 3, "path": []}, {"findings": "x"}, {"findings": [1, {"rule": 2}]},
+          {"response": {"status": "500"}}, {"response": {"status": 503}, "method": "POST"}])");
+  auto checks = RequestGateChecks(journal, std::nullopt);
+  ASSERT_EQ(checks.size(), 6u);
+  EXPECT_EQ(checks[3].rule, "GATE-REQUEST-REFUSED");
+  EXPECT_EQ(checks[3].outcome, Outcome::kFail);
+  EXPECT_EQ(checks[4].outcome, Outcome::kSkip);
+  EXPECT_EQ(RequestGateChecks(Json("not a journal"), 0)[4].outcome, Outcome::kPass);
+}
+
+}  // namespace
+}  // namespace llmconform::harness
