@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_read.h"
 #include "harness/atomic_file.h"
 #include "harness/json_location.h"
 #include "harness/oracle.h"
@@ -175,12 +176,16 @@ class RunCommand final : public Command {
         std::cerr << "llmconform run: --baseline " << text.error().message << '\n';
         return kExitUsage;
       }
-      nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
-      if (doc.is_discarded() || !doc.is_object()) {
+      auto doc = ReadJson(baseline_, *text);
+      if (!doc) {
+        std::cerr << "llmconform run: --baseline " << doc.error().message << '\n';
+        return kExitUsage;
+      }
+      if (!doc->is_object()) {
         std::cerr << "llmconform run: --baseline " << baseline_ << ": not a JSON report\n";
         return kExitUsage;
       }
-      baseline = std::move(doc);
+      baseline = std::move(*doc);
     }
     reports::MultiReporter fan;
     if (auto built = reports_.Build(fan); !built) {
@@ -443,9 +448,11 @@ class RefCommand final : public Command {
         "Reads one JSON document on stdin and writes the result on stdout.\n"
         "Exit 0 with a result (also when the input is invalid for the protocol: the result says "
         "so);\n"
-        "exit 2 with {\"error\": ...} on stderr for malformed JSON, a missing or mistyped field, "
-        "or an\n"
-        "unknown operation.\n\n"
+        "exit 2 with {\"error\": \"stdin:LINE:COL: ...\"} on stderr for malformed JSON (also "
+        "invalid\n"
+        "UTF-8, a number beyond double's range, nesting deeper than 512), a missing or mistyped "
+        "field,\n"
+        "or an unknown operation.\n\n"
         "Example:\n"
         "  echo '{\"text\":\"介绍林默\"}' | llmconform ref multiturn.estimateMessageTokens\n"
         "  {\"tokens\":3}");

@@ -1,10 +1,10 @@
 #include "mockllm/lint.h"
 
+#include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
 #include "mockllm/trace.h"
 #include "protocols/wire/format.h"
-#include "protocols/wire/json_locate.h"
 
 namespace mockllm {
 namespace {
@@ -65,8 +65,7 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
     } else if (auto x = ParseExchange(line, name, line_no); !x) {
       problems.push_back(x.error().message);
     }
-    const OJson j = JsonNestingDepth(line) > kMaxJsonDepth ? OJson(OJson::value_t::discarded)
-                                                           : OJson::parse(line, nullptr, false);
+    const OJson j = llmconform::ReadOrderedJsonOrDiscarded(line);
     if (j.is_discarded()) {
       ScanText(line, "", ctx);  // unparseable: look at the text itself
     } else {

@@ -23,8 +23,6 @@ std::uint64_t HashId(std::string_view s) {
   return h;
 }
 
-Json ToPlainJson(const OJson& j) { return Json::parse(j.dump()); }
-
 std::string RequestLine(std::string_view method, std::string_view path) {
   return Format("{} {}", method, path);
 }
@@ -48,7 +46,7 @@ std::expected<std::unique_ptr<ReplayBook>, Error> ReplayBook::Build(std::vector<
       const Exchange& ex = t.exchanges[x];
       Loaded l;
       l.canonical_body =
-          book->ignore_.Apply(ex.request.body ? ToPlainJson(*ex.request.body) : Json(nullptr));
+          book->ignore_.Apply(ex.request.body ? Json(*ex.request.body) : Json(nullptr));
       l.fault = MergeFaults(options.fault, ex.fault.value_or(OJson::object()));
       auto fault = FaultFromJson(l.fault);
       if (!fault) {
