@@ -4,7 +4,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "harness/json_location.h"
-#include "protocols/wire/json_locate.h"
+#include "base/json_locate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace llmconform;

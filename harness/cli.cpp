@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_read.h"
 #include "harness/atomic_file.h"
 #include "harness/data_dir.h"
 #include "harness/check/check_run.h"
@@ -604,9 +605,11 @@ class RefCommand final : public Command {
         "Reads one JSON document on stdin and writes the result on stdout.\n"
         "Exit 0 with a result (also when the input is invalid for the protocol: the result says "
         "so);\n"
-        "exit 2 with {\"error\": ...} on stderr for malformed JSON, a missing or mistyped field, "
-        "or an\n"
-        "unknown operation.\n\n"
+        "exit 2 with {\"error\": \"stdin:LINE:COL: ...\"} on stderr for malformed JSON (also "
+        "invalid\n"
+        "UTF-8, a number beyond double's range, nesting deeper than 512), a missing or mistyped "
+        "field,\n"
+        "or an unknown operation.\n\n"
         "Example:\n"
         "  echo '{\"text\":\"介绍林默\"}' | llmconform ref multiturn.estimateMessageTokens\n"
         "  {\"tokens\":3}");

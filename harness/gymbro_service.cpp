@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -61,7 +62,7 @@ struct UpstreamPiece {
 UpstreamPiece ReadPiece(const wire::SseEvent& e) {
   UpstreamPiece piece;
   if (e.data == "[DONE]") return piece;
-  const Json chunk = Json::parse(e.data, nullptr, /*allow_exceptions=*/false);
+  const Json chunk = ReadJsonOrDiscarded(e.data);
   if (!chunk.is_object()) return piece;
   if (auto id = chunk.find("id"); id != chunk.end() && id->is_string())
     piece.id = id->get<std::string>();
@@ -96,7 +97,7 @@ std::optional<Failure> Judge(const std::expected<wire::HttpResponse, Error>& res
     return Failure{"provider_unavailable", m};
   }
   if (result->status != 200) {
-    const Json body = Json::parse(result->body, nullptr, /*allow_exceptions=*/false);
+    const Json body = ReadJsonOrDiscarded(result->body);
     const auto error = wire::ErrorBodyFromJson(body);
     return Failure{"provider_error", Format("the upstream answered HTTP {}: {}", result->status,
                                             error ? error->message : result->body.substr(0, 200))};
@@ -128,7 +129,7 @@ struct GymbroService::Impl {
   std::atomic<bool> stopping{false};
 
   void HandlePost(const httplib::Request& req, httplib::Response& res) {
-    const Json body = Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+    const Json body = ReadJsonOrDiscarded(req.body);
     std::string problem;
     if (!body.is_object()) {
       problem = "the body must be a JSON object {\"text\", \"system\"?, \"model\"?}";
@@ -344,7 +345,7 @@ void GymbroService::Stop() { impl_->Stop(); }
 std::expected<wire::HttpResponse, Error> PostGymbroMessage(
     const std::string& base_url, const std::string& json_body,
     const std::optional<std::string>& request_id, std::chrono::milliseconds timeout) {
-  const UrlParts parts = SplitUrl(base_url);
+  const UrlParts parts = SplitHttpUrl(base_url).value_or(UrlParts{});
   const std::string url = base_url + "/api/v1/messages";
   if (parts.origin.empty())
     return std::unexpected(Error{Format("POST {}: not an http(s) URL", url)});

@@ -13,7 +13,7 @@ namespace {
 class HttpTransport final : public wire::ChatTransport {
  public:
   explicit HttpTransport(std::string base_url)
-      : base_url_(std::move(base_url)), parts_(SplitUrl(base_url_)) {}
+      : base_url_(std::move(base_url)), parts_(SplitHttpUrl(base_url_).value_or(UrlParts{})) {}
 
   std::expected<wire::HttpResponse, Error> PostJson(
       std::string_view path, const std::string& json_body, std::chrono::milliseconds timeout,
@@ -78,20 +78,6 @@ class HttpTransport final : public wire::ChatTransport {
 };
 
 }  // namespace
-
-UrlParts SplitUrl(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return {};
-  const std::string scheme = url.substr(0, scheme_end);
-  if (scheme != "http" && scheme != "https") return {};
-  const auto path_start = url.find('/', scheme_end + 3);
-  UrlParts parts;
-  parts.origin = url.substr(0, path_start);
-  if (parts.origin.size() == scheme_end + 3) return {};
-  if (path_start != std::string::npos) parts.path = url.substr(path_start);
-  while (!parts.path.empty() && parts.path.back() == '/') parts.path.pop_back();
-  return parts;
-}
 
 std::unique_ptr<wire::ChatTransport> MakeHttpTransport(std::string base_url) {
   return std::make_unique<HttpTransport>(std::move(base_url));

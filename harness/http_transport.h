@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "base/url.h"
 #include "protocols/wire/transport.h"
 
 namespace llmconform::harness {
@@ -13,13 +14,5 @@ namespace llmconform::harness {
 // own connection, so one transport may be used from several threads.
 // An unparsable base URL is reported by the first call.
 std::unique_ptr<wire::ChatTransport> MakeHttpTransport(std::string base_url);
-
-// Splits "http://h:1/a/b" into {"http://h:1", "/a/b"}; nullopt-like empty
-// origin when the URL has no scheme or host.
-struct UrlParts {
-  std::string origin;  // scheme://host[:port]
-  std::string path;    // "" or "/…" without a trailing slash
-};
-UrlParts SplitUrl(const std::string& url);
 
 }  // namespace llmconform::harness

@@ -8,15 +8,6 @@
 namespace llmconform::harness {
 namespace {
 
-TEST(SplitUrl, SeparatesOriginAndPath) {
-  auto p = SplitUrl("http://127.0.0.1:8080/t/a%2Fb/v1/");
-  EXPECT_EQ(p.origin, "http://127.0.0.1:8080");
-  EXPECT_EQ(p.path, "/t/a%2Fb/v1");
-  EXPECT_EQ(SplitUrl("https://api.example.com").path, "");
-  EXPECT_EQ(SplitUrl("ftp://x/y").origin, "");
-  EXPECT_EQ(SplitUrl("http://").origin, "");
-}
-
 // A loopback server on an ephemeral port, stopped at the end of the test.
 class LoopbackServer {
  public:

@@ -1,26 +1,15 @@
 #include "harness/json_location.h"
 
+#include "base/json_locate.h"
+#include "base/json_read.h"
 #include "protocols/wire/format.h"
-#include "protocols/wire/json_locate.h"
 
 namespace llmconform::harness {
 
 std::expected<nlohmann::json, Error> ParseJsonText(std::string_view name, std::string_view text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is the 1-based index of the last byte read; the error is there.
-    const LineColumn pos = LineColumnOf(text, e.byte == 0 ? 0 : e.byte - 1);
-    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 3: syntax error
-    // while parsing value - invalid literal; last read: 'tr'": keep what follows the location.
-    std::string what = e.what();
-    if (auto at = what.find("syntax error while "); at != std::string::npos) {
-      what = what.substr(at);
-    } else if (auto colon = what.find(": "); colon != std::string::npos) {
-      what = what.substr(colon + 2);
-    }
-    return std::unexpected(Error{Format("{}:{}:{}: {}", name, pos.line, pos.column, what)});
-  }
+  auto j = ReadJson(name, text);
+  if (!j) return std::unexpected(Error{std::move(j.error().message)});
+  return std::move(*j);
 }
 
 std::string LocatedMessage(std::string_view name, std::string_view text,

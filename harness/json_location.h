@@ -1,5 +1,5 @@
 // Errors about JSON files, located: `file:line:col: expected …, got …`
-// (the locating itself is protocols/wire/json_locate.h).
+// (the locating itself is base/json_locate.h).
 #pragma once
 
 #include <cstddef>
@@ -12,8 +12,8 @@
 
 namespace llmconform::harness {
 
-// Parses JSON text; a syntax error reads
-// "NAME:LINE:COL: expected …; got …" (nlohmann's explanation, located).
+// Parses JSON text with base's ReadJson (depth limit, invalid UTF-8 and
+// numbers out of range refused); any problem reads "NAME:LINE:COL: what".
 std::expected<nlohmann::json, Error> ParseJsonText(std::string_view name, std::string_view text);
 
 // "NAME:LINE:COL: MESSAGE" at the value `pointer` names, or "NAME: POINTER: MESSAGE"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_read.h"
 #include "harness/json_location.h"
 #include "protocols/action/oracle_ops.h"
 #include "protocols/multiturn/oracle_ops.h"
@@ -31,7 +32,7 @@ std::vector<OracleOp> BuildTable() {
 }
 
 void WriteError(std::ostream& err, std::string_view message) {
-  err << nlohmann::json{{"error", message}}.dump() << '\n';
+  err << DumpJson(nlohmann::json{{"error", message}}) << '\n';
 }
 
 }  // namespace
@@ -71,7 +72,7 @@ int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std
     return 2;
   }
   // Invalid UTF-8 in a result string is replaced rather than failing the call.
-  out << result->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out << DumpJson(*result) << '\n';
   return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
+#include "base/json_read.h"
 #include "harness/json_location.h"
 #include "harness/parallel.h"
 #include "harness/scratch_dir.h"
@@ -208,10 +209,9 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '[') return ParseJsonText(name, text);
   // An object with "entries", or JSON Lines of entries.
-  auto whole = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!whole.is_discarded() && whole.is_object() && whole.contains("entries") &&
-      whole["entries"].is_array()) {
-    return whole["entries"];
+  auto whole = ReadJson(name, text);
+  if (whole && whole->is_object() && whole->contains("entries") && (*whole)["entries"].is_array()) {
+    return (*whole)["entries"];
   }
   Json entries = Json::array();
   std::size_t line_no = 0, at = 0;
@@ -222,15 +222,8 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
     ++line_no;
     at = nl == std::string_view::npos ? text.size() : nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    auto entry = ParseJsonText(Format("{}:{}", name, line_no), line);
-    if (!entry) {
-      // "name:LINE:1:COL: …" → keep the line, drop the parser's own line 1.
-      std::string msg = entry.error().message;
-      const std::string prefix = Format("{}:{}:1:", name, line_no);
-      if (msg.rfind(prefix, 0) == 0)
-        msg = Format("{}:{}:{}", name, line_no, msg.substr(prefix.size()));
-      return std::unexpected(Error{msg});
-    }
+    auto entry = ReadJson(name, line, {.first_line = line_no});
+    if (!entry) return std::unexpected(Error{std::move(entry.error().message)});
     entries.push_back(std::move(*entry));
   }
   return entries;

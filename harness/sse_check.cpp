@@ -145,7 +145,7 @@ std::expected<CapturedStream, Error> CapturedStreamFromJson(const Json& j) {
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
     std::chrono::milliseconds timeout, const StreamLimits& limits) {
-  const UrlParts parts = SplitUrl(url);
+  const UrlParts parts = SplitHttpUrl(url).value_or(UrlParts{});
   if (parts.origin.empty())
     return std::unexpected(Error{Format("GET {}: not an http(s) URL", url)});
   httplib::Client client(parts.origin);

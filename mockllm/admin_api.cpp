@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "base/json_read.h"
 #include "mockllm/server.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -82,9 +83,9 @@ std::expected<std::string, Error> AsTraceText(const OJson& j, std::string_view n
 
 std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view body,
                                                              std::string_view name) {
-  if (JsonNestingDepth(body) > kMaxJsonDepth) {
-    return std::unexpected(
-        Error{Format("{}: nests arrays and objects deeper than {} levels", name, kMaxJsonDepth)});
+  if (auto problem = llmconform::PrescanJsonText(body)) {
+    const llmconform::LineColumn at = llmconform::LineColumnOf(body, problem->offset);
+    return std::unexpected(Error{Format("{}:{}:{}: {}", name, at.line, at.column, problem->what)});
   }
   const OJson j = OJson::parse(body, nullptr, false);
   std::vector<std::string> texts;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
 #include "protocols/wire/format.h"
 
 namespace mockllm {
@@ -142,33 +143,9 @@ Json IgnorePaths::Apply(Json j) const {
   return j;
 }
 
-std::size_t JsonNestingDepth(std::string_view text) {
-  std::size_t depth = 0;
-  std::size_t deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 Json BodyValue(std::string_view body) {
-  if (JsonNestingDepth(body) > kMaxJsonDepth) return Json(std::string(body));
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return nullptr;
-  Json j = Json::parse(body, nullptr, false);
+  Json j = llmconform::ReadJsonOrDiscarded(body);
   if (j.is_discarded()) return Json(std::string(body));
   return j;
 }

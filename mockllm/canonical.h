@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_read.h"
 #include "protocols/wire/error.h"
 
 namespace mockllm {
@@ -33,14 +34,9 @@ class IgnorePaths {
   std::vector<std::vector<std::string>> patterns_;  // unescaped tokens
 };
 
-// The deepest nesting of arrays and objects in JSON text (strings skipped),
-// found without parsing: code that walks JSON recursively refuses text
-// deeper than kMaxJsonDepth instead of running out of stack.
-inline constexpr std::size_t kMaxJsonDepth = 512;
-std::size_t JsonNestingDepth(std::string_view text);
-
 // A request body as the matcher sees it: parsed JSON, or the text itself as a
-// JSON string when it is not JSON, or null when empty.
+// JSON string when base's ReadJson refuses it (not JSON, nested deeper than
+// kMaxJsonDepth, invalid UTF-8, a number out of range), or null when empty.
 Json BodyValue(std::string_view body);
 
 struct Difference {

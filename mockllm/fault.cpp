@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "base/json_read.h"
 #include "protocols/wire/format.h"
 
 namespace mockllm {
@@ -176,7 +177,7 @@ std::expected<void, Error> AddFaultFlag(OJson& into, std::string_view flag) {
   OJson value = true;
   if (eq != std::string_view::npos) {
     const std::string text(flag.substr(eq + 1));
-    value = OJson::parse(text, nullptr, false);
+    value = llmconform::ReadOrderedJsonOrDiscarded(text);
     if (value.is_discarded()) value = text;
   }
   OJson one = OJson::object();

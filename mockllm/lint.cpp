@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
 #include "mockllm/trace.h"
 #include "protocols/wire/format.h"
-#include "protocols/wire/json_locate.h"
 
 namespace mockllm {
 namespace {
@@ -65,8 +65,7 @@ std::vector<std::string> ExchangeProblems(std::string_view line, std::string_vie
   auto whole = ParseExchange(line, name, line_no);
   if (whole) return {};
   std::vector<std::string> out{whole.error().message};
-  if (JsonNestingDepth(line) > kMaxJsonDepth) return out;
-  const OJson j = OJson::parse(line, nullptr, false);
+  const OJson j = llmconform::ReadOrderedJsonOrDiscarded(line);
   if (j.is_discarded() || !j.is_object()) return out;
   const OJson request = {{"method", "POST"}, {"path", "/v1/x"}};
   const OJson response = {{"status", 200}};
@@ -140,8 +139,7 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         ++report.format_errors;
       }
     }
-    const OJson j = JsonNestingDepth(line) > kMaxJsonDepth ? OJson(OJson::value_t::discarded)
-                                                           : OJson::parse(line, nullptr, false);
+    const OJson j = llmconform::ReadOrderedJsonOrDiscarded(line);
     if (j.is_discarded()) {
       ScanText(line, "", ctx);  // unparseable: look at the text itself
     } else {

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "base/url.h"
 #include "mockllm/canonical.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/secrets.h"
@@ -23,25 +24,14 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
-struct Upstream {
-  std::string origin;  // "https://host:port", what httplib::Client takes
-  std::string prefix;  // put before every path, "" or "/something"
-};
-
-std::expected<Upstream, Error> ParseUpstream(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  const std::string scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
-  if (scheme != "http" && scheme != "https") {
-    return std::unexpected(
-        Error{Format("--upstream \"{}\": expected an http:// or https:// URL", url)});
-  }
-  const auto path_start = url.find('/', scheme_end + 3);
-  Upstream u{url.substr(0, path_start),
-             path_start == std::string::npos ? "" : url.substr(path_start)};
-  while (!u.prefix.empty() && u.prefix.back() == '/') u.prefix.pop_back();
-  if (u.origin.size() == scheme_end + 3)
+// origin: what httplib::Client takes; path: put before every request path.
+std::expected<llmconform::UrlParts, Error> ParseUpstream(const std::string& url) {
+  auto parts = llmconform::SplitHttpUrl(url);
+  if (parts) return std::move(*parts);
+  if (parts.error() == llmconform::UrlError::kNoHost)
     return std::unexpected(Error{Format("--upstream \"{}\": no host", url)});
-  return u;
+  return std::unexpected(
+      Error{Format("--upstream \"{}\": expected an http:// or https:// URL", url)});
 }
 
 bool HopByHop(std::string_view lower) {
@@ -95,8 +85,7 @@ void RedactSecretsIn(J& j) {
 
 // `text` parsed, or discarded when it is not JSON or nests too deep to walk.
 OJson ParseShallowJson(std::string_view text) {
-  if (JsonNestingDepth(text) > kMaxJsonDepth) return OJson(OJson::value_t::discarded);
-  return OJson::parse(text, nullptr, false);
+  return llmconform::ReadOrderedJsonOrDiscarded(text);
 }
 
 // One proxied exchange, shared by the handler, the upstream thread and the
@@ -124,7 +113,7 @@ void RedactSecrets(nlohmann::json& j) { RedactSecretsIn(j); }
 
 struct Recorder::Impl {
   RecorderOptions options;
-  Upstream upstream;
+  llmconform::UrlParts upstream;
   std::vector<std::vector<std::string>> redact_json;
   std::set<std::string> redact_headers;  // lower case
   HttpListener http;
@@ -271,7 +260,7 @@ struct Recorder::Impl {
     }
     httplib::Request up;
     up.method = req.method;
-    up.path = upstream.prefix + req.target;
+    up.path = upstream.path + req.target;
     for (const auto& [name, value] : RequestHeaders(req.headers)) {
       if (!HopByHop(name)) up.headers.emplace(name, value);
     }

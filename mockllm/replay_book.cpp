@@ -25,8 +25,6 @@ std::uint64_t HashId(std::string_view s) {
   return h;
 }
 
-Json ToPlainJson(const OJson& j) { return Json::parse(j.dump()); }
-
 std::string RequestLine(std::string_view method, std::string_view path) {
   return Format("{} {}", method, path);
 }

@@ -288,28 +288,16 @@ struct Server::Impl {
                 "invalid_request_error", nullptr, "unsupported_content_type"),
             "malformed_request");
       }
-      if (JsonNestingDepth(req.body) > kMaxJsonDepth) {
-        entry.body = req.body;
-        return fail(
-            400,
-            MakeErrorJson(Format("the request body nests arrays and objects deeper than {} levels",
-                                 kMaxJsonDepth),
-                          "invalid_request_error", nullptr, "invalid_json"),
-            "malformed_request");
-      }
-      try {
-        body = Json::parse(req.body);
-      } catch (const nlohmann::json::exception& e) {
-        std::string what = e.what();
-        if (auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
-        // The parser quotes what it read last, which may be most of the body.
-        what = CapText(what, kMaxErrorBytes);
+      auto parsed = llmconform::ReadJson("request body", req.body);
+      if (!parsed) {
         entry.body = req.body;
         return fail(400,
-                    MakeErrorJson(Format("the request body is not valid JSON: {}", what),
+                    MakeErrorJson(Format("the request body is not valid JSON: {}",
+                                         CapText(parsed.error().AtLineColumn(), kMaxErrorBytes)),
                                   "invalid_request_error", nullptr, "invalid_json"),
                     "malformed_request");
       }
+      body = std::move(*parsed);
     }
 
     if (route.kind == Route::Kind::kUnknownTrace) {
@@ -353,7 +341,8 @@ struct Server::Impl {
     entry.bytes = plan.BodySize();
     entry.cut = plan.cut;
     entry.outcome = "sending";
-    if (v.fault && !v.fault->empty()) entry.fault = Json::parse(v.fault->dump());
+    if (v.fault && !v.fault->empty())
+      entry.fault = Json(*v.fault);  // ordered to plain, member by member
     const std::uint64_t seq = journal.Append(std::move(entry));
     Replay(plan, std::move(v.keep), seq, res);
   }

@@ -217,8 +217,18 @@ TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
   EXPECT_EQ(nlohmann::json::parse(unknown.body)["error"]["message"], "Invalid URL (GET /nowhere)");
   Reply deep = Post(*s, kPinned, std::string(600, '[') + std::string(600, ']'));
   EXPECT_EQ(deep.status, 400);
-  EXPECT_EQ(nlohmann::json::parse(deep.body)["error"]["message"],
-            "the request body nests arrays and objects deeper than 512 levels");
+  EXPECT_EQ(
+      nlohmann::json::parse(deep.body)["error"]["message"],
+      "the request body is not valid JSON: line 1, column 513: arrays and objects nest deeper "
+      "than 512 levels");
+  Reply huge = Post(*s, kPinned, R"({"model":1e999})");
+  EXPECT_EQ(huge.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(huge.body)["error"]["message"],
+            "the request body is not valid JSON: line 1, column 10: number 1e999 is out of range "
+            "(beyond ±1.8e308)");
+  Reply bad_utf8 = Post(*s, kPinned, "{\"model\":\"a\xff\"}");
+  EXPECT_EQ(bad_utf8.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(bad_utf8.body)["error"]["code"], "invalid_json");
   Reply no_trace = Post(*s, "/t/nope/v1/chat/completions", kFirst);
   EXPECT_EQ(no_trace.status, 404);
   EXPECT_EQ(nlohmann::json::parse(no_trace.body)["error"]["type"], "mockllm_unknown_trace");

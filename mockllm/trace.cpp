@@ -6,10 +6,10 @@
 #include <limits>
 #include <sstream>
 
+#include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/fault.h"
 #include "protocols/wire/format.h"
-#include "protocols/wire/json_locate.h"
 #include "protocols/wire/sse.h"
 
 namespace mockllm {
@@ -270,30 +270,15 @@ std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
 // Parses one line as JSON; errors located at nlohmann's line and column.
 std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view name,
                                       std::size_t line_no) {
-  if (JsonNestingDepth(line) > kMaxJsonDepth) {
-    return std::unexpected(Error{Format("{}:{}:1: arrays and objects nest deeper than {} levels",
-                                        name, line_no, kMaxJsonDepth)});
-  }
   // The parser reads a NUL byte as the end of its input; say what it is.
   if (const auto nul = line.find('\0'); nul != std::string_view::npos) {
     return std::unexpected(Error{Format(
         "{}:{}:{}: a NUL byte (JSON text never holds one raw; escape it as \\u0000 in a string)",
         name, line_no, nul + 1)});
   }
-  try {
-    return OJson::parse(line);
-  } catch (const nlohmann::json::parse_error& e) {
-    // what(): "[json.exception.parse_error.101] parse error at line 1, column 5: <message>"
-    std::string what = e.what();
-    std::size_t column = e.byte;
-    std::string message = what;
-    if (auto at = what.find("column "); at != std::string::npos) {
-      column = std::stoul(what.substr(at + 7));
-      if (auto colon = what.find(": ", at); colon != std::string::npos)
-        message = what.substr(colon + 2);
-    }
-    return std::unexpected(Error{Format("{}:{}:{}: {}", name, line_no, column, message)});
-  }
+  auto j = llmconform::ReadOrderedJson(name, line, {.first_line = line_no});
+  if (!j) return std::unexpected(Error{std::move(j.error().message)});
+  return std::move(*j);
 }
 
 Error Located(const PointedError& e, std::string_view line, std::string_view name,
@@ -317,9 +302,6 @@ void MergeExtra(OJson& j, const OJson& extra) {
 }
 
 std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
-
-constexpr std::string_view kBase64Alphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 }  // namespace
 
@@ -482,91 +464,6 @@ std::string WriteTrace(const Trace& trace) {
     out.push_back('\n');
   }
   return out;
-}
-
-std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const auto n = (std::uint32_t(std::uint8_t(bytes[i])) << 16) |
-                   (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8) | std::uint8_t(bytes[i + 2]);
-    for (int s : {18, 12, 6, 0}) out.push_back(kBase64Alphabet[(n >> s) & 63]);
-  }
-  if (i < bytes.size()) {
-    std::uint32_t n = std::uint32_t(std::uint8_t(bytes[i])) << 16;
-    if (i + 1 < bytes.size()) n |= std::uint32_t(std::uint8_t(bytes[i + 1])) << 8;
-    out.push_back(kBase64Alphabet[(n >> 18) & 63]);
-    out.push_back(kBase64Alphabet[(n >> 12) & 63]);
-    out.push_back(i + 1 < bytes.size() ? kBase64Alphabet[(n >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
-std::optional<std::string> Base64Decode(std::string_view text) {
-  if (text.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
-  for (std::size_t i = 0; i < text.size(); i += 4) {
-    std::uint32_t n = 0;
-    int pad = 0;
-    for (std::size_t k = 0; k < 4; ++k) {
-      const char c = text[i + k];
-      std::uint32_t v = 0;
-      if (c == '=') {
-        if (i + 4 != text.size() || k < 2) return std::nullopt;
-        ++pad;
-      } else {
-        if (pad) return std::nullopt;
-        const auto at = kBase64Alphabet.find(c);
-        if (at == std::string_view::npos) return std::nullopt;
-        v = static_cast<std::uint32_t>(at);
-      }
-      n = (n << 6) | v;
-    }
-    out.push_back(static_cast<char>((n >> 16) & 0xFF));
-    if (pad < 2) out.push_back(static_cast<char>((n >> 8) & 0xFF));
-    if (pad < 1) out.push_back(static_cast<char>(n & 0xFF));
-  }
-  return out;
-}
-
-bool IsValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    for (std::size_t k = 1; k <= n; ++k) {
-      if (i + k >= s.size()) return false;
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are invalid.
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
 }
 
 }  // namespace mockllm

@@ -31,6 +31,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/base64.h"
+#include "base/utf8.h"
 #include "protocols/wire/error.h"
 
 namespace mockllm {
@@ -134,10 +136,9 @@ std::string WriteExchange(const Exchange& exchange);
 // The whole trace, every line ending in '\n'.
 std::string WriteTrace(const Trace& trace);
 
-// Base64 (RFC 4648, with padding), used for `raw_b64`.
-std::string Base64Encode(std::string_view bytes);
-std::optional<std::string> Base64Decode(std::string_view text);
-// True when `s` is valid UTF-8 (JSON strings must be).
-bool IsValidUtf8(std::string_view s);
+// `raw_b64` pieces are base/base64.h; JSON strings must be valid UTF-8 (base/utf8.h).
+using llmconform::Base64Decode;
+using llmconform::Base64Encode;
+using llmconform::IsValidUtf8;
 
 }  // namespace mockllm

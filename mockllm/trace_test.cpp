@@ -99,7 +99,7 @@ TEST(TraceFormat, ErrorsNameFileLineColumnAndPointer) {
 TEST(TraceFormat, RefusesNestingTooDeepToWalk) {
   auto deep = ParseTrace(TraceText({std::string(600, '[') + std::string(600, ']')}), "d.jsonl");
   ASSERT_FALSE(deep);
-  EXPECT_EQ(deep.error().message, "d.jsonl:2:1: arrays and objects nest deeper than 512 levels");
+  EXPECT_EQ(deep.error().message, "d.jsonl:2:513: arrays and objects nest deeper than 512 levels");
 }
 
 TEST(TraceFormat, WritesInvalidUtf8PiecesAsBase64) {

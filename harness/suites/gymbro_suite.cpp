@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
 #include "harness/gymbro_service.h"
 #include "harness/sse_check.h"
 #include "protocols/thinkingml/gymbro_events.h"
@@ -139,7 +140,7 @@ class GymbroStreamSuite final : public ProtocolSuite {
         PostGymbroMessage((*service)->base_url(), body.dump(), input->request_id, input->timeout);
     if (!posted) return std::unexpected(posted.error());
     Observation obs;
-    const Json post_body = Json::parse(posted->body, nullptr, /*allow_exceptions=*/false);
+    const Json post_body = ReadJsonOrDiscarded(posted->body);
     obs.outputs["post"] = {{"status", posted->status},
                            {"body", post_body.is_discarded() ? Json(posted->body) : post_body}};
     obs.outputs["requestId"] = input->request_id;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/multiturn/multiturn.h"
 #include "protocols/wire/chat.h"
@@ -126,7 +127,7 @@ class MultiturnSuite final : public ProtocolSuite {
         findings.push_back({{"rule", f.rule}, {"message", f.message}});
       obs.outputs["wireFindings"] = std::move(findings);
     } else {
-      Json body = Json::parse(response->body, nullptr, false);
+      Json body = ReadJsonOrDiscarded(response->body);
       auto parsed = wire::ResponseFromJson(body);
       if (!parsed || parsed->choices.empty()) {
         return std::unexpected(

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/toolcalls/conversation_check.h"
 #include "protocols/toolcalls/engine.h"
@@ -52,7 +53,7 @@ std::vector<Json> JsonLines(const fs::path& p) {
   std::vector<Json> out;
   std::istringstream in(ReadFile(p));
   for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(Json::parse(line, nullptr, false));
+    if (!line.empty()) out.push_back(ReadJsonOrDiscarded(line));
   }
   return out;
 }
@@ -104,13 +105,12 @@ std::vector<AnsweredCall> AnsweredCalls(const std::vector<SentRequest>& requests
         AnsweredCall a;
         a.id = id;
         a.name = call.contains("function") ? call["function"].value("name", "") : "";
-        a.args =
-            Json::parse(call.contains("function") ? call["function"].value("arguments", "") : "",
-                        nullptr, false);
+        a.args = ReadJsonOrDiscarded(
+            call.contains("function") ? call["function"].value("arguments", "") : "");
         if (a.args.is_discarded()) a.args = nullptr;
         for (std::size_t j = i + 1; j < ms.size() && ms[j].value("role", "") == "tool"; ++j) {
           if (ms[j].value("tool_call_id", "") == id && ms[j]["content"].is_string()) {
-            a.result = Json::parse(ms[j]["content"].get<std::string>(), nullptr, false);
+            a.result = ReadJsonOrDiscarded(ms[j]["content"].get<std::string>());
             if (a.result.is_discarded()) a.result = nullptr;
             a.where = Format("{}/{}", r.where(), j);
           }

@@ -1,5 +1,6 @@
 #include "protocols/action/client.h"
 
+#include "base/json_read.h"
 #include "protocols/action/mcp_payload.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -47,7 +48,7 @@ std::expected<ClientOutcome, Error> AskAssistant(wire::ChatTransport& transport,
     return std::unexpected(
         Error{Format("the LLM answered HTTP {}: {}", response->status, response->body)});
   }
-  const auto json = nlohmann::json::parse(response->body, nullptr, false);
+  const auto json = ReadJsonOrDiscarded(response->body);
   if (json.is_discarded()) {
     return std::unexpected(Error{"the LLM's answer is not JSON"});
   }

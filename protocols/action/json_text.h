@@ -5,11 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace llmconform::action {
+#include "base/utf8.h"  // IsValidUtf8, which these helpers' users need too
 
-// Whether `s` is well-formed UTF-8 (no overlong forms, no surrogates, nothing
-// above U+10FFFF): what nlohmann::json needs to serialise a string.
-bool IsValidUtf8(std::string_view s);
+namespace llmconform::action {
 
 // `s` as a JSON string literal, for messages. Never throws: ill-formed UTF-8
 // is shown as U+FFFD.

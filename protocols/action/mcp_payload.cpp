@@ -1,6 +1,7 @@
 #include "protocols/action/mcp_payload.h"
 
 #include "protocols/action/json_spelling.h"
+#include "base/json_read.h"
 #include "protocols/action/json_text.h"
 #include "protocols/wire/format.h"
 
@@ -53,7 +54,7 @@ std::expected<Command, Error> ParseMcpPayload(std::string_view payload) {
     return Bad(Format("expected the prefix {}", QuoteJson(kMcpPrefix)));
   }
   payload.remove_prefix(kMcpPrefix.size());
-  const OrderedJson message = OrderedJson::parse(payload.begin(), payload.end(), nullptr, false);
+  const OrderedJson message = ReadOrderedJsonOrDiscarded(payload);
   if (message.is_discarded()) return Bad("the text after the prefix is not valid JSON");
   if (!message.is_object()) return Bad(Format("expected an object, got {}", TypeName(message)));
   if (auto only = OnlyKeys(message, "", {"event", "payload"}); !only) {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
 
@@ -28,10 +29,10 @@ std::string ChatRequestBody(const std::vector<Message>& messages, const ChatOpti
 std::expected<std::string, Error> ReplyFromAnswer(const wire::HttpResponse& answer) {
   nlohmann::json doc;
   std::string parse_error;
-  try {
-    doc = nlohmann::json::parse(answer.body);
-  } catch (const nlohmann::json::parse_error& e) {
-    parse_error = e.what();
+  if (auto parsed = ReadJson("LLM answer", answer.body)) {
+    doc = std::move(*parsed);
+  } else {
+    parse_error = parsed.error().AtLineColumn();
   }
   if (answer.status < 200 || answer.status >= 300) {
     auto error = parse_error.empty() ? wire::ErrorBodyFromJson(doc) : std::nullopt;

@@ -88,10 +88,15 @@ TEST(ReplyFromAnswer, ErrorsAreNotReplies) {
   EXPECT_EQ(
       ReplyFromAnswer(Http(200, R"({"choices":[{"message":{"content":""}}]})")).error().message,
       "LLM answer has no choices[0].message.content");
-  EXPECT_EQ(
-      ReplyFromAnswer(Http(200, "not json")).error().message,
-      "LLM answer is not JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
-      "syntax error while parsing value - invalid literal; last read: 'no'");
+  EXPECT_EQ(ReplyFromAnswer(Http(200, "not json")).error().message,
+            "LLM answer is not JSON: line 1, column 2: "
+            "syntax error while parsing value - invalid literal; last read: 'no'");
+  EXPECT_EQ(ReplyFromAnswer(Http(200, R"({"choices":1e999})")).error().message,
+            "LLM answer is not JSON: line 1, column 12: number 1e999 is out of range (beyond "
+            "±1.8e308)");
+  EXPECT_EQ(ReplyFromAnswer(Http(200, std::string(100000, '['))).error().message,
+            "LLM answer is not JSON: line 1, column 513: arrays and objects nest deeper than 512 "
+            "levels");
 }
 
 }  // namespace

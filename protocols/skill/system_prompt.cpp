@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "protocols/skill/skill_document.h"
 #include "protocols/skill/text.h"
 #include "protocols/wire/chat.h"
@@ -44,12 +45,11 @@ RULES:
 - [DONE]: summarize what was accomplished)PROMPT";
 
 std::expected<std::string, Error> BasePromptFromPromptsFile(std::string_view json_text) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return std::unexpected(Error{Format("prompts file: {}", e.what())});
+  auto parsed = ReadJson("prompts file", json_text);
+  if (!parsed) {
+    return std::unexpected(Error{Format("prompts file: {}", parsed.error().AtLineColumn())});
   }
+  const nlohmann::json doc = std::move(*parsed);
   if (!doc.is_object()) {
     return std::unexpected(
         Error{Format("prompts file: expected an object, got {}", wire::JsonTypeName(doc))});

@@ -57,9 +57,11 @@ TEST(BasePromptFromPromptsFile, Errors) {
   EXPECT_EQ(BasePromptFromPromptsFile(R"({"SKILL_SYSTEM_PROMPT_WITH_ASK":3})").error().message,
             "prompts file: field \"SKILL_SYSTEM_PROMPT_WITH_ASK\": expected string, got number");
   EXPECT_EQ(BasePromptFromPromptsFile("{x").error().message,
-            "prompts file: [json.exception.parse_error.101] parse error at line 1, column 2: "
+            "prompts file: line 1, column 2: "
             "syntax error while parsing object key - invalid literal; last read: '{x'; expected "
             "string literal");
+  EXPECT_EQ(BasePromptFromPromptsFile("{\"a\":\"\xff\"}").error().message,
+            "prompts file: line 1, column 7: invalid UTF-8 in a string (byte 0xFF)");
 }
 
 }  // namespace

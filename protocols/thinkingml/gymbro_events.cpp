@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "protocols/thinkingml/utf8.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -113,7 +114,7 @@ EventCheck Checker::Run() {
           Severity::kShould);
       continue;
     }
-    const Json data = Json::parse(e.data, nullptr, /*allow_exceptions=*/false);
+    const Json data = ReadJsonOrDiscarded(e.data);
     if (data.is_discarded() || !data.is_object()) {
       Add("GYMBRO-6.2", i,
           Format("the data of {} is not a JSON object: \"{}\"", Name(i), Excerpt(e.data)));

@@ -5,6 +5,8 @@
 #include <memory_resource>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
+#include "base/utf8.h"
 #include "protocols/thinkingml/sensitive_info.h"
 #include "protocols/thinkingml/utf8.h"
 #include "protocols/wire/chat.h"
@@ -40,25 +42,6 @@ bool IsExact(std::string_view content, std::size_t begin, std::size_t end) {
 std::string Quote(std::string_view s) {
   return nlohmann::json(std::string(s))
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// Appends code point `cp` as UTF-8.
-void AppendUtf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 // Four hex digits at `s[i]`, or nullopt.
@@ -293,7 +276,7 @@ SerpQueriesCheck CheckSerpQueries(std::string_view json) {
     out.queries = std::move(*fast);
     return out;
   }
-  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json parsed = ReadJsonOrDiscarded(json);
   if (parsed.is_discarded() || !parsed.is_array()) {
     out.findings.push_back(
         {"TML-4.3",

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_read.h"
 #include "protocols/toolcalls/tool_schemas.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -33,7 +34,7 @@ void CheckToolContent(const Json& m, const std::string& where, Findings& out) {
                             c == m.end() ? std::string_view("nothing") : wire::JsonTypeName(*c))});
     return;
   }
-  const Json parsed = Json::parse(c->get<std::string>(), nullptr, false);
+  const Json parsed = ReadJsonOrDiscarded(c->get<std::string>());
   if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("ok") ||
       !parsed["ok"].is_boolean()) {
     out.push_back(
@@ -112,7 +113,7 @@ Findings CheckConversation(const Json& messages) {
         out.push_back({"TC-4.1-4", Format("{}.function.arguments: expected a JSON string, got {}",
                                           cw, wire::JsonTypeName(args))});
       } else {
-        const Json parsed = Json::parse(args.get<std::string>(), nullptr, false);
+        const Json parsed = ReadJsonOrDiscarded(args.get<std::string>());
         if (parsed.is_discarded() || !parsed.is_object()) {
           out.push_back(
               {"TC-4.1-4",

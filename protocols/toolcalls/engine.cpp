@@ -1,9 +1,10 @@
 #include "protocols/toolcalls/engine.h"
 
+#include "base/json_read.h"
+#include "base/utf8.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/prompts.h"
 #include "protocols/toolcalls/tool_schemas.h"
-#include "protocols/toolcalls/utf8.h"
 #include "protocols/toolcalls/workflow_graph.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
@@ -136,7 +137,7 @@ std::expected<ExecutionEngine::NodeView, std::string> ExecutionEngine::LoadNode(
                                               : state->value("workflowType", std::string());
   auto agents_text = ReadMount(sandbox, {Mount::kPkg, {"agents.json"}});
   if (agents_text && *agents_text) {
-    const Json agents = Json::parse(**agents_text, nullptr, false);
+    const Json agents = ReadJsonOrDiscarded(**agents_text);
     if (agents.is_object() && agents.contains("agents") && agents["agents"].is_array()) {
       for (const auto& a : agents["agents"]) {
         if (a.is_object() && a.value("id", "") == v.agent_id) v.persona = a.value("persona", "");
@@ -288,7 +289,7 @@ RunOutcome ExecutionEngine::Loop() {
                                         options_.timeout);
     if (!response) return Fail(&turn, response.error().message);
     if (response->status != 200) {
-      const Json err = Json::parse(response->body, nullptr, false);
+      const Json err = ReadJsonOrDiscarded(response->body);
       auto eb = err.is_discarded() ? std::nullopt : wire::ErrorBodyFromJson(err);
       return Fail(&turn, Format("HTTP {}: {}", response->status,
                                 eb ? eb->message : response->body.substr(0, 200)));
@@ -301,7 +302,7 @@ RunOutcome ExecutionEngine::Loop() {
       if (acc.chunks == 0) return Fail(&turn, "the stream held no chunks");
       message = std::move(acc.message);
     } else {
-      const Json parsed = Json::parse(response->body, nullptr, false);
+      const Json parsed = ReadJsonOrDiscarded(response->body);
       if (parsed.is_discarded()) return Fail(&turn, "the response body is not JSON");
       turn.raw_response = parsed;
       auto r = wire::ResponseFromJson(parsed);

@@ -1,11 +1,11 @@
 #include "protocols/toolcalls/frontmatter.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <set>
 
 #include "protocols/wire/format.h"
@@ -40,10 +40,10 @@ struct ParseError {
 };
 
 OJson ResolvePlain(const std::string& s) {
-  static const std::regex kInt("[-+]?[0-9]+");
-  static const std::regex kOct("0o[0-7]+");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  static const RE2 kInt("[-+]?[0-9]+");
+  static const RE2 kOct("0o[0-7]+");
+  static const RE2 kHex("0x[0-9a-fA-F]+");
+  static const RE2 kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
@@ -61,10 +61,10 @@ OJson ResolvePlain(const std::string& s) {
     v = static_cast<std::int64_t>(u);
     return neg ? -v : v;
   };
-  if (std::regex_match(s, kInt)) return as_int(s, 10);
-  if (std::regex_match(s, kOct)) return as_int(std::string_view(s).substr(2), 8);
-  if (std::regex_match(s, kHex)) return as_int(std::string_view(s).substr(2), 16);
-  if (std::regex_match(s, kFloat)) return std::strtod(s.c_str(), nullptr);
+  if (RE2::FullMatch(s, kInt)) return as_int(s, 10);
+  if (RE2::FullMatch(s, kOct)) return as_int(std::string_view(s).substr(2), 8);
+  if (RE2::FullMatch(s, kHex)) return as_int(std::string_view(s).substr(2), 16);
+  if (RE2::FullMatch(s, kFloat)) return std::strtod(s.c_str(), nullptr);
   if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF") {
     return std::numeric_limits<double>::infinity();
   }

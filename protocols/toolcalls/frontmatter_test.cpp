@@ -53,6 +53,15 @@ TEST(ParseYamlMapping, ReportsWhereAndWhat) {
   EXPECT_EQ(ParseYamlMapping("").value(), OJson::object());
 }
 
+TEST(ParseYamlMapping, TypesAHugeScalarWithoutRecursing) {
+  // std::regex_match recursed per character on the scalar; RE2 does not.
+  const std::string digits(1 << 20, '7');
+  auto m = ParseYamlMapping("n: " + digits + "\ns: " + std::string(1 << 20, '.') + "\n");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE((*m)["n"].is_number_float());  // beyond int64: the magnitude is kept
+  EXPECT_TRUE((*m)["s"].is_string());
+}
+
 TEST(EmitYaml, WritesBlockStyleWithQuotedStrings) {
   OJson m = {{"currentNodeId", "step-01"},
              {"stepsCompleted", OJson::array()},

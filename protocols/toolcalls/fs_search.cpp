@@ -1,12 +1,14 @@
 // fs.search: ToolHost::Search (contract in tool_host.h).
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <deque>
-#include <regex>
+#include <memory>
 #include <vector>
 
+#include "base/utf8.h"
 #include "protocols/toolcalls/tool_args.h"
 #include "protocols/toolcalls/tool_host.h"
-#include "protocols/toolcalls/utf8.h"
 #include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
@@ -16,26 +18,45 @@ constexpr std::size_t kBinaryProbe = 8 * 1024;
 constexpr std::size_t kRegexLineBytes = 64 * 1024;  // longer lines are matched on their head
 constexpr std::int64_t kMaxContext = 10;
 
+// Names the construct RE2 refused in words a model can act on; RE2's own
+// explanation otherwise.
+std::string Unsupported(const RE2& re) {
+  const std::string& arg = re.error_arg();
+  if (re.error_code() == RE2::ErrorBadPerlOp || re.error_code() == RE2::ErrorMissingParen) {
+    if (arg.starts_with("(?=") || arg.starts_with("(?!"))
+      return "lookahead (?= / (?! is not supported";
+    if (arg.starts_with("(?<")) return "lookbehind (?<= / (?<! is not supported";
+  }
+  if (re.error_code() == RE2::ErrorBadEscape && arg.size() >= 2 && arg[0] == '\\' &&
+      arg[1] >= '1' && arg[1] <= '9') {
+    return Format("backreference {} is not supported", arg);
+  }
+  if (re.error_code() == RE2::ErrorPatternTooLarge) return "the pattern is too large";
+  return re.error();
+}
+
 class Matcher {
  public:
-  // `query` "/re/" or "/re/i" is a regex, anything else a substring.
+  // `query` "/re/" or "/re/i" is a regular expression (RE2 syntax: linear time,
+  // no backreferences or lookaround), anything else a substring.
   static std::expected<Matcher, ToolError> Make(const std::string& query) {
     Matcher m;
     const std::size_t close = query.rfind('/');
     if (query.size() >= 2 && query.front() == '/' && close > 0) {
       const std::string flags = query.substr(close + 1);
       if (flags.empty() || flags == "i") {
-        auto options =
-            std::regex::ECMAScript | (flags == "i" ? std::regex::icase : std::regex::ECMAScript);
-        try {
-          m.regex_.emplace(query.substr(1, close - 1), options);
-          return m;
-        } catch (const std::regex_error& e) {
+        RE2::Options options;
+        options.set_log_errors(false);
+        options.set_case_sensitive(flags.empty());
+        auto re = std::make_shared<const RE2>(query.substr(1, close - 1), options);
+        if (!re->ok()) {
           return std::unexpected(ToolError{
               ToolErrorCode::kSchemaValidation,
-              Format("argument query: invalid regular expression {}: {}", query, e.what()),
+              Format("argument query: invalid regular expression {}: {}", query, Unsupported(*re)),
               OJson{{"field", "query"}}});
         }
+        m.regex_ = std::move(re);
+        return m;
       }
     }
     m.needle_ = query;
@@ -44,15 +65,16 @@ class Matcher {
   // Byte offset of the first match in `line`, or npos.
   std::size_t Find(std::string_view line) const {
     if (!regex_) return line.find(needle_);
-    std::cmatch match;
     const std::string_view head = line.substr(0, kRegexLineBytes);
-    if (!std::regex_search(head.data(), head.data() + head.size(), match, *regex_))
+    re2::StringPiece match;
+    if (!regex_->Match(re2::StringPiece(head.data(), head.size()), 0, head.size(), RE2::UNANCHORED,
+                       &match, 1))
       return std::string_view::npos;
-    return static_cast<std::size_t>(match.position(0));
+    return static_cast<std::size_t>(match.data() - head.data());
   }
 
  private:
-  std::optional<std::regex> regex_;
+  std::shared_ptr<const RE2> regex_;
   std::string needle_;
 };
 
@@ -130,7 +152,7 @@ OJson ToolHost::Search(const OJson& args) {
         } else {
           OJson m = {{"path", shown},
                      {"line", line_no},
-                     {"column", CodePoints(line.substr(0, at)) + 1},
+                     {"column", CountCodePoints(line.substr(0, at)) + 1},
                      {"text", cut(line)}};
           OJson before = OJson::array();
           for (const auto& r : recent) before.push_back(r);

@@ -4,10 +4,11 @@
 #include <array>
 #include <vector>
 
+#include "base/json_read.h"
+#include "base/utf8.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/sha256.h"
 #include "protocols/toolcalls/tool_args.h"
-#include "protocols/toolcalls/utf8.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -180,7 +181,7 @@ ToolHost::ToolHost(Sandbox& sandbox, Clock& clock, Limits limits)
 
 ToolRun ToolHost::Run(std::string_view tool_call_id, std::string_view tool,
                       std::string_view arguments_json) {
-  const OJson parsed = OJson::parse(arguments_json, nullptr, false);
+  const OJson parsed = ReadOrderedJsonOrDiscarded(arguments_json);
   if (parsed.is_discarded() || !parsed.is_object()) {
     const auto started = clock_.Monotonic();
     ToolRun run{std::string(tool_call_id), std::string(tool), OJson(ToValidUtf8(arguments_json)),

@@ -23,9 +23,11 @@
 //   E_READ_LIMIT.
 // - fs.list: sorted names, folders with a trailing '/', hidden entries
 //   skipped; more than maxListEntries gives entriesPreview and truncated.
-// - fs.search: a substring, or /regex/ with optional flag i (ECMAScript);
-//   one match a line, `column` 1-based in code points; before/after context
-//   lines (default 1); maxMatches (default 50) with truncated; stats count
+// - fs.search: a substring, or /regex/ with optional flag i (RE2 syntax,
+//   linear time; lookaround and backreferences are refused with
+//   E_SCHEMA_VALIDATION naming the construct); one match a line, `column`
+//   1-based in code points; before/after context lines (default 1);
+//   maxMatches (default 50) with truncated; stats count
 //   the files read and all matches found. Skips hidden folders, .git,
 //   node_modules, symlinks, fifos and devices, hard-linked files, binary
 //   files (a NUL in the first 8 KiB) and files over maxFileBytes; lines in results are cut to

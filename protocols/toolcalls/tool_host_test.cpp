@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/tool_host.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -211,6 +212,59 @@ TEST_F(ToolHostTest, SearchRegexIgnoresCaseWithTheFlag) {
       0u);
   EXPECT_EQ(Code(Call("fs.search", {{"query", "/(/"}})), "E_SCHEMA_VALIDATION");
   EXPECT_EQ(Message(Call("fs.search", {{"query", ""}})), "argument query: must not be empty");
+}
+
+TEST_F(ToolHostTest, SearchRunsAPathologicalPatternOnAMebibyteLine) {
+  // std::regex recursed once per character here and overflowed the stack.
+  std::string line(1 << 20, 'a');
+  line += "c\n";
+  fs_.AddFile("/p/min.js", "ab\n" + line);
+  OJson r = Call("fs.search", {{"query", "/(a|b)*c/"}, {"path", "@project/min.js"}});
+  ASSERT_TRUE(r.contains("matches")) << r.dump();
+  EXPECT_EQ(r["matches"].size(), 0u);  // the match lies past the matched head of the line
+  fs_.AddFile("/p/short.js", std::string(70000, 'a') + "c\n");
+  r = Call("fs.search", {{"query", "/(a|b)*c/"}, {"path", "@project/short.js"}});
+  ASSERT_EQ(r["matches"].size(), 0u) << "the 64 KiB head holds no c";
+  fs_.AddFile("/p/hit.js", std::string(60000, 'b') + "c\n");
+  r = Call("fs.search", {{"query", "/(a|b)*c/"}, {"path", "@project/hit.js"}});
+  ASSERT_EQ(r["matches"].size(), 1u);
+  EXPECT_EQ(r["matches"][0]["column"], 1);
+}
+
+TEST_F(ToolHostTest, SearchRefusesConstructsRe2CannotRunNamingThem) {
+  EXPECT_EQ(Code(Call("fs.search", {{"query", "/a(?=b)/"}})), "E_SCHEMA_VALIDATION");
+  EXPECT_NE(Message(Call("fs.search", {{"query", "/a(?=b)/"}})).find("lookahead"),
+            std::string::npos);
+  EXPECT_NE(Message(Call("fs.search", {{"query", "/a(?<!b)/"}})).find("lookbehind"),
+            std::string::npos);
+  EXPECT_NE(Message(Call("fs.search", {{"query", "/(a)\\1/"}})).find("backreference \\1"),
+            std::string::npos);
+}
+
+RC_GTEST_PROP(ToolHostProperties, RandomPatternsOnLongLinesNeverCrash, ()) {
+  const auto alphabet = std::string("ab()|*+?[]{}^$.\\/-,0123456789=!<:dws");
+  const auto pattern = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
+  const auto unit = *rc::gen::nonEmpty(
+      rc::gen::container<std::string>(rc::gen::elementOf(std::string("abc( \xff"))));
+  const auto repeat = *rc::gen::inRange<std::size_t>(1, 200000 / unit.size() + 2);
+  std::string line;
+  for (std::size_t i = 0; i < repeat; ++i) line += unit;
+  MemoryFilesystem fs;
+  fs.AddFile("/p/f.txt", line + "\n");
+  fs.AddDir("/k");
+  fs.AddDir("/s");
+  Sandbox sandbox{fs, {"/p", "/k", "/s"}};
+  FakeClock clock{std::chrono::system_clock::time_point{1766620800000ms}, 2ms};
+  ToolHost host{sandbox, clock};
+  const OJson r =
+      host.Run("tc", "fs.search", {{"query", "/" + pattern + "/"}, {"path", "@project/f.txt"}})
+          .result;
+  RC_ASSERT(r.is_object());
+  if (r.contains("error")) {
+    RC_ASSERT(r["error"]["code"] == "E_SCHEMA_VALIDATION");
+  } else {
+    RC_ASSERT(r["matches"].size() <= 1u);
+  }
 }
 
 TEST_F(ToolHostTest, SearchSkipsHiddenFoldersVendorAndBinaryFiles) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/json_read.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
 
@@ -73,7 +74,7 @@ bool WorkflowGraph::IsEnd(std::string_view id) const {
 }
 
 std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_text) {
-  const Json j = Json::parse(json_text, nullptr, false);
+  const Json j = ReadJsonOrDiscarded(json_text);
   if (j.is_discarded()) return std::unexpected(Error{"workflow.graph.json: not valid JSON"});
   try {
     if (!j.is_object()) throw Bad{Format("expected object, got {}", wire::JsonTypeName(j))};

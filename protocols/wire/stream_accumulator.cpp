@@ -1,5 +1,6 @@
 #include "protocols/wire/stream_accumulator.h"
 
+#include "base/json_read.h"
 #include "protocols/wire/format.h"
 
 namespace llmconform::wire {
@@ -39,7 +40,7 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
     out_.saw_done = true;
     return;
   }
-  Json chunk = Json::parse(event.data, nullptr, /*allow_exceptions=*/false);
+  Json chunk = ReadJsonOrDiscarded(event.data);
   if (chunk.is_discarded()) {
     AddFinding("WIRE-STREAM-MALFORMED-CHUNK",
                Format("event {}: data is not JSON: {}", events_, event.data.substr(0, 80)));

@@ -1,4 +1,4 @@
-#include "protocols/wire/json_locate.h"
+#include "base/json_locate.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -34,7 +34,7 @@ TEST(LocateJsonPointer, AnswersNulloptForWhatIsNotThere) {
   EXPECT_FALSE(LocateJsonPointer(text, "/b/0"));
   EXPECT_FALSE(LocateJsonPointer(text, "a"));        // not a pointer
   EXPECT_FALSE(LocateJsonPointer("{\"a\":", "/a"));  // not JSON
-  EXPECT_FALSE(LocateJsonPointer("  ", ""));  // blank
+  EXPECT_FALSE(LocateJsonPointer("  ", ""));         // blank
 }
 
 TEST(LocateNearestJsonPointer, FallsBackToTheNearestAncestor) {

@@ -1,4 +1,4 @@
-#include "protocols/wire/json_locate.h"
+#include "base/json_locate.h"
 
 #include <yaml-cpp/yaml.h>
 

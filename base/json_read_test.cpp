@@ -1,0 +1,108 @@
+#include "base/json_read.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "base/utf8.h"
+
+namespace llmconform {
+namespace {
+
+TEST(ReadJson, ReadsJson) {
+  auto j = ReadJson("in", R"({"a":[1,2.5,"x"],"b":null})");
+  ASSERT_TRUE(j.has_value());
+  EXPECT_EQ((*j)["a"][1], 2.5);
+  auto o = ReadOrderedJson("in", R"({"z":1,"a":2})");
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->begin().key(), "z");
+}
+
+TEST(ReadJson, LocatesSyntaxErrors) {
+  auto j = ReadJson("spec.json", "{\n  \"a\": tru\n}");
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().message.rfind("spec.json:2:", 0), 0u) << j.error().message;
+  EXPECT_NE(j.error().message.find("syntax error while parsing value"), std::string::npos);
+}
+
+TEST(ReadJson, RefusesInvalidUtf8InAStringWithItsPlace) {
+  auto j = ReadJson("stdin",
+                    "{\"text\":\"a\xff"
+                    "b\"}");
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().message, "stdin:1:11: invalid UTF-8 in a string (byte 0xFF)");
+  EXPECT_TRUE(IsValidUtf8(j.error().message));
+  // Outside a string the parser refuses the byte; the message stays valid UTF-8.
+  auto k = ReadJson("stdin", "[\xff]");
+  ASSERT_FALSE(k.has_value());
+  EXPECT_TRUE(IsValidUtf8(k.error().message)) << k.error().message;
+}
+
+TEST(ReadJson, RefusesNumbersOutOfRange) {
+  auto j = ReadJson("stdin", R"({"text":1e999})");
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().message, "stdin:1:9: number 1e999 is out of range (beyond ±1.8e308)");
+  EXPECT_FALSE(ReadJson("x", "-1E+400").has_value());
+  EXPECT_FALSE(ReadJson("x", std::string(400, '9')).has_value());
+  EXPECT_TRUE(ReadJson("x", "[1e308, -2.5e-400, 123456789012345678901234567890]").has_value());
+  EXPECT_TRUE(ReadJson("x", R"(["1e999"])").has_value());  // in a string it is text
+}
+
+TEST(ReadJson, RefusesDeepNestingBeforeParsing) {
+  auto j = ReadJson("stdin", std::string(100000, '['));
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().message, "stdin:1:513: arrays and objects nest deeper than 512 levels");
+  const std::string ok = std::string(512, '[') + std::string(512, ']');
+  EXPECT_TRUE(ReadJson("x", ok).has_value());
+  EXPECT_TRUE(ReadJson("x", R"(["[[[[[[", "{{{{"])", {.max_depth = 2}).has_value());
+  EXPECT_FALSE(ReadJson("x", "[[[]]]", {.max_depth = 2}).has_value());
+}
+
+TEST(ReadJson, CountsLinesFromTheFirstLineGiven) {
+  auto j = ReadJson("trace.jsonl", "{\"a\":1e999}", {.first_line = 7});
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().where, (LineColumn{7, 6}));
+  EXPECT_EQ(j.error().message.rfind("trace.jsonl:7:6: ", 0), 0u);
+}
+
+TEST(DumpJson, ReplacesInvalidUtf8InsteadOfThrowing) {
+  nlohmann::json j = {{"t", std::string("a\xff")}};
+  EXPECT_EQ(DumpJson(j), "{\"t\":\"a\xEF\xBF\xBD\"}");
+}
+
+// Any bytes: a value or a located error, never an exception or a crash.
+void CheckAnyText(const std::string& text) {
+  auto j = ReadJson("p", text);
+  if (j) {
+    RC_ASSERT(IsValidUtf8(DumpJson(*j)));
+  } else {
+    RC_ASSERT(j.error().message.rfind("p:", 0) == 0u);
+    RC_ASSERT(IsValidUtf8(j.error().message));
+  }
+  auto o = ReadOrderedJson("p", text);
+  RC_ASSERT(o.has_value() == j.has_value());
+}
+
+RC_GTEST_PROP(ReadJsonProperties, RandomBytesNeverCrash, (std::string bytes)) {
+  CheckAnyText(bytes);
+}
+
+RC_GTEST_PROP(ReadJsonProperties, JsonLikeTextNeverCrashes, ()) {
+  const auto pieces = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
+      "[", "]", "{", "}", "\"", ":", ",", "1e999", "-1e-999", "0", "true", "\"a\xff\"", "\\",
+      "\"k\":", "\xE2\x82", " ", "\n", "1" + std::string(330, '0')));
+  std::string text;
+  for (const auto& p : pieces) text += p;
+  CheckAnyText(text);
+}
+
+RC_GTEST_PROP(ReadJsonProperties, DeepNestingIsAnErrorNotAStackOverflow, ()) {
+  const auto depth = *rc::gen::inRange<std::size_t>(513, 200000);
+  const bool objects = *rc::gen::arbitrary<bool>();
+  std::string text;
+  for (std::size_t i = 0; i < depth; ++i) text += objects ? "{\"a\":" : "[";
+  CheckAnyText(text);
+  RC_ASSERT(!ReadJson("p", text).has_value());
+}
+
+}  // namespace
+}  // namespace llmconform

@@ -1,0 +1,1 @@
+#include "protocols/wire/chat.h"
