@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "mockllm/fault.h"
+#include "mockllm/import_cli.h"
 #include "mockllm/lint.h"
 #include "mockllm/recorder.h"
 #include "mockllm/server.h"
@@ -27,10 +28,6 @@ namespace {
 using llmconform::Format;
 namespace fs = std::filesystem;
 
-constexpr int kExitOk = 0;
-constexpr int kExitProblems = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitInternal = 3;
 
 void Diagnose(std::string_view message) { std::cerr << "mockllm: " << message << std::endl; }
 
@@ -58,7 +55,8 @@ void AnnounceListening(const std::string& url) {
   std::cout << "listening on " << url << std::endl;  // endl flushes: scripts wait for this line
 }
 
-// Files given, and every *.trace.jsonl below each directory given, sorted.
+}  // namespace
+
 std::expected<std::vector<fs::path>, Error> TraceFiles(const std::vector<std::string>& paths) {
   std::vector<fs::path> out;
   for (const std::string& p : paths) {
@@ -82,6 +80,8 @@ std::expected<std::vector<fs::path>, Error> TraceFiles(const std::vector<std::st
   }
   return out;
 }
+
+namespace {
 
 // ---- serve ----
 
@@ -383,6 +383,8 @@ int RunCli(int argc, char** argv) {
   ServeArgs serve;
   LintArgs lint;
   RecordArgs record;
+  ImportArgs import_args;
+  ExportArgs export_args;
   struct Command {
     const char* name;
     const char* description;
@@ -396,6 +398,10 @@ int RunCli(int argc, char** argv) {
        [&] { return RunLint(lint); }},
       {"record", "Record a trace through a proxy to a real endpoint",
        [&](CLI::App& c) { AddRecord(c, record); }, [&] { return RunRecord(record); }},
+      {"import", "Turn vcrpy cassettes and HAR files into traces",
+       [&](CLI::App& c) { AddImport(c, import_args); }, [&] { return RunImport(import_args); }},
+      {"export", "Write traces as HAR 1.2",
+       [&](CLI::App& c) { AddExport(c, export_args); }, [&] { return RunExport(export_args); }},
   };
   std::vector<CLI::App*> subs;
   for (const Command& c : commands) {

@@ -12,6 +12,7 @@
 
 #include "mockllm/canonical.h"
 #include "mockllm/http_listener.h"
+#include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -44,60 +45,6 @@ std::expected<Upstream, Error> ParseUpstream(const std::string& url) {
   return u;
 }
 
-bool HopByHop(std::string_view lower) {
-  return lower == "host" || lower == "connection" || lower == "keep-alive" ||
-         lower == "proxy-connection" || lower == "te" || lower == "trailer" ||
-         lower == "transfer-encoding" || lower == "upgrade" || lower == "content-length" ||
-         lower == "accept-encoding" || lower == "content-encoding";
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Replaces the values a pattern names with "[redacted]".
-void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t depth) {
-  if (depth == tokens.size()) {
-    j = std::string(kRedacted);
-    return;
-  }
-  const std::string& token = tokens[depth];
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (token == "*" || it.key() == token) RedactAt(*it, tokens, depth + 1);
-    }
-  } else if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      if (token == "*" || token == std::to_string(i)) RedactAt(j[i], tokens, depth + 1);
-    }
-  }
-}
-
-// Secret-named keys and secret-looking text anywhere in `j`.
-void RedactSecrets(OJson& j) {
-  if (j.is_string()) {
-    j = RedactText(j.get_ref<const std::string&>());
-  } else if (j.is_array()) {
-    for (OJson& e : j) RedactSecrets(e);
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (IsSecretName(it.key()) && it->is_string() &&
-          !IsRedactedValue(it->get_ref<const std::string&>())) {
-        *it = std::string(kRedacted);
-      } else {
-        RedactSecrets(*it);
-      }
-    }
-  }
-}
-
-// `text` parsed, or discarded when it is not JSON or nests too deep to walk.
-OJson ParseShallowJson(std::string_view text) {
-  if (JsonNestingDepth(text) > kMaxJsonDepth) return OJson(OJson::value_t::discarded);
-  return OJson::parse(text, nullptr, false);
-}
-
 // One proxied exchange, shared by the handler, the upstream thread and the
 // content provider streaming the answer back.
 struct Flow {
@@ -121,8 +68,7 @@ struct Flow {
 struct Recorder::Impl {
   RecorderOptions options;
   Upstream upstream;
-  std::vector<std::vector<std::string>> redact_json;
-  std::set<std::string> redact_headers;  // lower case
+  Redactor redactor;
   HttpListener http;
   int port = 0;
 
@@ -135,23 +81,13 @@ struct Recorder::Impl {
   std::set<std::shared_ptr<Flow>> flows;
   bool stopping = false;
 
-  bool SecretHeader(const std::string& lower) const {
-    return IsSecretName(lower) || redact_headers.contains(lower);
-  }
-
   OJson HeadersOf(const httplib::Headers& headers) const {
     OJson out = OJson::object();
     for (const auto& [name, value] : RequestHeaders(headers)) {
       if (HopByHop(name)) continue;
-      out[name] = SecretHeader(name) ? std::string(kRedacted) : RedactText(value);
+      out[name] = redactor.HeaderValue(name, value);
     }
     return out;
-  }
-
-  OJson RedactBody(OJson body) const {
-    for (const auto& tokens : redact_json) RedactAt(body, tokens, 0);
-    RedactSecrets(body);
-    return body;
   }
 
   void Write(Exchange x) {
@@ -168,15 +104,14 @@ struct Recorder::Impl {
     x.request.path = req.path;
     x.request.headers = HeadersOf(req.headers);
     if (!req.body.empty()) {
-      OJson body = ParseShallowJson(req.body);
-      x.request.body = RedactBody(body.is_discarded() ? OJson(req.body) : std::move(body));
+      x.request.body = redactor.RequestBody(req.body);
     }
     x.response.status = flow.status;
     OJson headers = OJson::object();
     for (const auto& [name, value] : flow.headers) {
       const std::string lower = Lower(name);
       if (HopByHop(lower)) continue;
-      headers[lower] = SecretHeader(lower) ? std::string(kRedacted) : RedactText(value);
+      headers[lower] = redactor.HeaderValue(lower, value);
     }
     x.response.headers = std::move(headers);
     if (streamed) {
@@ -191,18 +126,7 @@ struct Recorder::Impl {
     } else {
       std::string raw;
       for (const Chunk& c : flow.chunks) raw += c.raw;
-      OJson body = ParseShallowJson(raw);
-      if (!body.is_discarded()) {
-        const bool exact = body.dump() == raw;
-        OJson redacted = RedactBody(body);
-        if (exact || redacted != body) {
-          x.response.body = std::move(redacted);
-        } else {
-          x.response.raw = RedactText(raw);
-        }
-      } else if (!raw.empty()) {
-        x.response.raw = RedactText(raw);
-      }
+      redactor.SetResponseBody(x.response, raw);
     }
     Write(std::move(x));
   }
@@ -374,12 +298,15 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions 
   auto upstream = ParseUpstream(options.upstream);
   if (!upstream) return std::unexpected(upstream.error());
   impl->upstream = *upstream;
+  std::vector<std::vector<std::string>> redact_json;
   for (const std::string& p : options.redact_json) {
     auto tokens = PointerPatternTokens(p, "--redact-json");
     if (!tokens) return std::unexpected(tokens.error());
-    impl->redact_json.push_back(std::move(*tokens));
+    redact_json.push_back(std::move(*tokens));
   }
-  for (const std::string& h : options.redact_headers) impl->redact_headers.insert(Lower(h));
+  std::set<std::string> redact_headers;
+  for (const std::string& h : options.redact_headers) redact_headers.insert(Lower(h));
+  impl->redactor = Redactor(std::move(redact_json), std::move(redact_headers));
   if (options.trace_id.empty()) {
     std::string name = options.out.filename().string();
     for (std::string_view suffix : {".trace.jsonl", ".jsonl"}) {
