@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/atomic_file.h"
+#include "harness/dialect_cmd.h"
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/runner.h"
@@ -472,6 +473,17 @@ class RefCommand final : public Command {
   bool list_ = false;
 };
 
+// ---- dialect (harness/dialect_cmd.h) --------------------------------------
+
+class DialectCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override { SetupDialect(app, args_); }
+  int Run() override { return RunDialect(args_); }
+
+ private:
+  DialectArgs args_;
+};
+
 template <typename T>
 std::unique_ptr<Command> Make() {
   return std::make_unique<T>();
@@ -485,6 +497,7 @@ constexpr CommandKind kCommands[] = {
      &Make<SseCheckCommand>},
     {"list", "List scenarios (or, with --rules, the rule catalogue)", &Make<ListCommand>},
     {"ref", "Call a reference operation: JSON on stdin, JSON on stdout", &Make<RefCommand>},
+    {"dialect", "List the provider deviations each recorded exchange shows", &Make<DialectCommand>},
 };
 
 }  // namespace

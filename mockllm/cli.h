@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mockllm/trace.h"
+#include "mockllm/trace_files.h"
 
 namespace mockllm {
 
@@ -18,10 +18,5 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitProblems = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInternal = 3;
-
-// The files given, and every *.trace.jsonl below each directory given, sorted.
-// Error: a path that does not exist, a directory without traces.
-std::expected<std::vector<std::filesystem::path>, Error> TraceFiles(
-    const std::vector<std::string>& paths);
 
 }  // namespace mockllm

@@ -110,11 +110,14 @@ OJson TracesToHar(const std::vector<Trace>& traces, std::string_view version) {
     for (const Exchange& x : t.exchanges) {
       OJson req = OJson::object();
       req["method"] = x.request.method;
-      req["url"] = origin + x.request.path;
+      std::string path = x.request.path;
+      if (x.request.extra.contains("query") && x.request.extra["query"].is_string())
+        path += "?" + x.request.extra["query"].get<std::string>();
+      req["url"] = origin + path;
       req["httpVersion"] = "HTTP/1.1";
       req["cookies"] = OJson::array();
       req["headers"] = HarHeaders(x.request.headers);
-      req["queryString"] = QueryString(x.request.path);
+      req["queryString"] = QueryString(path);
       std::size_t req_size = 0;
       if (x.request.body) {
         const std::string text = x.request.body->is_string() ? x.request.body->get<std::string>()

@@ -132,6 +132,13 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
     Exchange x;
     x.request.method = e.method;
     x.request.path = PathOfUrl(e.url);
+    if (const auto q = x.request.path.find('?'); q != std::string::npos) {
+      // Like the recorder (and the server's matching), the path without its
+      // query; the query is kept beside it.
+      x.request.extra["query"] = RedactText(x.request.path.substr(q + 1));
+      x.request.path.resize(q);
+    }
+    if (const auto f = x.request.path.find('#'); f != std::string::npos) x.request.path.resize(f);
     if (options.only_chat && !IsChatCompletions(x.request.path)) {
       ++result.skipped;
       continue;

@@ -14,6 +14,8 @@
 // that claims a coding but is already text is taken as decoded. A body that
 // cannot be decoded is kept byte for byte (written as `raw_b64`) with a note.
 //
+// The request path is kept without its query (as `mockllm record` and the
+// server's matching see it); a query goes to the request's `query` field.
 // Only Chat Completions exchanges (a path ending in /chat/completions) are
 // imported unless `only_chat` is off; the others are skipped and counted. A
 // recording with nothing to import is an error. Headers and bodies go through
