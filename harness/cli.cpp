@@ -16,11 +16,12 @@
 #include <vector>
 
 #include "base/json_read.h"
-#include "harness/atomic_file.h"
+#include "mockllm/atomic_file.h"
 #include "harness/data_dir.h"
 #include "harness/check/check_run.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
+#include "harness/dialect_cmd.h"
 #include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
@@ -767,6 +768,17 @@ class CheckCommand final : public Command {
   ReportOptions reports_;
 };
 
+// ---- dialect (harness/dialect_cmd.h) --------------------------------------
+
+class DialectCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override { SetupDialect(app, args_); }
+  int Run() override { return RunDialect(args_); }
+
+ private:
+  DialectArgs args_;
+};
+
 template <typename T>
 std::unique_ptr<Command> Make() {
   return std::make_unique<T>();
@@ -785,6 +797,7 @@ constexpr CommandKind kCommands[] = {
     {"check",
      "Differential property testing of your implementation (JSON lines) against the reference",
      &Make<CheckCommand>},
+    {"dialect", "List the provider deviations each recorded exchange shows", &Make<DialectCommand>},
 };
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <optional>
 
-#include "harness/atomic_file.h"
+#include "mockllm/atomic_file.h"
 #include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"

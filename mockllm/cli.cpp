@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "mockllm/fault.h"
+#include "mockllm/import_cli.h"
 #include "mockllm/lint.h"
 #include "mockllm/recorder.h"
 #include "mockllm/sdk_match.h"
@@ -29,10 +30,6 @@ namespace {
 using llmconform::Format;
 namespace fs = std::filesystem;
 
-constexpr int kExitOk = 0;
-constexpr int kExitProblems = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitInternal = 3;
 
 void Diagnose(std::string_view message) { std::cerr << "mockllm: " << message << std::endl; }
 
@@ -58,31 +55,6 @@ int WaitForStopSignal() {
 
 void AnnounceListening(const std::string& url) {
   std::cout << "listening on " << url << std::endl;  // endl flushes: scripts wait for this line
-}
-
-// Files given, and every *.trace.jsonl below each directory given, sorted.
-std::expected<std::vector<fs::path>, Error> TraceFiles(const std::vector<std::string>& paths) {
-  std::vector<fs::path> out;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<fs::path> found;
-      for (const auto& entry : fs::recursive_directory_iterator(p, ec)) {
-        if (entry.is_regular_file() && entry.path().filename().string().ends_with(".trace.jsonl")) {
-          found.push_back(entry.path());
-        }
-      }
-      std::sort(found.begin(), found.end());
-      if (found.empty())
-        return std::unexpected(Error{Format("{}: no *.trace.jsonl files in this directory", p)});
-      out.insert(out.end(), found.begin(), found.end());
-    } else if (fs::exists(p, ec)) {
-      out.emplace_back(p);
-    } else {
-      return std::unexpected(Error{Format("{}: no such file or directory", p)});
-    }
-  }
-  return out;
 }
 
 // ---- serve ----
@@ -518,6 +490,8 @@ the manual is docs/mockllm.md.)");
   ServeArgs serve;
   LintArgs lint;
   RecordArgs record;
+  ImportArgs import_args;
+  ExportArgs export_args;
   struct Command {
     const char* name;
     const char* description;
@@ -531,6 +505,10 @@ the manual is docs/mockllm.md.)");
        [&] { return RunLint(lint); }},
       {"record", "Record a trace through a proxy to a real endpoint",
        [&](CLI::App& c) { AddRecord(c, record); }, [&] { return RunRecord(record); }},
+      {"import", "Turn vcrpy cassettes and HAR files into traces",
+       [&](CLI::App& c) { AddImport(c, import_args); }, [&] { return RunImport(import_args); }},
+      {"export", "Write traces as HAR 1.2",
+       [&](CLI::App& c) { AddExport(c, export_args); }, [&] { return RunExport(export_args); }},
   };
   std::vector<CLI::App*> subs;
   for (const Command& c : commands) {

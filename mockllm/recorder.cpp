@@ -13,6 +13,7 @@
 #include "base/url.h"
 #include "mockllm/canonical.h"
 #include "mockllm/http_listener.h"
+#include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"
@@ -32,60 +33,6 @@ std::expected<llmconform::UrlParts, Error> ParseUpstream(const std::string& url)
     return std::unexpected(Error{Format("--upstream \"{}\": no host", url)});
   return std::unexpected(
       Error{Format("--upstream \"{}\": expected an http:// or https:// URL", url)});
-}
-
-bool HopByHop(std::string_view lower) {
-  return lower == "host" || lower == "connection" || lower == "keep-alive" ||
-         lower == "proxy-connection" || lower == "te" || lower == "trailer" ||
-         lower == "transfer-encoding" || lower == "upgrade" || lower == "content-length" ||
-         lower == "accept-encoding" || lower == "content-encoding";
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Replaces the values a pattern names with "[redacted]".
-void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t depth) {
-  if (depth == tokens.size()) {
-    j = std::string(kRedacted);
-    return;
-  }
-  const std::string& token = tokens[depth];
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (token == "*" || it.key() == token) RedactAt(*it, tokens, depth + 1);
-    }
-  } else if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      if (token == "*" || token == std::to_string(i)) RedactAt(j[i], tokens, depth + 1);
-    }
-  }
-}
-
-// Secret-named keys and secret-looking text anywhere in `j`.
-template <typename J>
-void RedactSecretsIn(J& j) {
-  if (j.is_string()) {
-    j = RedactText(j.template get_ref<const std::string&>());
-  } else if (j.is_array()) {
-    for (J& e : j) RedactSecretsIn(e);
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it->is_string() && IsSecretField(it.key(), it->template get_ref<const std::string&>()) &&
-          !IsRedactedValue(it->template get_ref<const std::string&>())) {
-        *it = std::string(kRedacted);
-      } else {
-        RedactSecretsIn(*it);
-      }
-    }
-  }
-}
-
-// `text` parsed, or discarded when it is not JSON or nests too deep to walk.
-OJson ParseShallowJson(std::string_view text) {
-  return llmconform::ReadOrderedJsonOrDiscarded(text);
 }
 
 // One proxied exchange, shared by the handler, the upstream thread and the
@@ -108,14 +55,10 @@ struct Flow {
 
 }  // namespace
 
-void RedactSecrets(OJson& j) { RedactSecretsIn(j); }
-void RedactSecrets(nlohmann::json& j) { RedactSecretsIn(j); }
-
 struct Recorder::Impl {
   RecorderOptions options;
   llmconform::UrlParts upstream;
-  std::vector<std::vector<std::string>> redact_json;
-  std::set<std::string> redact_headers;  // lower case
+  Redactor redactor;
   HttpListener http;
   int port = 0;
 
@@ -128,23 +71,13 @@ struct Recorder::Impl {
   std::set<std::shared_ptr<Flow>> flows;
   bool stopping = false;
 
-  bool SecretHeader(const std::string& lower, std::string_view value) const {
-    return IsSecretField(lower, value) || redact_headers.contains(lower);
-  }
-
   OJson HeadersOf(const httplib::Headers& headers) const {
     OJson out = OJson::object();
     for (const auto& [name, value] : RequestHeaders(headers)) {
       if (HopByHop(name)) continue;
-      out[name] = SecretHeader(name, value) ? std::string(kRedacted) : RedactText(value);
+      out[name] = redactor.HeaderValue(name, value);
     }
     return out;
-  }
-
-  OJson RedactBody(OJson body) const {
-    for (const auto& tokens : redact_json) RedactAt(body, tokens, 0);
-    RedactSecrets(body);
-    return body;
   }
 
   void Write(Exchange x) {
@@ -161,15 +94,14 @@ struct Recorder::Impl {
     x.request.path = req.path;
     x.request.headers = HeadersOf(req.headers);
     if (!req.body.empty()) {
-      OJson body = ParseShallowJson(req.body);
-      x.request.body = RedactBody(body.is_discarded() ? OJson(req.body) : std::move(body));
+      x.request.body = redactor.RequestBody(req.body);
     }
     x.response.status = flow.status;
     OJson headers = OJson::object();
     for (const auto& [name, value] : flow.headers) {
       const std::string lower = Lower(name);
       if (HopByHop(lower)) continue;
-      headers[lower] = SecretHeader(lower, value) ? std::string(kRedacted) : RedactText(value);
+      headers[lower] = redactor.HeaderValue(lower, value);
     }
     x.response.headers = std::move(headers);
     if (streamed) {
@@ -184,18 +116,7 @@ struct Recorder::Impl {
     } else {
       std::string raw;
       for (const Chunk& c : flow.chunks) raw += c.raw;
-      OJson body = ParseShallowJson(raw);
-      if (!body.is_discarded()) {
-        const bool exact = body.dump() == raw;
-        OJson redacted = RedactBody(body);
-        if (exact || redacted != body) {
-          x.response.body = std::move(redacted);
-        } else {
-          x.response.raw = RedactText(raw);
-        }
-      } else if (!raw.empty()) {
-        x.response.raw = RedactText(raw);
-      }
+      redactor.SetResponseBody(x.response, raw);
     }
     Write(std::move(x));
   }
@@ -367,12 +288,15 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions 
   auto upstream = ParseUpstream(options.upstream);
   if (!upstream) return std::unexpected(upstream.error());
   impl->upstream = *upstream;
+  std::vector<std::vector<std::string>> redact_json;
   for (const std::string& p : options.redact_json) {
     auto tokens = PointerPatternTokens(p, "--redact-json");
     if (!tokens) return std::unexpected(tokens.error());
-    impl->redact_json.push_back(std::move(*tokens));
+    redact_json.push_back(std::move(*tokens));
   }
-  for (const std::string& h : options.redact_headers) impl->redact_headers.insert(Lower(h));
+  std::set<std::string> redact_headers;
+  for (const std::string& h : options.redact_headers) redact_headers.insert(Lower(h));
+  impl->redactor = Redactor(std::move(redact_json), std::move(redact_headers));
   if (options.trace_id.empty()) {
     std::string name = options.out.filename().string();
     for (std::string_view suffix : {".trace.jsonl", ".jsonl"}) {

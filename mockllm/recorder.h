@@ -48,12 +48,6 @@ struct RecorderOptions {
   int threads = 16;
 };
 
-// Secret-named keys and secret-looking text anywhere in `j` become
-// "[redacted]": what the recorder does to every body before writing it, and
-// what replay does to a request before comparing it with recorded ones.
-void RedactSecrets(OJson& j);
-void RedactSecrets(nlohmann::json& j);
-
 class Recorder {
  public:
   // Writes the header (unless appending) and starts serving. Errors: a bad

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "mockllm/recorder.h"
+#include "mockllm/redaction.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/format.h"

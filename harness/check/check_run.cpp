@@ -7,7 +7,7 @@
 #include <ostream>
 #include <set>
 
-#include "harness/atomic_file.h"
+#include "mockllm/atomic_file.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
 #include "harness/check/sut_process.h"

@@ -1,5 +1,6 @@
 #include "protocols/wire/oracle_ops.h"
 
+#include "protocols/wire/dialect.h"
 #include "protocols/wire/format.h"
 #include "protocols/wire/json_fields.h"
 #include "protocols/wire/sse.h"
@@ -47,6 +48,26 @@ std::expected<Json, Error> AccumulateOp(const Json& in) {
   return out;
 }
 
+// {"stream"} or {"body", "status"?} -> {"deviations": [{"id","where","message"}]}.
+std::expected<Json, Error> DialectOp(const Json& in) {
+  std::vector<Deviation> found;
+  if (in.contains("stream")) {
+    auto stream = RequireString(in, "stream");
+    if (!stream) return std::unexpected(stream.error());
+    found = DetectStreamDialect(*stream);
+  } else {
+    auto body = RequireString(in, "body");
+    if (!body) return std::unexpected(body.error());
+    std::optional<int> status;
+    if (in.contains("status") && in["status"].is_number_integer()) status = in["status"].get<int>();
+    found = DetectBodyDialect(*body, status);
+  }
+  Json out = Json::array();
+  for (const Deviation& d : found)
+    out.push_back({{"id", d.id}, {"where", d.where}, {"message", d.message}});
+  return Json{{"deviations", std::move(out)}};
+}
+
 }  // namespace
 
 std::vector<OracleOp> OracleOps() {
@@ -61,6 +82,10 @@ std::vector<OracleOp> OracleOps() {
        "{\"message\",\"finish_reason\",\"usage\","
        "\"findings\"}",
        AccumulateOp},
+      {"wire.dialect",
+       "deviations from OpenAI's wire format (specs/wire/dialects.json): {\"stream\"} | "
+       "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",
+       DialectOp},
   };
 }
 

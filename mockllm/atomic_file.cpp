@@ -1,4 +1,4 @@
-#include "harness/atomic_file.h"
+#include "mockllm/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

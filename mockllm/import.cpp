@@ -1,0 +1,700 @@
+#include "mockllm/import.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <optional>
+#include <utility>
+
+#include "mockllm/canonical.h"
+#include "mockllm/content_coding.h"
+#include "mockllm/redaction.h"
+#include "mockllm/secrets.h"
+#include "protocols/wire/format.h"
+#include "base/json_locate.h"
+#include "base/json_read.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// One request/response pair as a recording holds it, before it becomes an
+// Exchange.
+struct RawEntry {
+  std::string where;  // "interaction 3", "entry 7"
+  std::string method = "POST";
+  std::string url;
+  Headers request_headers;
+  std::optional<std::string> request_bytes;
+  std::optional<OJson> request_json;  // a parsed-body variant
+  int status = 200;
+  Headers response_headers;
+  std::optional<std::string> response_bytes;
+  std::optional<OJson> response_json;  // a parsed-body variant
+  std::int64_t first_ms = 0;
+  std::int64_t last_ms = 0;
+};
+
+std::string HeaderOf(const Headers& headers, std::string_view name) {
+  for (const auto& [n, v] : headers) {
+    if (Lower(n) == name) return v;
+  }
+  return "";
+}
+
+std::string PathOfUrl(std::string_view url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos)
+    return url.starts_with('/') ? std::string(url) : "/" + std::string(url);
+  const auto slash = url.find('/', scheme + 3);
+  if (slash == std::string_view::npos) return "/";
+  return std::string(url.substr(slash));
+}
+
+bool IsChatCompletions(std::string_view path) {
+  const auto q = path.find('?');
+  std::string_view p = path.substr(0, q);
+  while (p.ends_with('/')) p.remove_suffix(1);
+  return p.ends_with("/chat/completions");
+}
+
+// Undoes the codings of `coding` ("gzip", "gzip, br") in reverse order. A
+// body that claims a coding but does not decode and is valid UTF-8 was stored
+// decoded already (vcrpy's decode_compressed_response, every HAR): kept as is.
+std::string Decoded(std::string bytes, std::string_view coding, std::string_view what,
+                    const std::string& where, std::vector<std::string>& notes) {
+  std::vector<std::string> codings;
+  std::size_t start = 0;
+  while (start <= coding.size()) {
+    auto comma = coding.find(',', start);
+    if (comma == std::string_view::npos) comma = coding.size();
+    std::string c(coding.substr(start, comma - start));
+    while (!c.empty() && c.front() == ' ') c.erase(c.begin());
+    while (!c.empty() && c.back() == ' ') c.pop_back();
+    if (!c.empty()) codings.push_back(c);
+    start = comma + 1;
+  }
+  for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
+    auto out = DecodeContent(*it, bytes);
+    if (out) {
+      bytes = std::move(*out);
+      continue;
+    }
+    if (!IsValidUtf8(bytes)) {
+      notes.push_back(Format("{}: {} body kept as raw_b64: content-encoding {}: {}", where, what,
+                             *it, out.error()));
+    }
+    break;
+  }
+  return bytes;
+}
+
+// One chunk per SSE event: each ends after the blank line that closes it;
+// bytes after the last blank line make a last chunk. Joined, the chunks are
+// `body` exactly.
+std::vector<Chunk> EventChunks(std::string_view body, std::int64_t first_ms, std::int64_t last_ms) {
+  std::vector<Chunk> out;
+  std::size_t start = 0;
+  std::size_t i = 0;
+  bool content = false;  // a non-empty line since `start`
+  while (i < body.size()) {
+    std::size_t end = i;
+    while (end < body.size() && body[end] != '\n' && body[end] != '\r') ++end;
+    const bool empty = end == i;
+    std::size_t next = end;
+    if (next < body.size()) {
+      next += (body[next] == '\r' && next + 1 < body.size() && body[next + 1] == '\n') ? 2 : 1;
+    }
+    if (empty && content && end < body.size()) {
+      out.push_back(Chunk{first_ms, std::string(body.substr(start, next - start))});
+      start = next;
+      content = false;
+    } else if (!empty) {
+      content = true;
+    }
+    i = next;
+  }
+  if (start < body.size()) out.push_back(Chunk{first_ms, std::string(body.substr(start))});
+  if (!out.empty()) out.back().t_ms = last_ms;
+  return out;
+}
+
+// Joins the entries into a trace: chat filter, decoding, redaction.
+std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::string_view name,
+                                            std::string_view format, const ImportOptions& options) {
+  ImportResult result;
+  const Redactor redactor;
+  std::string provider = options.provider;
+  std::string model;
+  bool any_streamed = false;
+  for (RawEntry& e : entries) {
+    Exchange x;
+    x.request.method = e.method;
+    x.request.path = PathOfUrl(e.url);
+    if (const auto q = x.request.path.find('?'); q != std::string::npos) {
+      // Like the recorder (and the server's matching), the path without its
+      // query; the query is kept beside it.
+      x.request.extra["query"] = RedactText(x.request.path.substr(q + 1));
+      x.request.path.resize(q);
+    }
+    if (const auto f = x.request.path.find('#'); f != std::string::npos) x.request.path.resize(f);
+    if (options.only_chat && !IsChatCompletions(x.request.path)) {
+      ++result.skipped;
+      continue;
+    }
+    if (provider.empty()) provider = ProviderOfUrl(e.url);
+    for (const auto& [n, v] : e.request_headers) {
+      const std::string lower = Lower(n);
+      if (lower.starts_with(':') || HopByHop(lower)) continue;
+      x.request.headers[lower] = redactor.HeaderValue(lower, v);
+    }
+    if (e.request_json) {
+      x.request.body = redactor.Body(std::move(*e.request_json));
+    } else if (e.request_bytes && !e.request_bytes->empty()) {
+      std::string bytes =
+          Decoded(std::move(*e.request_bytes), HeaderOf(e.request_headers, "content-encoding"),
+                  "request", e.where, result.notes);
+      if (IsValidUtf8(bytes)) {
+        x.request.body = redactor.RequestBody(bytes);
+      } else {
+        x.request.body = OJson(Base64Encode(bytes));
+        x.extra["note"] = "the request body was not UTF-8: `body` holds its base64";
+        result.notes.push_back(Format("{}: request body is not UTF-8, kept as base64", e.where));
+      }
+    }
+    if (model.empty() && x.request.body && x.request.body->is_object() &&
+        x.request.body->contains("model") && (*x.request.body)["model"].is_string()) {
+      model = (*x.request.body)["model"].get<std::string>();
+    }
+    x.response.status = e.status;
+    for (const auto& [n, v] : e.response_headers) {
+      const std::string lower = Lower(n);
+      if (lower.starts_with(':') || HopByHop(lower)) continue;
+      x.response.headers[lower] = redactor.HeaderValue(lower, v);
+    }
+    if (e.response_json) {
+      x.response.body = redactor.Body(std::move(*e.response_json));
+    } else if (e.response_bytes) {
+      const std::size_t notes_before = result.notes.size();
+      std::string bytes =
+          Decoded(std::move(*e.response_bytes), HeaderOf(e.response_headers, "content-encoding"),
+                  "response", e.where, result.notes);
+      if (result.notes.size() != notes_before) x.extra["note"] = result.notes.back();
+      const bool sse =
+          Lower(HeaderOf(e.response_headers, "content-type")).find("text/event-stream") !=
+          std::string::npos;
+      if (sse && IsValidUtf8(bytes)) {
+        x.response.streamed = true;
+        any_streamed = true;
+        for (Chunk& c : EventChunks(bytes, e.first_ms, e.last_ms)) {
+          c.raw = RedactText(c.raw);
+          x.response.chunks.push_back(std::move(c));
+        }
+      } else if (IsValidUtf8(bytes)) {
+        redactor.SetResponseBody(x.response, bytes);
+      } else if (!bytes.empty()) {
+        x.response.raw = std::move(bytes);
+      }
+    }
+    x.seq = static_cast<std::int64_t>(result.trace.exchanges.size()) + 1;
+    result.trace.exchanges.push_back(std::move(x));
+  }
+  if (result.trace.exchanges.empty()) {
+    return std::unexpected(Error{Format(
+        "{}: no Chat Completions exchange to import ({} {} skipped: not a /chat/completions path)",
+        name, result.skipped, result.skipped == 1 ? "entry" : "entries")});
+  }
+  const std::string stem = TraceStem(name);
+  result.trace.id = !options.trace_id.empty() ? options.trace_id
+                    : provider.empty()        ? stem
+                                              : provider + "/" + stem;
+  std::string source(name);
+  if (const auto slash = source.rfind('/'); slash != std::string::npos) source.erase(0, slash + 1);
+  OJson h = OJson::object();
+  h["format"] = kTraceFormat;
+  h["id"] = result.trace.id;
+  h["origin"] = "imported";
+  h["source"] = RedactText(source);
+  h["source_format"] = format;
+  if (!provider.empty()) h["provider"] = provider;
+  if (!model.empty()) h["model"] = model;
+  if (any_streamed) h["chunking"] = "events";
+  if (result.skipped > 0) h["skipped"] = result.skipped;
+  result.trace.header = std::move(h);
+  result.trace.source = std::string(name);
+  return result;
+}
+
+// --- YAML cassettes ---------------------------------------------------------
+
+Error YamlError(std::string_view name, const YAML::Mark& mark, std::string_view what) {
+  if (mark.is_null()) return Error{Format("{}: {}", name, what)};
+  return Error{Format("{}:{}:{}: {}", name, mark.line + 1, mark.column + 1, what)};
+}
+
+struct YamlProblem {
+  YAML::Mark mark;
+  std::string what;
+};
+
+std::string RemoveBlanks(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') out += c;
+  }
+  return out;
+}
+
+constexpr std::string_view kBinaryTag = "tag:yaml.org,2002:binary";
+
+bool IsNumber(const std::string& s) {
+  if (s.empty()) return false;
+  const OJson j = OJson::parse(s, nullptr, false);
+  return !j.is_discarded() && j.is_number();
+}
+
+// A YAML node as JSON (YAML 1.2 core schema for plain scalars). Depth-limited.
+std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t depth) {
+  if (depth > kMaxJsonDepth) return std::unexpected(YamlProblem{n.Mark(), "nests too deep"});
+  switch (n.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return OJson(nullptr);
+    case YAML::NodeType::Sequence: {
+      OJson a = OJson::array();
+      for (const auto& e : n) {
+        auto v = YamlToJson(e, depth + 1);
+        if (!v) return v;
+        a.push_back(std::move(*v));
+      }
+      return a;
+    }
+    case YAML::NodeType::Map: {
+      OJson o = OJson::object();
+      for (const auto& kv : n) {
+        if (!kv.first.IsScalar())
+          return std::unexpected(YamlProblem{kv.first.Mark(), "a key that is not a scalar"});
+        auto v = YamlToJson(kv.second, depth + 1);
+        if (!v) return v;
+        o[kv.first.Scalar()] = std::move(*v);
+      }
+      return o;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& s = n.Scalar();
+      if (n.Tag() == kBinaryTag) {
+        auto bytes = Base64Decode(RemoveBlanks(s));
+        if (!bytes) return std::unexpected(YamlProblem{n.Mark(), "!!binary value is not base64"});
+        return OJson(IsValidUtf8(*bytes) ? *bytes : s);
+      }
+      if (n.Tag() != "?") return OJson(s);  // quoted or explicitly tagged: text
+      if (s == "~" || s == "null" || s == "Null" || s == "NULL") return OJson(nullptr);
+      if (s == "true" || s == "True" || s == "TRUE") return OJson(true);
+      if (s == "false" || s == "False" || s == "FALSE") return OJson(false);
+      if (IsNumber(s)) return OJson::parse(s);
+      return OJson(s);
+    }
+  }
+  return OJson(nullptr);
+}
+
+// A scalar's bytes: `!!binary` decoded, anything else as written.
+std::expected<std::string, YamlProblem> ScalarBytes(const YAML::Node& n) {
+  if (n.Tag() == kBinaryTag) {
+    auto bytes = Base64Decode(RemoveBlanks(n.Scalar()));
+    if (!bytes) return std::unexpected(YamlProblem{n.Mark(), "!!binary value is not base64"});
+    return *bytes;
+  }
+  return n.Scalar();
+}
+
+struct YamlBody {
+  std::optional<std::string> bytes;
+  std::optional<OJson> json;
+};
+
+// `body` in any of the shapes cassettes use: a scalar (maybe !!binary),
+// {string: …}, {type: json|text, content: …}; or a sibling `parsed_body`.
+std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
+  YamlBody out;
+  const YAML::Node parsed = parent["parsed_body"];
+  if (parsed && !parsed.IsNull()) {
+    if (parsed.IsScalar() && parsed.Tag() != "?") {
+      out.bytes = parsed.Scalar();
+      return out;
+    }
+    auto j = YamlToJson(parsed, 0);
+    if (!j) return std::unexpected(j.error());
+    out.json = std::move(*j);
+    return out;
+  }
+  YAML::Node body = parent["body"];
+  if (!body || body.IsNull()) return out;
+  if (body.IsMap()) {
+    if (body["string"]) {
+      body = body["string"];
+    } else if (body["content"]) {
+      const YAML::Node content = body["content"];
+      const std::string type = body["type"] && body["type"].IsScalar() ? body["type"].Scalar() : "";
+      if (content.IsScalar() && (type != "json" || content.Tag() != "?")) {
+        auto bytes = ScalarBytes(content);
+        if (!bytes) return std::unexpected(bytes.error());
+        out.bytes = std::move(*bytes);
+        return out;
+      }
+      auto j = YamlToJson(content, 0);
+      if (!j) return std::unexpected(j.error());
+      out.json = std::move(*j);
+      return out;
+    } else {
+      return std::unexpected(
+          YamlProblem{body.Mark(), "body: expected a string, {string: …} or {type, content}"});
+    }
+    if (body.IsNull()) return out;
+  }
+  if (!body.IsScalar()) return std::unexpected(YamlProblem{body.Mark(), "body: expected a string"});
+  auto bytes = ScalarBytes(body);
+  if (!bytes) return std::unexpected(bytes.error());
+  out.bytes = std::move(*bytes);
+  return out;
+}
+
+std::expected<Headers, YamlProblem> HeadersOf(const YAML::Node& n) {
+  Headers out;
+  if (!n || n.IsNull()) return out;
+  if (!n.IsMap()) return std::unexpected(YamlProblem{n.Mark(), "headers: expected a mapping"});
+  for (const auto& kv : n) {
+    if (!kv.first.IsScalar())
+      return std::unexpected(YamlProblem{kv.first.Mark(), "headers: a name that is not a string"});
+    std::string value;
+    if (kv.second.IsSequence()) {
+      for (const auto& v : kv.second) {
+        if (!v.IsScalar())
+          return std::unexpected(YamlProblem{v.Mark(), "headers: expected string values"});
+        if (!value.empty()) value += ", ";
+        value += v.Scalar();
+      }
+    } else if (kv.second.IsScalar()) {
+      value = kv.second.Scalar();
+    } else if (!kv.second.IsNull()) {
+      return std::unexpected(
+          YamlProblem{kv.second.Mark(), "headers: expected a string or a list of strings"});
+    }
+    out.emplace_back(kv.first.Scalar(), std::move(value));
+  }
+  return out;
+}
+
+std::expected<std::string, YamlProblem> ScalarField(const YAML::Node& parent, const char* key,
+                                                    std::string_view what) {
+  const YAML::Node n = parent[key];
+  if (!n) return std::unexpected(YamlProblem{parent.Mark(), Format("{}: missing `{}`", what, key)});
+  if (!n.IsScalar())
+    return std::unexpected(YamlProblem{n.Mark(), Format("{}.{}: expected a string", what, key)});
+  return n.Scalar();
+}
+
+std::expected<int, YamlProblem> StatusOf(const YAML::Node& response) {
+  YAML::Node s = response["status"];
+  if (s && s.IsMap()) s = s["code"];
+  if (!s && response["status_code"]) s = response["status_code"];
+  if (!s) return std::unexpected(YamlProblem{response.Mark(), "response: missing `status`"});
+  if (!s.IsScalar())
+    return std::unexpected(YamlProblem{s.Mark(), "response.status: expected a number"});
+  int code = 0;
+  const std::string& t = s.Scalar();
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), code);
+  if (ec != std::errc() || p != t.data() + t.size() || code < 100 || code > 999) {
+    return std::unexpected(YamlProblem{
+        s.Mark(), Format("response.status: expected an HTTP status code, got \"{}\"", t)});
+  }
+  return code;
+}
+
+std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::Node& root) {
+  if (!root.IsMap())
+    return std::unexpected(
+        YamlProblem{root.Mark(), "expected a cassette (a mapping with `interactions`)"});
+  const YAML::Node interactions = root["interactions"];
+  if (!interactions) return std::unexpected(YamlProblem{root.Mark(), "missing `interactions`"});
+  if (!interactions.IsSequence())
+    return std::unexpected(YamlProblem{interactions.Mark(), "interactions: expected a list"});
+  std::vector<RawEntry> out;
+  std::size_t i = 0;
+  for (const auto& it : interactions) {
+    ++i;
+    RawEntry e;
+    e.where = Format("interaction {}", i);
+    if (!it.IsMap())
+      return std::unexpected(YamlProblem{it.Mark(), Format("{}: expected a mapping", e.where)});
+    const YAML::Node req = it["request"];
+    const YAML::Node res = it["response"];
+    if (!req || !req.IsMap())
+      return std::unexpected(
+          YamlProblem{it.Mark(), Format("{}: missing `request` mapping", e.where)});
+    if (!res || !res.IsMap())
+      return std::unexpected(
+          YamlProblem{it.Mark(), Format("{}: missing `response` mapping", e.where)});
+    auto method = ScalarField(req, "method", "request");
+    if (!method) return std::unexpected(method.error());
+    e.method = *method;
+    auto uri = ScalarField(req, "uri", "request");
+    if (!uri) return std::unexpected(uri.error());
+    e.url = *uri;
+    auto rh = HeadersOf(req["headers"]);
+    if (!rh) return std::unexpected(rh.error());
+    e.request_headers = std::move(*rh);
+    auto rb = BodyOf(req);
+    if (!rb) return std::unexpected(rb.error());
+    e.request_bytes = std::move(rb->bytes);
+    e.request_json = std::move(rb->json);
+    auto status = StatusOf(res);
+    if (!status) return std::unexpected(status.error());
+    e.status = *status;
+    auto sh = HeadersOf(res["headers"]);
+    if (!sh) return std::unexpected(sh.error());
+    e.response_headers = std::move(*sh);
+    auto sb = BodyOf(res);
+    if (!sb) return std::unexpected(sb.error());
+    e.response_bytes = std::move(sb->bytes);
+    e.response_json = std::move(sb->json);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// --- HAR ---------------------------------------------------------------------
+
+using Json = nlohmann::json;
+
+struct HarProblem {
+  std::string pointer;
+  std::string what;
+};
+
+const Json* Member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+std::expected<const Json*, HarProblem> Need(const Json& j, const std::string& pointer,
+                                            const char* key, Json::value_t type,
+                                            std::string_view type_name) {
+  const Json* m = Member(j, key);
+  if (!m) return std::unexpected(HarProblem{pointer, Format("missing `{}`", key)});
+  const bool ok = type == Json::value_t::number_integer ? m->is_number() : m->type() == type;
+  if (!ok) {
+    return std::unexpected(
+        HarProblem{pointer + "/" + key, Format("expected {}, got {}", type_name, m->type_name())});
+  }
+  return m;
+}
+
+std::expected<Headers, HarProblem> HarHeaders(const Json& parent, const std::string& pointer) {
+  Headers out;
+  const Json* h = Member(parent, "headers");
+  if (!h) return out;
+  if (!h->is_array()) return std::unexpected(HarProblem{pointer + "/headers", "expected an array"});
+  for (std::size_t i = 0; i < h->size(); ++i) {
+    const Json& e = (*h)[i];
+    const Json* n = Member(e, "name");
+    const Json* v = Member(e, "value");
+    if (!n || !n->is_string() || !v || !v->is_string()) {
+      return std::unexpected(HarProblem{Format("{}/headers/{}", pointer, i),
+                                        "expected {\"name\": string, \"value\": string}"});
+    }
+    out.emplace_back(n->get<std::string>(), v->get<std::string>());
+  }
+  return out;
+}
+
+std::int64_t Millis(const Json* j) {
+  if (!j || !j->is_number()) return 0;
+  const double d = j->get<double>();
+  if (!(d > 0) || d > 1e12) return 0;
+  return static_cast<std::int64_t>(d);
+}
+
+std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
+  auto log = Need(root, "", "log", Json::value_t::object, "object");
+  if (!log) return std::unexpected(log.error());
+  auto entries = Need(**log, "/log", "entries", Json::value_t::array, "array");
+  if (!entries) return std::unexpected(entries.error());
+  std::vector<RawEntry> out;
+  out.reserve((*entries)->size());
+  for (std::size_t i = 0; i < (*entries)->size(); ++i) {
+    const Json& entry = (**entries)[i];
+    const std::string p = Format("/log/entries/{}", i);
+    RawEntry e;
+    e.where = Format("entry {}", i + 1);
+    auto req = Need(entry, p, "request", Json::value_t::object, "object");
+    if (!req) return std::unexpected(req.error());
+    auto res = Need(entry, p, "response", Json::value_t::object, "object");
+    if (!res) return std::unexpected(res.error());
+    auto method = Need(**req, p + "/request", "method", Json::value_t::string, "string");
+    if (!method) return std::unexpected(method.error());
+    e.method = (*method)->get<std::string>();
+    auto url = Need(**req, p + "/request", "url", Json::value_t::string, "string");
+    if (!url) return std::unexpected(url.error());
+    e.url = (*url)->get<std::string>();
+    auto rh = HarHeaders(**req, p + "/request");
+    if (!rh) return std::unexpected(rh.error());
+    e.request_headers = std::move(*rh);
+    if (const Json* post = Member(**req, "postData")) {
+      if (const Json* text = Member(*post, "text")) {
+        if (!text->is_string())
+          return std::unexpected(HarProblem{p + "/request/postData/text",
+                                            Format("expected string, got {}", text->type_name())});
+        e.request_bytes = text->get<std::string>();
+        const Json* enc = Member(*post, "encoding");
+        if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
+          auto bytes = Base64Decode(*e.request_bytes);
+          if (!bytes)
+            return std::unexpected(HarProblem{p + "/request/postData/text", "invalid base64"});
+          e.request_bytes = std::move(*bytes);
+        }
+      }
+    }
+    auto status = Need(**res, p + "/response", "status", Json::value_t::number_integer, "integer");
+    if (!status) return std::unexpected(status.error());
+    const double s = (*status)->get<double>();
+    if (!(s >= 100 && s <= 999))
+      return std::unexpected(HarProblem{p + "/response/status", "expected an HTTP status code"});
+    e.status = static_cast<int>(s);
+    auto sh = HarHeaders(**res, p + "/response");
+    if (!sh) return std::unexpected(sh.error());
+    e.response_headers = std::move(*sh);
+    if (const Json* content = Member(**res, "content")) {
+      if (const Json* text = Member(*content, "text")) {
+        if (!text->is_string())
+          return std::unexpected(HarProblem{p + "/response/content/text",
+                                            Format("expected string, got {}", text->type_name())});
+        const Json* enc = Member(*content, "encoding");
+        if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
+          auto bytes = Base64Decode(text->get<std::string>());
+          if (!bytes)
+            return std::unexpected(HarProblem{p + "/response/content/text", "invalid base64"});
+          e.response_bytes = std::move(*bytes);
+        } else {
+          e.response_bytes = text->get<std::string>();
+        }
+      }
+    }
+    if (const Json* t = Member(entry, "timings")) {
+      e.first_ms = Millis(Member(*t, "wait"));
+      e.last_ms = e.first_ms + Millis(Member(*t, "receive"));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::string_view name,
+                                                 const ImportOptions& options) {
+  std::vector<RawEntry> entries;
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    auto got = CassetteEntries(root);
+    if (!got) return std::unexpected(YamlError(name, got.error().mark, got.error().what));
+    entries = std::move(*got);
+  } catch (const YAML::Exception& e) {
+    return std::unexpected(YamlError(name, e.mark, e.msg));
+  }
+  return Assemble(std::move(entries), name, "vcr", options);
+}
+
+std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_view name,
+                                            const ImportOptions& options) {
+  auto parsed = llmconform::ReadJson(name, text);
+  if (!parsed) {
+    return std::unexpected(Error{Format("{}:{}:{}: not JSON: {}", name, parsed.error().where.line,
+                                        parsed.error().where.column, parsed.error().what)});
+  }
+  Json root = std::move(*parsed);
+  auto entries = HarEntries(root);
+  root = Json();
+  if (!entries) {
+    const auto at = llmconform::LineColumnOf(
+        text, llmconform::LocateNearestJsonPointer(text, entries.error().pointer));
+    const std::string ptr = entries.error().pointer.empty() ? "" : entries.error().pointer + ": ";
+    return std::unexpected(
+        Error{Format("{}:{}:{}: {}{}", name, at.line, at.column, ptr, entries.error().what)});
+  }
+  return Assemble(std::move(*entries), name, "har", options);
+}
+
+std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
+                                                  const ImportOptions& options) {
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '{') return ParseHar(text, name, options);
+    break;
+  }
+  return ParseCassette(text, name, options);
+}
+
+std::string TraceStem(std::string_view source) {
+  std::string s(source);
+  if (const auto slash = s.rfind('/'); slash != std::string::npos) s.erase(0, slash + 1);
+  for (std::string_view suffix : {".yaml", ".yml", ".har", ".json"}) {
+    if (s.size() > suffix.size() && s.ends_with(suffix)) {
+      s.resize(s.size() - suffix.size());
+      break;
+    }
+  }
+  for (char& c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) c = '-';
+  }
+  if (s.empty() || s == "." || s == "..") s = "recording";
+  return s;
+}
+
+std::string ProviderOfUrl(std::string_view url) {
+  auto scheme = url.find("://");
+  std::string_view host = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
+  host = host.substr(0, host.find_first_of("/?"));
+  const std::string h = Lower(std::string(host));
+  static constexpr std::pair<std::string_view, std::string_view> kHosts[] = {
+      {"api.openai.com", "openai"},
+      {".openai.azure.com", "azure"},
+      {".azure.com", "azure"},
+      {"api.deepseek.com", "deepseek"},
+      {"api.groq.com", "groq"},
+      {"api.mistral.ai", "mistral"},
+      {"openrouter.ai", "openrouter"},
+      {"api.cerebras.ai", "cerebras"},
+      {"api.together.xyz", "together"},
+      {"api.fireworks.ai", "fireworks"},
+      {"generativelanguage.googleapis.com", "gemini"},
+      {"api.x.ai", "xai"},
+      {"huggingface.co", "huggingface"},
+      {"api.moonshot.ai", "moonshot"},
+      {"api.perplexity.ai", "perplexity"},
+      {"api.heroku.com", "heroku"},
+      {"inference.heroku.com", "heroku"},
+      {"localhost:11434", "ollama"},
+      {"127.0.0.1:11434", "ollama"},
+      {"api.githubcopilot.com", "github"},
+      {"models.github.ai", "github"},
+      {"api.vercel.com", "vercel"},
+      {"nebius", "nebius"},
+      {"ovh.net", "ovhcloud"},
+      {"litellm", "litellm"},
+  };
+  for (const auto& [suffix, name] : kHosts) {
+    if (h == suffix || h.ends_with(suffix) ||
+        (suffix.front() != '.' && h.find(suffix) != std::string::npos))
+      return std::string(name);
+  }
+  return "";
+}
+
+}  // namespace mockllm

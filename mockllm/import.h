@@ -1,0 +1,77 @@
+// `mockllm import`: recordings made by other tools turned into
+// `llmconform-trace/1` traces (docs/trace-format.md).
+//
+// Readers take text, so tests and fuzzers need no files:
+//   - vcrpy / pytest-recording YAML cassettes (format versions 1–7):
+//     `interactions[].request{method, uri, body, headers}` and
+//     `response{status: {code, message} | code, headers, body: {string}}`.
+//     Bodies may be plain strings, YAML `!!binary` (base64), or one of the
+//     parsed variants (`parsed_body:` or `body: {type: json|text, content}`).
+//   - HAR 1.2: `log.entries[].request{method, url, headers, postData.text}`,
+//     `response{status, headers, content{text, encoding?: "base64"}}`,
+//     `timings{wait, receive}`.
+// Bodies whose `content-encoding` is gzip, deflate or br are decoded; a body
+// that claims a coding but is already text is taken as decoded. A body that
+// cannot be decoded is kept byte for byte (written as `raw_b64`) with a note.
+//
+// The request path is kept without its query (as `mockllm record` and the
+// server's matching see it); a query goes to the request's `query` field.
+// Only Chat Completions exchanges (a path ending in /chat/completions) are
+// imported unless `only_chat` is off; the others are skipped and counted. A
+// recording with nothing to import is an error. Headers and bodies go through
+// the recorder's redaction (mockllm/redaction.h). An SSE body becomes one chunk
+// per event and the trace header says `"chunking": "events"`; chunk times come
+// from HAR timings (every chunk at `wait`, the last at `wait + receive`) and
+// are 0 for cassettes, which record no timing.
+//
+// Errors name the source, line and column: "c.yaml:12:5: …".
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mockllm/trace.h"
+
+namespace mockllm {
+
+struct ImportOptions {
+  std::string provider;   // header `provider`; "" infers it from the request host
+  std::string trace_id;   // "" derives it from the source name (see TraceStem)
+  bool only_chat = true;  // skip what is not Chat Completions
+};
+
+struct ImportResult {
+  Trace trace;
+  std::size_t skipped = 0;         // entries left out (not Chat Completions)
+  std::vector<std::string> notes;  // "interaction 3: response body kept as raw_b64: …"
+};
+
+// A vcrpy-style YAML cassette.
+std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::string_view name,
+                                                 const ImportOptions& options = {});
+// A HAR 1.2 document.
+std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_view name,
+                                            const ImportOptions& options = {});
+// HAR when the first non-blank byte is '{', a cassette otherwise.
+std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
+                                                  const ImportOptions& options = {});
+
+// The file name of `source` without its folder and its recording suffix
+// (.yaml, .yml, .har, .json), characters other than [A-Za-z0-9._-] as '-':
+// "tests/c/test_x[a b].yaml" -> "test_x-a-b-".
+std::string TraceStem(std::string_view source);
+
+// The provider a request URL's host belongs to ("api.groq.com" -> "groq"),
+// "" when unknown.
+std::string ProviderOfUrl(std::string_view url);
+
+// The traces as one HAR 1.2 document (`mockllm export --har`). Streamed
+// bodies are the chunks joined; bytes that are not UTF-8 are base64 with
+// `encoding: "base64"`; faults are named in the entry's `comment`.
+nlohmann::ordered_json TracesToHar(const std::vector<Trace>& traces, std::string_view version);
+
+}  // namespace mockllm

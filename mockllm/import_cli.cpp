@@ -1,0 +1,129 @@
+#include "mockllm/import_cli.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "mockllm/atomic_file.h"
+#include "mockllm/cli.h"
+#include "mockllm/import.h"
+#include "mockllm/lint.h"
+#include "protocols/wire/format.h"
+
+namespace mockllm {
+namespace {
+
+using llmconform::Format;
+namespace fs = std::filesystem;
+
+std::expected<std::string, Error> ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(Error{Format("{}: cannot open", path)});
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::unexpected(Error{Format("{}: cannot read", path)});
+  return std::move(text).str();
+}
+
+}  // namespace
+
+void AddImport(CLI::App& cmd, ImportArgs& a) {
+  cmd.add_option("FILE", a.files, "vcrpy/pytest-recording YAML cassettes or HAR 1.2 files")
+      ->required();
+  cmd.add_option("--out", a.out, "Folder to write FILE-STEM.trace.jsonl into")->required();
+  cmd.add_option("--provider", a.provider,
+                 "Header field provider (default: from the request host, e.g. api.groq.com: groq)");
+  cmd.add_flag("--only-chat,!--all-paths", a.only_chat,
+               "Import only Chat Completions exchanges, skipping and counting the rest (the "
+               "default); --all-paths keeps every exchange");
+  cmd.footer(R"(
+One trace per FILE, named after it (test_x[a].yaml: test_x-a-.trace.jsonl), with
+header fields origin "imported", source (the file name), source_format (vcr or
+har), provider, model, skipped (entries left out) and, when a response is a
+stream, chunking "events": the recording does not say how the bytes arrived, so
+each SSE event is one chunk. Bodies stored with content-encoding gzip, deflate
+or br are decoded; one that cannot be decoded is kept as raw_b64 with a note.
+Headers and bodies are redacted as by `mockllm record`, and each trace passes
+`mockllm lint` before it is written (atomically: a temporary file renamed).
+Errors name FILE:LINE:COL. Exit 0 when every file was imported, 2 when one could
+not be read, was malformed or held no Chat Completions exchange (nothing is
+written for it; the other files still are), 3 when writing failed.
+See docs/trace-format.md.)");
+}
+
+int RunImport(const ImportArgs& a) {
+  int status = kExitOk;
+  for (const std::string& file : a.files) {
+    auto text = ReadAll(file);
+    if (!text) {
+      std::cerr << "mockllm: " << text.error().message << std::endl;
+      status = std::max(status, kExitUsage);
+      continue;
+    }
+    auto imported = ParseRecording(*text, file,
+                                   ImportOptions{.provider = a.provider, .only_chat = a.only_chat});
+    if (!imported) {
+      std::cerr << "mockllm: " << imported.error().message << std::endl;
+      status = std::max(status, kExitUsage);
+      continue;
+    }
+    for (const std::string& note : imported->notes)
+      std::cerr << "mockllm: " << file << ": " << note << std::endl;
+    const fs::path out = fs::path(a.out) / (TraceStem(file) + ".trace.jsonl");
+    const std::string trace = WriteTrace(imported->trace);
+    const auto problems = LintTrace(trace, out.string());
+    if (!problems.empty()) {
+      for (const std::string& p : problems) std::cerr << "mockllm: " << p << std::endl;
+      std::cerr << "mockllm: " << file << ": the imported trace does not pass lint; not written"
+                << std::endl;
+      status = std::max(status, kExitUsage);
+      continue;
+    }
+    if (auto w = llmconform::harness::WriteFileAtomically(out, trace); !w) {
+      std::cerr << "mockllm: " << w.error().message << std::endl;
+      return kExitInternal;
+    }
+    std::size_t streamed = 0;
+    for (const Exchange& x : imported->trace.exchanges) streamed += x.response.streamed ? 1 : 0;
+    std::cerr << Format("mockllm: {} -> {}: {} exchange(s), {} streamed, {} skipped", file,
+                        out.string(), imported->trace.exchanges.size(), streamed, imported->skipped)
+              << std::endl;
+  }
+  return status;
+}
+
+void AddExport(CLI::App& cmd, ExportArgs& a) {
+  cmd.add_option("TRACE", a.traces, "Trace files, or directories searched for *.trace.jsonl")
+      ->required();
+  cmd.add_flag("--har", a.har, "Write HAR 1.2 (the only format so far)")->required();
+  cmd.add_option("--out", a.out, "File to write")->required();
+  cmd.footer(R"(
+Writes every exchange of the traces as one HAR 1.2 document, for a browser's
+network panel or any HAR viewer: streamed bodies as their chunks joined, bytes
+that are not UTF-8 as base64, chunk times as timings.wait (first chunk) and
+timings.receive (first to last), faults named in each entry's comment.
+`mockllm import` reads the file back.)");
+}
+
+int RunExport(const ExportArgs& a) {
+  auto files = TraceFiles(a.traces);
+  if (!files) return std::cerr << "mockllm: " << files.error().message << std::endl, kExitUsage;
+  std::vector<Trace> traces;
+  for (const fs::path& f : *files) {
+    auto t = LoadTraceFile(f);
+    if (!t) return std::cerr << "mockllm: " << t.error().message << std::endl, kExitUsage;
+    traces.push_back(std::move(*t));
+  }
+  const std::string har = TracesToHar(traces, MOCKLLM_VERSION).dump(1) + "\n";
+  if (auto w = llmconform::harness::WriteFileAtomically(a.out, har); !w) {
+    std::cerr << "mockllm: " << w.error().message << std::endl;
+    return kExitInternal;
+  }
+  std::size_t n = 0;
+  for (const Trace& t : traces) n += t.exchanges.size();
+  std::cerr << Format("mockllm: {} exchange(s) of {} trace(s) -> {}", n, traces.size(), a.out)
+            << std::endl;
+  return kExitOk;
+}
+
+}  // namespace mockllm

@@ -1,0 +1,271 @@
+#include "mockllm/import.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "mockllm/content_coding.h"
+#include "mockllm/lint.h"
+
+namespace mockllm {
+namespace {
+
+constexpr std::string_view kCassette = R"(interactions:
+- request:
+    body: '{"messages":[{"role":"user","content":"hi"}],"model":"gpt-4o","stream":true}'
+    headers:
+      authorization:
+      - Bearer sk-abcdefghijklmnopqrstuvwxyz0123
+      content-type:
+      - application/json
+      host:
+      - api.openai.com
+    method: POST
+    uri: https://api.openai.com/v1/chat/completions
+  response:
+    body:
+      string: 'data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}
+
+
+        data: {"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}
+
+
+        data: [DONE]
+
+
+        '
+    headers:
+      content-type:
+      - text/event-stream
+      set-cookie:
+      - session=abc
+    status:
+      code: 200
+      message: OK
+- request:
+    body: '{"input":"x","model":"text-embedding-3-small"}'
+    headers: {}
+    method: POST
+    uri: https://api.openai.com/v1/embeddings
+  response:
+    body:
+      string: '{"data":[]}'
+    headers: {}
+    status:
+      code: 200
+      message: OK
+version: 1
+)";
+
+TEST(ImportCassette, StreamBecomesOneChunkPerEventAndSecretsGo) {
+  auto r = ParseCassette(kCassette, "dir/test_stream[x].yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->skipped, 1u);
+  ASSERT_EQ(r->trace.exchanges.size(), 1u);
+  const Exchange& x = r->trace.exchanges[0];
+  EXPECT_EQ(x.request.path, "/v1/chat/completions");
+  EXPECT_EQ(x.request.headers["authorization"], "[redacted]");
+  EXPECT_FALSE(x.request.headers.contains("host"));
+  EXPECT_EQ((*x.request.body)["model"], "gpt-4o");
+  EXPECT_EQ(x.response.headers["set-cookie"], "[redacted]");
+  ASSERT_TRUE(x.response.streamed);
+  ASSERT_EQ(x.response.chunks.size(), 3u);
+  EXPECT_EQ(x.response.chunks[0].raw,
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n");
+  // A single-quoted YAML scalar folds its last line break: the body ends "…[DONE]\n".
+  EXPECT_EQ(x.response.chunks[2].raw, "data: [DONE]\n");
+  const OJson& h = r->trace.header;
+  EXPECT_EQ(h["origin"], "imported");
+  EXPECT_EQ(h["chunking"], "events");
+  EXPECT_EQ(h["source"], "test_stream[x].yaml");
+  EXPECT_EQ(h["source_format"], "vcr");
+  EXPECT_EQ(h["provider"], "openai");
+  EXPECT_EQ(h["skipped"], 1);
+  EXPECT_EQ(r->trace.id, "openai/test_stream-x-");
+  const std::string text = WriteTrace(r->trace);
+  EXPECT_EQ(LintTrace(text, "t"), std::vector<std::string>{});
+  EXPECT_EQ(text.find("sk-abc"), std::string::npos);
+}
+
+TEST(ImportCassette, ParsedBodyVariantsAndIntegerStatus) {
+  constexpr std::string_view yaml = R"(version: 1
+interactions:
+- request:
+    method: POST
+    uri: https://api.groq.com/openai/v1/chat/completions
+    headers: {content-type: [application/json]}
+    parsed_body:
+      model: llama
+      temperature: 0.5
+      n: 1
+      stream: false
+      stop: null
+      messages: [{role: user, content: '123'}]
+  response:
+    status: 429
+    headers: {content-type: [application/json]}
+    parsed_body:
+      error: {message: slow down, type: tokens, code: rate_limit_exceeded}
+- request:
+    method: POST
+    uri: https://api.deepseek.com/chat/completions
+    body: {type: json, content: {model: deepseek-chat, messages: []}}
+  response:
+    status: 200
+    headers: {}
+    body: {type: text, content: '{"id":"x"}'}
+)";
+  auto r = ParseCassette(yaml, "c.yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->trace.exchanges.size(), 2u);
+  const Exchange& a = r->trace.exchanges[0];
+  EXPECT_EQ(
+      a.request.body->dump(),
+      R"({"model":"llama","temperature":0.5,"n":1,"stream":false,"stop":null,"messages":[{"role":"user","content":"123"}]})");
+  EXPECT_EQ(a.response.status, 429);
+  EXPECT_EQ((*a.response.body)["error"]["code"], "rate_limit_exceeded");
+  const Exchange& b = r->trace.exchanges[1];
+  EXPECT_EQ((*b.request.body)["model"], "deepseek-chat");
+  EXPECT_EQ(b.response.BodyBytes(), R"({"id":"x"})");
+  EXPECT_EQ(r->trace.header["provider"], "groq");
+}
+
+std::string BinaryCassette(std::string_view coding, const std::string& bytes) {
+  return "interactions:\n- request:\n    method: POST\n    uri: "
+         "http://localhost:11434/v1/chat/completions\n"
+         "    body: '{}'\n    headers: {}\n  response:\n    status: {code: 200, message: OK}\n"
+         "    headers:\n      content-encoding: [" +
+         std::string(coding) +
+         "]\n      content-type: [application/json]\n    body:\n      string: !!binary |\n       "
+         " " +
+         Base64Encode(bytes) + "\n";
+}
+
+TEST(ImportCassette, BinaryBodiesAreDecoded) {
+  const std::string body = R"({"choices":[{"message":{"content":"ok"}}]})";
+  for (const auto& [coding, bytes] :
+       {std::pair<std::string, std::string>{"gzip", GzipForTest(body)},
+        {"br", BrotliForTest(body)}}) {
+    auto r = ParseCassette(BinaryCassette(coding, bytes), "b.yaml");
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->trace.exchanges[0].response.BodyBytes(), body) << coding;
+    EXPECT_TRUE(r->notes.empty());
+    EXPECT_EQ(r->trace.header["provider"], "ollama");
+  }
+}
+
+TEST(ImportCassette, UndecodableBodyIsKeptAsRawB64WithANote) {
+  const std::string junk = "\x1f\x8b\x08\x00garbage\xff\xfe";
+  auto r = ParseCassette(BinaryCassette("gzip", junk), "b.yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->trace.exchanges[0].response.BodyBytes(), junk);
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_TRUE(r->notes[0].starts_with(
+      "interaction 1: response body kept as raw_b64: content-encoding gzip"))
+      << r->notes[0];
+  const std::string text = WriteTrace(r->trace);
+  EXPECT_NE(text.find("\"raw_b64\""), std::string::npos);
+  EXPECT_NE(text.find("\"note\""), std::string::npos);
+}
+
+TEST(ImportCassette, ErrorsAreLocated) {
+  EXPECT_EQ(ParseCassette("interactions: [\n  {a: b\n", "bad.yaml").error().message.substr(0, 9),
+            "bad.yaml:");
+  auto e = ParseCassette("interactions:\n- request: {method: POST}\n  response: {status: 200}\n",
+                         "m.yaml");
+  EXPECT_EQ(e.error().message, "m.yaml:2:12: request: missing `uri`");
+  e = ParseCassette(
+      "interactions:\n- request: {method: POST, uri: 'http://x/v1/chat/completions'}\n"
+      "  response: {status: abc}\n",
+      "s.yaml");
+  EXPECT_EQ(e.error().message,
+            "s.yaml:3:22: response.status: expected an HTTP status code, got \"abc\"");
+  e = ParseCassette("interactions:\n" + std::string(kCassette.substr(
+                                            kCassette.find("- request:\n    body: '{\"input"))),
+                    "only-embeddings.yaml");
+  EXPECT_EQ(e.error().message,
+            "only-embeddings.yaml: no Chat Completions exchange to import (1 entry skipped: not a "
+            "/chat/completions path)");
+}
+
+constexpr std::string_view kHar =
+    R"({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+ "entries": [
+  {"startedDateTime": "2025-01-01T00:00:00Z", "time": 30,
+   "request": {"method": "POST", "url": "https://api.mistral.ai/v1/chat/completions",
+     "headers": [{"name": ":authority", "value": "api.mistral.ai"}, {"name": "Authorization", "value": "Bearer abcdefghijk"}],
+     "postData": {"mimeType": "application/json", "text": "{\"model\":\"mistral-small\",\"stream\":true}"}},
+   "response": {"status": 200, "statusText": "OK",
+     "headers": [{"name": "Content-Type", "value": "text/event-stream"}],
+     "content": {"mimeType": "text/event-stream", "encoding": "base64",
+                 "text": "ZGF0YTogeyJjaG9pY2VzIjpbXX0KCmRhdGE6IFtET05FXQoK"}},
+   "timings": {"send": 1, "wait": 20, "receive": 9}}
+ ]}})";
+
+TEST(ImportHar, EntriesBecomeExchangesWithTimings) {
+  auto r = ParseHar(kHar, "x.har");
+  ASSERT_TRUE(r) << r.error().message;
+  const Exchange& x = r->trace.exchanges.at(0);
+  EXPECT_EQ(x.request.headers["authorization"], "[redacted]");
+  EXPECT_FALSE(x.request.headers.contains(":authority"));
+  ASSERT_EQ(x.response.chunks.size(), 2u);
+  EXPECT_EQ(x.response.chunks[0].raw, "data: {\"choices\":[]}\n\n");
+  EXPECT_EQ(x.response.chunks[0].t_ms, 20);
+  EXPECT_EQ(x.response.chunks[1].t_ms, 29);
+  EXPECT_EQ(r->trace.header["source_format"], "har");
+  EXPECT_EQ(r->trace.header["provider"], "mistral");
+}
+
+TEST(ImportHar, ErrorsAreLocated) {
+  EXPECT_EQ(ParseHar("{\"log\": [1,]}", "a.har").error().message.substr(0, 14), "a.har:1:12: no");
+  EXPECT_EQ(ParseHar("{\"log\": {\"entries\": [\n {\"request\": {}}]}}", "b.har").error().message,
+            "b.har:2:2: /log/entries/0: missing `response`");
+  EXPECT_EQ(ParseHar(std::string(10000, '['), "d.har").error().message,
+            "d.har: the JSON nests deeper than 512 levels");
+}
+
+TEST(ExportHar, ImportReadsTheExportBack) {
+  auto first = ParseCassette(kCassette, "c.yaml");
+  ASSERT_TRUE(first);
+  const OJson har = TracesToHar({first->trace}, "1.0");
+  EXPECT_EQ(har["log"]["version"], "1.2");
+  auto again = ParseHar(har.dump(), "c.har");
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again->trace.exchanges.size(), 1u);
+  EXPECT_EQ(again->trace.exchanges[0].response.chunks, first->trace.exchanges[0].response.chunks);
+  EXPECT_EQ(again->trace.exchanges[0].request.body, first->trace.exchanges[0].request.body);
+}
+
+TEST(TraceStem, StripsFolderAndSuffix) {
+  EXPECT_EQ(TraceStem("tests/c/test_x[a b].yaml"), "test_x-a-b-");
+  EXPECT_EQ(TraceStem("x.har"), "x");
+  EXPECT_EQ(TraceStem("/"), "recording");
+}
+
+// Hostile input: random bytes, and random damage to a valid recording, give a
+// value or a located error — never a crash.
+RC_GTEST_PROP(ImportParsers, RandomBytesGiveAResultOrALocatedError, (const std::string& bytes)) {
+  for (auto* parse : {&ParseCassette, &ParseHar}) {
+    auto r = parse(bytes, "r.in", {});
+    if (!r) RC_ASSERT(r.error().message.starts_with("r.in"));
+  }
+}
+
+RC_GTEST_PROP(ImportParsers, DamagedRecordingsGiveAResultOrALocatedError, ()) {
+  const bool har = *rc::gen::arbitrary<bool>();
+  std::string text(har ? kHar : kCassette);
+  const auto edits = *rc::gen::inRange(1, 6);
+  for (int i = 0; i < edits; ++i) {
+    const auto pos = *rc::gen::inRange<std::size_t>(0, text.size());
+    const char c = *rc::gen::elementOf(std::string("{}[]:,-'\"\n !&*|>#\\\x80"));
+    text.insert(text.begin() + static_cast<std::ptrdiff_t>(pos), c);
+  }
+  auto r = ParseRecording(text, "d.in");
+  if (!r) {
+    RC_ASSERT(r.error().message.starts_with("d.in"));
+  } else {
+    RC_ASSERT(LintTrace(WriteTrace(r->trace), "t").empty());
+  }
+}
+
+}  // namespace
+}  // namespace mockllm

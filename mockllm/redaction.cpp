@@ -1,0 +1,104 @@
+#include "mockllm/redaction.h"
+
+#include <cctype>
+
+#include "base/json_read.h"
+#include "mockllm/canonical.h"
+#include "mockllm/secrets.h"
+
+namespace mockllm {
+namespace {
+
+// Replaces the values a pattern names with "[redacted]".
+void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t depth) {
+  if (depth == tokens.size()) {
+    j = std::string(kRedacted);
+    return;
+  }
+  const std::string& token = tokens[depth];
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (token == "*" || it.key() == token) RedactAt(*it, tokens, depth + 1);
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (token == "*" || token == std::to_string(i)) RedactAt(j[i], tokens, depth + 1);
+    }
+  }
+}
+
+// Secret fields and secret-looking text anywhere in `j`.
+template <typename J>
+void RedactSecretsIn(J& j) {
+  if (j.is_string()) {
+    j = RedactText(j.template get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    for (J& e : j) RedactSecretsIn(e);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it->is_string() && IsSecretField(it.key(), it->template get_ref<const std::string&>()) &&
+          !IsRedactedValue(it->template get_ref<const std::string&>())) {
+        *it = std::string(kRedacted);
+      } else {
+        RedactSecretsIn(*it);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void RedactSecrets(OJson& j) { RedactSecretsIn(j); }
+void RedactSecrets(nlohmann::json& j) { RedactSecretsIn(j); }
+
+bool HopByHop(std::string_view lower) {
+  return lower == "host" || lower == "connection" || lower == "keep-alive" ||
+         lower == "proxy-connection" || lower == "te" || lower == "trailer" ||
+         lower == "transfer-encoding" || lower == "upgrade" || lower == "content-length" ||
+         lower == "accept-encoding" || lower == "content-encoding";
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+OJson ParseShallowJson(std::string_view text) {
+  return llmconform::ReadOrderedJsonOrDiscarded(text);
+}
+
+bool Redactor::SecretHeader(const std::string& lower, std::string_view value) const {
+  return IsSecretField(lower, value) || redact_headers_.contains(lower);
+}
+
+std::string Redactor::HeaderValue(const std::string& lower, std::string_view value) const {
+  return SecretHeader(lower, value) ? std::string(kRedacted) : RedactText(value);
+}
+
+OJson Redactor::Body(OJson body) const {
+  for (const auto& tokens : redact_json_) RedactAt(body, tokens, 0);
+  RedactSecrets(body);
+  return body;
+}
+
+OJson Redactor::RequestBody(std::string_view raw) const {
+  OJson body = ParseShallowJson(raw);
+  return Body(body.is_discarded() ? OJson(std::string(raw)) : std::move(body));
+}
+
+void Redactor::SetResponseBody(RecordedResponse& r, std::string_view raw) const {
+  OJson body = ParseShallowJson(raw);
+  if (!body.is_discarded()) {
+    const bool exact = body.dump() == raw;
+    OJson redacted = Body(body);
+    if (exact || redacted != body) {
+      r.body = std::move(redacted);
+    } else {
+      r.raw = RedactText(raw);
+    }
+  } else if (!raw.empty()) {
+    r.raw = RedactText(raw);
+  }
+}
+
+}  // namespace mockllm

@@ -1,0 +1,62 @@
+// How a recorded exchange is cleaned before it is written, shared by
+// `mockllm record` (mockllm/recorder.h) and `mockllm import`
+// (mockllm/import.h): secrets removed (mockllm/secrets.h), hop-by-hop headers
+// left out, bodies kept as JSON only when that spells them exactly.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mockllm/trace.h"
+
+namespace mockllm {
+
+// Headers that describe one connection, not the exchange (host,
+// transfer-encoding, content-length, content-encoding, …): never written.
+// `lower` is a lower-case header name.
+bool HopByHop(std::string_view lower);
+
+// `s` in lower case (ASCII).
+std::string Lower(std::string s);
+
+// `text` parsed, or discarded when it is not JSON or base/json_read.h refuses
+// it (too deep, invalid UTF-8, a number out of range).
+OJson ParseShallowJson(std::string_view text);
+
+// Secret fields (mockllm/secret_rules.json) and secret-looking text anywhere
+// in `j` become "[redacted]". Replay applies it to incoming requests before
+// comparing them with recorded ones, so a recording matches its own client.
+void RedactSecrets(OJson& j);
+void RedactSecrets(nlohmann::json& j);
+
+class Redactor {
+ public:
+  // `redact_json`: JSON pointer patterns split into tokens (`*` for any key or
+  // index); `redact_headers`: lower-case header names, besides the secret ones.
+  Redactor(std::vector<std::vector<std::string>> redact_json = {},
+           std::set<std::string> redact_headers = {})
+      : redact_json_(std::move(redact_json)), redact_headers_(std::move(redact_headers)) {}
+
+  // Whether header `lower` (with `value`) is a secret to redact whole.
+  bool SecretHeader(const std::string& lower, std::string_view value) const;
+  // The value to write for header `lower`: "[redacted]" for a secret header,
+  // otherwise `value` with secret-looking text redacted.
+  std::string HeaderValue(const std::string& lower, std::string_view value) const;
+  // Values at the `redact_json` pointers, secret-named keys and secret-looking
+  // text anywhere become "[redacted]".
+  OJson Body(OJson body) const;
+  // A request body: JSON (redacted) when `raw` parses, the text otherwise.
+  OJson RequestBody(std::string_view raw) const;
+  // Sets `r.body` (JSON, when its compact form spells `raw` exactly or
+  // redaction changed it) or `r.raw` (the exact bytes, redacted) from a
+  // non-streamed response body. Empty `raw` sets neither.
+  void SetResponseBody(RecordedResponse& r, std::string_view raw) const;
+
+ private:
+  std::vector<std::vector<std::string>> redact_json_;
+  std::set<std::string> redact_headers_;
+};
+
+}  // namespace mockllm

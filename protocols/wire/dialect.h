@@ -1,0 +1,45 @@
+// Dialect detection: which documented deviations from OpenAI's own Chat
+// Completions wire format an exchange shows, each with the id of its entry in
+// specs/wire/dialects.json.
+//
+// A stream is read event by event (WHATWG SSE, protocols/wire/sse.h); each
+// deviation is reported once, at its first occurrence, located as
+// "event N" plus the JSON pointer inside that event's chunk
+// ("event 3 /choices/0/delta/reasoning_content"). The stream accumulator's
+// WIRE-DIALECT-* findings (protocols/wire/stream_accumulator.h) are mapped
+// onto the same ids (DialectOfWireRule), so nothing it notices is lost.
+// A non-streamed body is read as JSON; its locations are JSON pointers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocols/wire/chat.h"
+
+namespace llmconform::wire {
+
+struct Deviation {
+  std::string id;       // "DIA-REASONING-CONTENT"
+  std::string where;    // "event 3 /choices/0/delta/reasoning_content", "/error"
+  std::string message;  // what was seen
+  friend bool operator==(const Deviation&, const Deviation&) = default;
+};
+
+// The deviations of a raw SSE body of a Chat Completions stream.
+std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse);
+
+// The deviations of a non-streamed response body (any bytes; `status` is the
+// HTTP status when known).
+std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<int> status);
+
+// The DIA-* id a stream accumulator rule maps to, or "" for rules that are
+// not dialects (malformed chunks, bytes after [DONE]).
+std::string_view DialectOfWireRule(std::string_view wire_rule);
+
+// Every id the detectors can report (for the consistency test against
+// specs/wire/dialects.json).
+std::vector<std::string_view> DialectIds();
+
+}  // namespace llmconform::wire

@@ -1,0 +1,91 @@
+#include "protocols/wire/dialect.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace llmconform::wire {
+namespace {
+
+std::vector<std::string> Ids(const std::vector<Deviation>& ds) {
+  std::vector<std::string> out;
+  for (const auto& d : ds) out.push_back(d.id);
+  return out;
+}
+
+const Deviation* Find(const std::vector<Deviation>& ds, std::string_view id) {
+  for (const auto& d : ds) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+TEST(Dialect, OpenAiBaselineShowsNothing) {
+  const std::string s =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n";
+  EXPECT_EQ(Ids(DetectStreamDialect(s)), std::vector<std::string>{});
+}
+
+TEST(Dialect, StreamDeviationsAreLocated) {
+  const std::string s =
+      ": keep-alive\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\","
+      "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}}]},"
+      "\"finish_reason\":\"stop\"}]}\n\n";
+  const auto ds = DetectStreamDialect(s);
+  ASSERT_NE(Find(ds, "DIA-REASONING-CONTENT"), nullptr);
+  EXPECT_EQ(Find(ds, "DIA-REASONING-CONTENT")->where, "event 1 /choices/0/delta/reasoning_content");
+  EXPECT_EQ(Find(ds, "DIA-ROLE-EVERY-CHUNK")->where, "event 2 /choices/0/delta/role");
+  EXPECT_EQ(Find(ds, "DIA-TOOLCALL-NO-INDEX")->where, "event 2 /choices/0/delta/tool_calls/0");
+  EXPECT_EQ(Find(ds, "DIA-FINISH-REASON-OMITTED")->where, "event 1 /choices/0");
+  // From the accumulator's findings, mapped.
+  EXPECT_EQ(Find(ds, "DIA-KEEPALIVE-COMMENT")->where, "stream");
+  EXPECT_NE(Find(ds, "DIA-NO-DONE"), nullptr);
+  EXPECT_NE(Find(ds, "DIA-FINISH-REASON-NOT-TOOL-CALLS"), nullptr);
+}
+
+TEST(Dialect, BodyDeviations) {
+  EXPECT_EQ(Ids(DetectBodyDialect(R"({"error":{"code":429,"message":"x"}})", 200)),
+            std::vector<std::string>{"DIA-ERROR-WITH-200"});
+  EXPECT_EQ(Ids(DetectBodyDialect(R"({"error":{"code":429,"message":"x"}})", 429)),
+            std::vector<std::string>{});
+  EXPECT_EQ(Ids(DetectBodyDialect(R"({"detail":"bad"})", 422)),
+            std::vector<std::string>{"DIA-FLAT-ERROR"});
+  EXPECT_EQ(Ids(DetectBodyDialect(R"([{"error":{"code":400}}])", 400)),
+            std::vector<std::string>{"DIA-ERROR-ARRAY"});
+  const auto ds = DetectBodyDialect(
+      R"({"choices":[{"message":{"content":"<think>x</think>y","reasoning_content":"r"}}]})", 200);
+  EXPECT_EQ(Ids(ds), (std::vector<std::string>{"DIA-REASONING-CONTENT", "DIA-THINK-TAGS-IN-CONTENT"}));
+  EXPECT_EQ(ds[0].where, "/choices/0/message/reasoning_content");
+  EXPECT_EQ(Ids(DetectBodyDialect("not json", 500)), std::vector<std::string>{"DIA-NOT-JSON-BODY"});
+}
+
+// The catalogue (specs/wire/dialects.json) and the code agree: every id the
+// detectors report has an entry, and each entry's `wire_rule` maps back.
+TEST(Dialect, CatalogueMatchesTheCode) {
+  std::ifstream in(std::string(LLMCONFORM_SOURCE_ROOT) + "/specs/wire/dialects.json");
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto catalogue = nlohmann::json::parse(text.str());
+  std::set<std::string> listed;
+  for (const auto& e : catalogue["dialects"]) {
+    listed.insert(e["id"].get<std::string>());
+    EXPECT_TRUE(e.contains("wire") && e.contains("providers") && e.contains("sources")) << e["id"];
+    if (e.contains("wire_rule")) {
+      EXPECT_EQ(DialectOfWireRule(e["wire_rule"].get<std::string>()), e["id"].get<std::string>());
+    }
+  }
+  for (std::string_view id : DialectIds()) EXPECT_TRUE(listed.contains(std::string(id))) << id;
+  EXPECT_EQ(listed.size(), DialectIds().size());
+}
+
+}  // namespace
+}  // namespace llmconform::wire
