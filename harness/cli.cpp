@@ -16,11 +16,10 @@
 #include <vector>
 
 #include "base/json_read.h"
-#include "mockllm/atomic_file.h"
-#include "harness/data_dir.h"
 #include "harness/check/check_run.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
+#include "harness/data_dir.h"
 #include "harness/dialect_cmd.h"
 #include "harness/json_location.h"
 #include "harness/merge.h"
@@ -31,6 +30,7 @@
 #include "harness/spec_hash.h"
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
+#include "mockllm/atomic_file.h"
 #include "protocols/wire/format.h"
 #include "reports/baseline.h"
 #include "reports/registry.h"
@@ -238,7 +238,7 @@ class RunCommand final : public Command {
   }
 
   int Run() override {
-    auto specs = LoadSpecs(specs_);
+    auto specs = LoadSpecs(specs_, root_);
     if (!specs) {
       std::cerr << specs.error().message << '\n';
       return kExitUsage;

@@ -7,9 +7,9 @@
 #include <ctime>
 #include <set>
 
+#include "base/json_read.h"
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
-#include "base/json_read.h"
 #include "harness/json_location.h"
 #include "harness/parallel.h"
 #include "harness/scratch_dir.h"

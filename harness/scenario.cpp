@@ -220,7 +220,8 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   return s;
 }
 
-std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) {
+std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
+                                        const std::filesystem::path& root) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(specs_dir, ec)) {
@@ -259,8 +260,11 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
     }
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".json" &&
-          entry.path().filename() != "rules.json") {
+      // Catalogues beside the scenarios: the rules, and wire's provider
+      // deviations (specs/wire/dialects.json, read by `llmconform dialect`).
+      const fs::path name = entry.path().filename();
+      if (entry.is_regular_file() && entry.path().extension() == ".json" && name != "rules.json" &&
+          name != "dialects.json") {
         files.push_back(entry.path());
       }
     }
@@ -281,13 +285,14 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir) 
       // scenario of the protocol has its name.
       Problems around(display(file), *text);
       if (!scenario->trace.empty()) {
-        const fs::path fixtures = fs::weakly_canonical(base / "fixtures", ec);
-        const fs::path trace = fs::weakly_canonical(base / scenario->trace, ec);
+        const fs::path& from = root.empty() ? base : root;
+        const fs::path fixtures = fs::weakly_canonical(from / "fixtures", ec);
+        const fs::path trace = fs::weakly_canonical(from / scenario->trace, ec);
         const auto rel = trace.lexically_relative(fixtures);
-        if (!fs::is_regular_file(base / scenario->trace, ec)) {
+        if (!fs::is_regular_file(from / scenario->trace, ec)) {
           around.Add(Pointer() / "trace",
                      Format("\"trace\": no trace file {} (paths are relative to {})",
-                            scenario->trace, base.generic_string()));
+                            scenario->trace, from.generic_string()));
         } else if (rel.empty() || *rel.begin() == "..") {
           around.Add(
               Pointer() / "trace",

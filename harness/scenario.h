@@ -43,10 +43,13 @@ struct SpecSet {
 };
 
 // Loads every specs/<protocol>/ folder under `specs_dir` (specs/oracle/, the
-// oracle's schemas, is not a protocol). File names in
-// messages are relative to `specs_dir`'s parent. All errors are collected,
-// one per line, so a user fixes them in one pass.
-std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir);
+// oracle's schemas, is not a protocol; specs/wire/dialects.json is a catalogue,
+// not a scenario). File names in messages are relative to `specs_dir`'s
+// parent. A scenario's `trace` must name a file under `root`/fixtures (`root`:
+// the folder traces are relative to; empty means `specs_dir`'s parent). All
+// errors are collected, one per line, so a user fixes them in one pass.
+std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
+                                        const std::filesystem::path& root = {});
 
 // Reads a whole file; Error "PATH: cannot read: REASON".
 std::expected<std::string, Error> ReadFile(const std::filesystem::path& path);

@@ -1,16 +1,23 @@
 #include "mockllm/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
-
-#include "harness/scenario.h"
+#include <string>
 
 namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::string Contents(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 TEST(WriteFileAtomically, CreatesFoldersAndReplacesContent) {
   const fs::path dir =
@@ -19,7 +26,7 @@ TEST(WriteFileAtomically, CreatesFoldersAndReplacesContent) {
   const fs::path file = dir / "a" / "b" / "report.json";
   ASSERT_TRUE(WriteFileAtomically(file, "one"));
   ASSERT_TRUE(WriteFileAtomically(file, "two"));
-  EXPECT_EQ(*ReadFile(file), "two");
+  EXPECT_EQ(Contents(file), "two");
   // No temporary file is left beside it.
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(file.parent_path())) ++entries;

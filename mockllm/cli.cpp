@@ -30,7 +30,6 @@ namespace {
 using llmconform::Format;
 namespace fs = std::filesystem;
 
-
 void Diagnose(std::string_view message) { std::cerr << "mockllm: " << message << std::endl; }
 
 // Blocks SIGINT and SIGTERM in this thread (and so in every thread started
@@ -507,8 +506,8 @@ the manual is docs/mockllm.md.)");
        [&](CLI::App& c) { AddRecord(c, record); }, [&] { return RunRecord(record); }},
       {"import", "Turn vcrpy cassettes and HAR files into traces",
        [&](CLI::App& c) { AddImport(c, import_args); }, [&] { return RunImport(import_args); }},
-      {"export", "Write traces as HAR 1.2",
-       [&](CLI::App& c) { AddExport(c, export_args); }, [&] { return RunExport(export_args); }},
+      {"export", "Write traces as HAR 1.2", [&](CLI::App& c) { AddExport(c, export_args); },
+       [&] { return RunExport(export_args); }},
   };
   std::vector<CLI::App*> subs;
   for (const Command& c : commands) {

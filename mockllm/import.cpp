@@ -6,13 +6,13 @@
 #include <optional>
 #include <utility>
 
+#include "base/json_locate.h"
+#include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/content_coding.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/format.h"
-#include "base/json_locate.h"
-#include "base/json_read.h"
 
 namespace mockllm {
 namespace {
@@ -258,7 +258,8 @@ bool IsNumber(const std::string& s) {
 
 // A YAML node as JSON (YAML 1.2 core schema for plain scalars). Depth-limited.
 std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t depth) {
-  if (depth > kMaxJsonDepth) return std::unexpected(YamlProblem{n.Mark(), "nests too deep"});
+  if (depth > llmconform::kMaxJsonDepth)
+    return std::unexpected(YamlProblem{n.Mark(), "nests too deep"});
   switch (n.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:

@@ -220,7 +220,7 @@ TEST(ImportHar, ErrorsAreLocated) {
   EXPECT_EQ(ParseHar("{\"log\": {\"entries\": [\n {\"request\": {}}]}}", "b.har").error().message,
             "b.har:2:2: /log/entries/0: missing `response`");
   EXPECT_EQ(ParseHar(std::string(10000, '['), "d.har").error().message,
-            "d.har: the JSON nests deeper than 512 levels");
+            "d.har:1:513: not JSON: arrays and objects nest deeper than 512 levels");
 }
 
 TEST(ExportHar, ImportReadsTheExportBack) {

@@ -86,8 +86,8 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
   for (std::size_t x = 0; x < t.exchanges.size(); ++x) {
     const Exchange& ex = t.exchanges[x];
     LoadedExchange l;
-    l.strict_body = Canonical(ex.request.body ? ToPlainJson(*ex.request.body) : Json(nullptr),
-                              MatchMode::kStrict);
+    l.strict_body =
+        Canonical(ex.request.body ? Json(*ex.request.body) : Json(nullptr), MatchMode::kStrict);
     l.sdk_body = SdkNormalize(l.strict_body);
     l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
     auto fault = FaultFromJson(l.fault);
@@ -352,7 +352,8 @@ ReplayBook::Session& ReplayBook::TouchSession(const SessionKey& key) {
   }
   while (!lru_.empty() && sessions_.size() >= std::max<std::size_t>(options_.max_sessions, 1)) {
     const SessionKey& old = lru_.back();
-    std::erase_if(unpinned_attempts_, [&](const auto& a) { return std::get<2>(a.first) == old.second; });
+    std::erase_if(unpinned_attempts_,
+                  [&](const auto& a) { return std::get<2>(a.first) == old.second; });
     sessions_.erase(old);
     lru_.pop_back();
     ++sessions_evicted_;

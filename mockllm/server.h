@@ -101,7 +101,7 @@ struct ServerOptions {
   int max_connections = 4096;                     // threads grow to this as connections arrive
   int read_timeout_ms = 2000;  // a request whose next bytes take longer is dropped
   int keep_alive_seconds = 1;  // idle keep-alive connections close after this
-  std::string cors;       // "*" or an origin: CORS headers and preflights ("": none)
+  std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file
 };

@@ -164,7 +164,7 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   const fs::path refused = dir.path() / "refused.jsonl";
   {
     std::ofstream out(refused);
-    nlohmann::json entry = nlohmann::json::parse(Slurp(journal_with(spec["expect"]["messages"])));
+    nlohmann::json entry = nlohmann::json::parse(ReadWholeFile(journal_with(spec["expect"]["messages"])));
     entry["response"] = {{"status", 200}, {"exchange", 0}, {"outcome", "complete"}};
     out << entry.dump() << "\n";
     entry["seq"] = 2;
