@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "bench/ratio_main.h"
 #include "protocols/thinkingml/thinkingml.h"
-#include "protocols/wire/format.h"
 
 namespace {
 

@@ -16,13 +16,13 @@
 #include <fstream>
 #include <string>
 
+#include "base/format.h"
 #include "bench/ratio_main.h"
 #include "protocols/toolcalls/engine.h"
 #include "protocols/toolcalls/memory_filesystem.h"
 #include "protocols/toolcalls/posix_filesystem.h"
 #include "protocols/toolcalls/sha256.h"
 #include "protocols/toolcalls/tool_host.h"
-#include "protocols/wire/format.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "mockllm/replay_book.h"
 #include "mockllm/replay_plan.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 OJson Request(int i) {
@@ -77,6 +77,7 @@ BENCHMARK_CAPTURE(BM_PlanStream, crlf_keepalive_drop_done,
                   Fault{.drop_done = true, .crlf = true, .keepalive_ms = 100});
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm
 
-LLMCONFORM_BENCH_MAIN({{"BM_ReplayUnpinned/1", "BM_ParseRequestBody", "items_per_second", 1.0, true}})
+LLMCONFORM_BENCH_MAIN({{"BM_ReplayUnpinned/1", "BM_ParseRequestBody", "items_per_second", 1.0,
+                        true}})

@@ -5,14 +5,9 @@
 #   protocols/ never includes mockllm/, harness/, reports/ or tests/;
 #   reports/   includes reports/ and base/ only;
 #   mockllm/   never includes harness/, reports/ or tests/.
-# Allowed below are the includes of protocols/wire that reports/ still has:
-# they go when Error, Format, the JSON field readers and type names move to
-# base/ (issue 15). Do not add to the list.
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<source tree> -P CheckLayers.cmake")
 endif()
-set(_pending_reports_includes
-    protocols/wire/error.h protocols/wire/format.h protocols/wire/json_fields.h protocols/wire/chat.h)
 
 set(_violations "")
 foreach(_layer base protocols reports mockllm)
@@ -27,10 +22,7 @@ foreach(_layer base protocols reports mockllm)
       elseif(_layer STREQUAL "protocols" AND _inc MATCHES "^(mockllm|harness|reports|tests)/")
         set(_bad TRUE)
       elseif(_layer STREQUAL "reports" AND NOT _inc MATCHES "^(reports|base)/")
-        list(FIND _pending_reports_includes "${_inc}" _at)
-        if(_at EQUAL -1)
-          set(_bad TRUE)
-        endif()
+        set(_bad TRUE)
       elseif(_layer STREQUAL "mockllm" AND _inc MATCHES "^(harness|reports|tests)/")
         set(_bad TRUE)
       endif()

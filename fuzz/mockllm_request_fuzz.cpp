@@ -18,16 +18,16 @@
 
 namespace {
 
-mockllm::Server* StartOnce() {
-  static std::unique_ptr<mockllm::Server> server = [] {
-    auto trace = mockllm::LoadTraceFile(
+llmconform::mockllm::Server* StartOnce() {
+  static std::unique_ptr<llmconform::mockllm::Server> server = [] {
+    auto trace = llmconform::mockllm::LoadTraceFile(
         LLMCONFORM_SOURCE_ROOT "/fixtures/synthesized/multiturn-s1-standard-assembly.trace.jsonl");
     if (!trace) std::abort();
-    std::vector<mockllm::Trace> traces;
+    std::vector<llmconform::mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
-    mockllm::ServerOptions options;
+    llmconform::mockllm::ServerOptions options;
     options.max_body_bytes = 1 << 20;
-    auto started = mockllm::Server::Start(std::move(traces), options);
+    auto started = llmconform::mockllm::Server::Start(std::move(traces), options);
     if (!started) std::abort();
     return std::move(*started);
   }();
@@ -37,7 +37,7 @@ mockllm::Server* StartOnce() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  mockllm::Server* server = StartOnce();
+  llmconform::mockllm::Server* server = StartOnce();
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return 0;
   sockaddr_in addr{};

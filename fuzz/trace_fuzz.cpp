@@ -4,7 +4,8 @@
 #include "mockllm/trace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto trace = mockllm::ParseTrace(llmconform::fuzz::Text(data, size), "fuzz.trace.jsonl");
+  auto trace =
+      llmconform::mockllm::ParseTrace(llmconform::fuzz::Text(data, size), "fuzz.trace.jsonl");
   if (trace) {
     for (const auto& exchange : trace->exchanges) (void)exchange.response.BodyBytes();
   }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "harness/check/check_run.h"
 #include "harness/check/generators.h"
@@ -31,7 +32,6 @@
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
 #include "mockllm/atomic_file.h"
-#include "protocols/wire/format.h"
 #include "reports/baseline.h"
 #include "reports/registry.h"
 #include "reports/reporter.h"
@@ -173,7 +173,7 @@ class BaselineOption {
       std::cerr << "llmconform " << command << ": --baseline " << text.error().message << '\n';
       return false;
     }
-    nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+    nlohmann::json doc = ReadJsonOrDiscarded(*text);
     if (doc.is_discarded() || !doc.is_object()) {
       std::cerr << "llmconform " << command << ": --baseline " << path_ << ": not a JSON report\n";
       return false;

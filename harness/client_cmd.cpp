@@ -10,12 +10,12 @@
 #include <cstring>
 #include <optional>
 
-#include "mockllm/atomic_file.h"
+#include "base/format.h"
 #include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
-#include "protocols/wire/format.h"
+#include "mockllm/atomic_file.h"
 
 extern char** environ;
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <set>
 
+#include "base/format.h"
 #include "mockllm/atomic_file.h"
 #include "mockllm/trace_files.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/format.h"
 #include "mockllm/trace.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {

@@ -12,10 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "base/format.h"
+#include "base/json.h"
 #include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -23,7 +24,6 @@ namespace llmconform::harness {
 namespace {
 
 using Json = nlohmann::json;
-using OrderedJson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 using gymbro::StreamEvent;
 
@@ -223,7 +223,7 @@ struct GymbroService::Impl {
   // Calls the upstream and publishes what it sends.
   void Work(Broker& b, const std::string& text, const std::string& system,
             const std::string& model) {
-    OrderedJson request{{"model", model}, {"messages", OrderedJson::array()}, {"stream", true}};
+    OJson request{{"model", model}, {"messages", OJson::array()}, {"stream", true}};
     if (!system.empty()) request["messages"].push_back({{"role", "system"}, {"content", system}});
     request["messages"].push_back({{"role", "user"}, {"content", text}});
     {
@@ -236,23 +236,25 @@ struct GymbroService::Impl {
     bool any_bytes = false;
     std::vector<wire::SseEvent> events;
     auto transport = MakeHttpTransport(options.upstream_base_url);
-    auto result = transport->PostJson(
-        "/chat/completions", request.dump(-1, ' ', false, OrderedJson::error_handler_t::replace),
-        options.upstream_timeout, [&](std::string_view bytes) {
-          any_bytes = true;
-          events.clear();
-          parser.Feed(bytes, events);
-          std::lock_guard lock(b.mu);
-          b.last_upstream_activity = Clock::now();
-          for (const auto& e : events) {
-            accumulator.AddEvent(e);
-            UpstreamPiece piece = ReadPiece(e);
-            if (piece.id && !b.route.upstream_request_id) b.route.upstream_request_id = piece.id;
-            if (piece.model) b.route.resolved_model = *piece.model;
-            for (auto& delta : b.publisher.Deltas(piece.content)) b.Publish(std::move(delta));
-          }
-          return !stopping.load();
-        });
+    auto result = transport->PostJson("/chat/completions",
+                                      request.dump(-1, ' ', false, OJson::error_handler_t::replace),
+                                      options.upstream_timeout, [&](std::string_view bytes) {
+                                        any_bytes = true;
+                                        events.clear();
+                                        parser.Feed(bytes, events);
+                                        std::lock_guard lock(b.mu);
+                                        b.last_upstream_activity = Clock::now();
+                                        for (const auto& e : events) {
+                                          accumulator.AddEvent(e);
+                                          UpstreamPiece piece = ReadPiece(e);
+                                          if (piece.id && !b.route.upstream_request_id)
+                                            b.route.upstream_request_id = piece.id;
+                                          if (piece.model) b.route.resolved_model = *piece.model;
+                                          for (auto& delta : b.publisher.Deltas(piece.content))
+                                            b.Publish(std::move(delta));
+                                        }
+                                        return !stopping.load();
+                                      });
     parser.Finish();
     accumulator.NoteComments(parser.comment_count());
     const wire::AccumulatedStream stream = accumulator.Finish();

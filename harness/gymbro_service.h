@@ -37,8 +37,8 @@
 #include <optional>
 #include <string>
 
+#include "base/error.h"
 #include "protocols/thinkingml/gymbro_publisher.h"
-#include "protocols/wire/error.h"
 #include "protocols/wire/transport.h"
 
 namespace llmconform::harness {

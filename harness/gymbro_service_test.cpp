@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "base/format.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/sse_check.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
 #include "protocols/thinkingml/delta_splitter.h"
 #include "protocols/thinkingml/gymbro_events.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::harness {
 namespace {

@@ -1,8 +1,8 @@
 #include "harness/json_location.h"
 
+#include "base/format.h"
 #include "base/json_locate.h"
 #include "base/json_read.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 

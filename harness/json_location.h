@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::harness {
 

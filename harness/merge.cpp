@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "base/json_read.h"
+#include "base/format.h"
 #include "harness/scenario.h"
-#include "protocols/wire/format.h"
 #include "reports/json_reporter.h"
 
 namespace llmconform::harness {
@@ -23,7 +24,7 @@ std::string FileName(const std::string& file) { return fs::path(file).filename()
 std::expected<NamedReport, Error> LoadReport(const fs::path& file) {
   auto text = ReadFile(file);
   if (!text) return std::unexpected(text.error());
-  auto doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  auto doc = ReadJsonOrDiscarded(*text);
   if (doc.is_discarded())
     return std::unexpected(
         Error{Format("{}: not JSON (expected an llmconform report.json)", file.string())});

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "harness/json_location.h"
 #include "protocols/action/oracle_ops.h"
@@ -14,7 +15,6 @@
 #include "protocols/skill/oracle_ops.h"
 #include "protocols/thinkingml/oracle_ops.h"
 #include "protocols/toolcalls/oracle_ops.h"
-#include "protocols/wire/format.h"
 #include "protocols/wire/oracle_ops.h"
 
 namespace llmconform::harness {
@@ -81,7 +81,7 @@ int ServeOracle(std::istream& in, std::ostream& out) {
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json answer;
-    nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+    nlohmann::json request = ReadJsonOrDiscarded(line);
     if (request.is_discarded() || !request.is_object() || !request.contains("op") ||
         !request["op"].is_string()) {
       answer = {{"id", nullptr}, {"error", "expected a request {\"id\", \"op\", \"input\"}"}};

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <set>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
@@ -15,7 +16,6 @@
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 #include "mockllm/server.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {
@@ -96,7 +96,7 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   try {
     obs = suite.Drive(s, ctx);
   } catch (const std::exception& e) {
-    return std::unexpected(Error{Format("the driver threw: {}", e.what())});
+    return std::unexpected(Error::Internal(Format("the driver threw: {}", e.what())));
   }
   if (!obs) {
     return std::unexpected(

@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "base/format.h"
 #include "harness/json_location.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {
@@ -26,7 +26,7 @@ class Problems {
     lines_.push_back(LocatedMessage(name_, text_, where, message));
   }
   void ExpectType(const Pointer& where, const Json& v, bool ok, std::string_view expected) {
-    if (!ok) Add(where, Format("expected {}, got {}", expected, wire::JsonTypeName(v)));
+    if (!ok) Add(where, Format("expected {}, got {}", expected, JsonTypeName(v)));
   }
   bool empty() const { return lines_.empty(); }
   Error ToError() const {
@@ -62,16 +62,6 @@ std::optional<std::string> TracePathProblem(const std::string& trace) {
 
 }  // namespace
 
-std::expected<std::string, Error> ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::unexpected(
-        Error{Format("{}: cannot read: {}", path.string(), std::strerror(errno))});
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::string_view text,
                                                    std::string_view protocol) {
   auto doc = ParseJsonText(name, text);
@@ -79,7 +69,7 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
   Problems problems(name, text);
   RuleCatalog out;
   if (!doc->is_array()) {
-    problems.Add(Pointer(), Format("expected an array of rules, got {}", wire::JsonTypeName(*doc)));
+    problems.Add(Pointer(), Format("expected an array of rules, got {}", JsonTypeName(*doc)));
     return std::unexpected(problems.ToError());
   }
   std::set<std::string> seen;
@@ -87,7 +77,7 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
     const Json& r = (*doc)[i];
     const Pointer at = Pointer() / i;
     if (!r.is_object()) {
-      problems.Add(at, Format("expected a rule object, got {}", wire::JsonTypeName(r)));
+      problems.Add(at, Format("expected a rule object, got {}", JsonTypeName(r)));
       continue;
     }
     reports::RuleInfo info;
@@ -103,7 +93,7 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
       } else if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
         problems.Add(at / key, Format("{}: expected a non-empty string, got {}", Quoted(key),
                                       it->is_string() ? std::string("\"\"")
-                                                      : std::string(wire::JsonTypeName(*it))));
+                                                      : std::string(JsonTypeName(*it))));
         ok = false;
       } else {
         *field = it->get<std::string>();
@@ -130,7 +120,7 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   if (!doc) return std::unexpected(doc.error());
   Problems problems(name, text);
   if (!doc->is_object()) {
-    problems.Add(Pointer(), Format("expected a scenario object, got {}", wire::JsonTypeName(*doc)));
+    problems.Add(Pointer(), Format("expected a scenario object, got {}", JsonTypeName(*doc)));
     return std::unexpected(problems.ToError());
   }
   static const std::set<std::string> kKnown = {"protocol", "name", "description", "trace",
@@ -154,7 +144,7 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
     }
     if (!it->is_string()) {
       problems.Add(Pointer() / key,
-                   Format("{}: expected string, got {}", Quoted(key), wire::JsonTypeName(*it)));
+                   Format("{}: expected string, got {}", Quoted(key), JsonTypeName(*it)));
       return;
     }
     into = it->get<std::string>();
@@ -176,7 +166,7 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
     if (auto it = doc->find(key); it != doc->end()) {
       if (!it->is_object()) {
         problems.Add(Pointer() / key,
-                     Format("{}: expected object, got {}", Quoted(key), wire::JsonTypeName(*it)));
+                     Format("{}: expected object, got {}", Quoted(key), JsonTypeName(*it)));
       } else {
         (std::string_view(key) == "input" ? s.input : s.expect) = *it;
       }
@@ -184,24 +174,24 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   }
   if (auto it = doc->find("provider"); it != doc->end() && !it->is_string()) {
     problems.Add(Pointer() / "provider",
-                 Format("\"provider\": expected string, got {}", wire::JsonTypeName(*it)));
+                 Format("\"provider\": expected string, got {}", JsonTypeName(*it)));
   }
   auto rules_it = doc->find("rules");
   if (rules_it == doc->end()) {
     problems.Add(Pointer(),
                  "expected field \"rules\" (the rule ids this scenario exercises), got nothing");
   } else if (!rules_it->is_array() || rules_it->empty()) {
-    problems.Add(Pointer() / "rules",
-                 Format("\"rules\": expected a non-empty array of rule ids, got {}",
-                        rules_it->is_array() ? std::string("[]")
-                                             : std::string(wire::JsonTypeName(*rules_it))));
+    problems.Add(
+        Pointer() / "rules",
+        Format("\"rules\": expected a non-empty array of rule ids, got {}",
+               rules_it->is_array() ? std::string("[]") : std::string(JsonTypeName(*rules_it))));
   } else {
     for (std::size_t i = 0; i < rules_it->size(); ++i) {
       const Json& r = (*rules_it)[i];
       const Pointer at = Pointer() / "rules" / i;
       if (!r.is_string()) {
-        problems.Add(at, Format("\"rules\"[{}]: expected a rule id string, got {}", i,
-                                wire::JsonTypeName(r)));
+        problems.Add(
+            at, Format("\"rules\"[{}]: expected a rule id string, got {}", i, JsonTypeName(r)));
         continue;
       }
       const std::string id = r.get<std::string>();

@@ -20,8 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
+#include "base/file.h"
 #include "harness/suite.h"
-#include "protocols/wire/error.h"
 #include "reports/result.h"
 
 namespace llmconform::harness {
@@ -51,7 +52,7 @@ struct SpecSet {
 std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
                                         const std::filesystem::path& root = {});
 
-// Reads a whole file; Error "PATH: cannot read: REASON".
-std::expected<std::string, Error> ReadFile(const std::filesystem::path& path);
+// ReadFile (base/file.h) is the whole-file reader of specs, rules and journals.
+using ::llmconform::ReadFile;
 
 }  // namespace llmconform::harness

@@ -4,8 +4,9 @@
 #include <charconv>
 #include <numeric>
 
+#include "base/json_read.h"
+#include "base/format.h"
 #include "harness/scenario.h"
-#include "protocols/wire/format.h"
 #include "reports/json_reporter.h"
 
 namespace llmconform::harness {
@@ -45,7 +46,7 @@ std::uint64_t Fnv1a64(std::string_view text) {
 std::expected<Timings, Error> LoadTimings(const std::filesystem::path& report) {
   auto text = ReadFile(report);
   if (!text) return std::unexpected(text.error());
-  auto doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  auto doc = ReadJsonOrDiscarded(*text);
   if (doc.is_discarded()) return std::unexpected(Error{Format("{}: not JSON", report.string())});
   auto run = reports::ReportFromJson(doc);
   if (!run) return std::unexpected(Error{Format("{}: {}", report.string(), run.error().message)});

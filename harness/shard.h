@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "harness/suite.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::harness {
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::harness {
 namespace {

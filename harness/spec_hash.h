@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "base/error.h"
 #include "harness/scenario.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::harness {
 

@@ -9,12 +9,12 @@
 #include <mutex>
 #include <thread>
 
+#include "base/format.h"
+#include "base/json_fields.h"
+#include "base/utf8.h"
 #include "harness/http_transport.h"
 #include "protocols/thinkingml/thinkingml.h"
-#include "protocols/thinkingml/utf8.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 #include "protocols/wire/sse.h"
 
 namespace llmconform::harness {
@@ -101,8 +101,7 @@ std::span<const std::string_view> StreamRuleIds() {
 Json ToJson(const CapturedStream& s) {
   Json events = Json::array();
   for (const auto& e : s.events) {
-    events.push_back(
-        {{"event", thinkingml::SanitizeUtf8(e.event)}, {"data", thinkingml::SanitizeUtf8(e.data)}});
+    events.push_back({{"event", ToValidUtf8(e.event)}, {"data", ToValidUtf8(e.data)}});
   }
   return {{"url", s.url},
           {"status", s.status},
@@ -306,9 +305,9 @@ std::vector<CheckResult> JudgeStream(const CapturedStream& stream,
         b.push_back({Format("reply {}:{}: {}", f.position.line, f.position.column, f.message),
                      Format("/reply:{}:{}", f.position.line, f.position.column)});
       }
-      AddRuleResults(out, rule, b, expected,
-                     Format("the joined reply ({} characters) keeps it",
-                            thinkingml::CountCodePoints(check.reply)));
+      AddRuleResults(
+          out, rule, b, expected,
+          Format("the joined reply ({} characters) keeps it", CountCodePoints(check.reply)));
     }
   }
   return out;

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "protocols/thinkingml/gymbro_events.h"
-#include "protocols/wire/error.h"
 #include "reports/result.h"
 
 namespace llmconform::harness {

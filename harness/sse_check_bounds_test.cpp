@@ -7,8 +7,8 @@
 #include <atomic>
 #include <thread>
 
+#include "base/format.h"
 #include "harness/sse_check.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {

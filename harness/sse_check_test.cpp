@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "base/format.h"
 #include "harness/gymbro_service.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/suites/suite_test_support.h"
@@ -12,7 +13,6 @@
 #include "mockllm/trace.h"
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/thinkingml.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness {
 namespace {
@@ -71,8 +71,7 @@ TEST(JudgeStream, AConformingStreamPassesEveryRule) {
   const auto results = JudgeStream(
       Stream({Event("status", R"("state":"queued")"), Delta(1, kValidReply.substr(0, 20)),
               Delta(2, kValidReply.substr(20)),
-              Event("completed",
-                    Format("\"reply_len\":{}", thinkingml::CountCodePoints(kValidReply)))}),
+              Event("completed", Format("\"reply_len\":{}", CountCodePoints(kValidReply)))}),
       {"r1", std::nullopt, {}}, AllRules());
   EXPECT_EQ(results.size(), AllRules().size());
   EXPECT_EQ(NotPassing(results), V{});
@@ -128,10 +127,10 @@ TEST(JudgeStream, IntendedViolationsPassWhenReportedAndFailWhenNot) {
   const std::string broken = kValidReply + "尾巴";
   StreamJudgeOptions options;
   options.violations = {"TML-1.9", "TML-3.2"};
-  const auto results = JudgeStream(
-      Stream({Delta(1, broken),
-              Event("completed", Format("\"reply_len\":{}", thinkingml::CountCodePoints(broken)))}),
-      options, std::vector<std::string>{"TML-1.9", "TML-3.2"});
+  const auto results =
+      JudgeStream(Stream({Delta(1, broken),
+                          Event("completed", Format("\"reply_len\":{}", CountCodePoints(broken)))}),
+                  options, std::vector<std::string>{"TML-1.9", "TML-3.2"});
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].outcome, Outcome::kPass) << DescribeCheck(results[0]);
   EXPECT_EQ(results[0].message,

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "reports/result.h"
 
 namespace llmconform::harness {

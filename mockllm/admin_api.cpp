@@ -2,12 +2,12 @@
 
 #include <atomic>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "mockllm/server.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -87,7 +87,7 @@ std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view bo
     const llmconform::LineColumn at = llmconform::LineColumnOf(body, problem->offset);
     return std::unexpected(Error{Format("{}:{}:{}: {}", name, at.line, at.column, problem->what)});
   }
-  const OJson j = OJson::parse(body, nullptr, false);
+  const OJson j = ReadOrderedJsonOrDiscarded(body);
   std::vector<std::string> texts;
   if (j.is_discarded() || (j.is_object() && j.contains("format") && !j.contains("exchanges"))) {
     texts.emplace_back(body);  // JSON Lines (a trace file)
@@ -168,4 +168,4 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
                    "invalid_request_error")};
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -29,7 +29,7 @@
 #include "mockllm/journal.h"
 #include "mockllm/replay_book.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct AdminRequest {
   std::string method;
@@ -50,4 +50,4 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
 std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view body,
                                                              std::string_view name);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

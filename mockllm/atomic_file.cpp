@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::harness {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::harness {
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "base/format.h"
 #include "base/json_read.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -185,4 +185,4 @@ std::string PointerAppend(std::string_view pointer, std::string_view token) {
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "base/json_read.h"
-#include "protocols/wire/error.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 using Json = nlohmann::json;
 using llmconform::Error;
@@ -67,4 +67,4 @@ std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_
 // Appends a JSON pointer token, escaping '~' and '/'.
 std::string PointerAppend(std::string_view pointer, std::string_view token);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <random>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 TEST(Canonical, FirstDifferencePointsAtTheValue) {
@@ -109,4 +109,4 @@ RC_GTEST_PROP(CanonicalProperty, AChangedLeafIsFoundAtItsPointer, ()) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -12,19 +12,20 @@
 #include <map>
 #include <sstream>
 
+#include "base/file.h"
+#include "base/format.h"
 #include "mockllm/fault.h"
 #include "mockllm/import_cli.h"
 #include "mockllm/lint.h"
 #include "mockllm/recorder.h"
 #include "mockllm/sdk_match.h"
 #include "mockllm/server.h"
-#include "protocols/wire/format.h"
 
 #ifndef MOCKLLM_VERSION
 #define MOCKLLM_VERSION "0.0.0"
 #endif
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -354,11 +355,9 @@ int RunLint(const LintArgs& a) {
   std::size_t format_errors = 0;
   std::map<std::string, std::string> ids;  // trace id → the file that has it
   for (const fs::path& f : *files) {
-    std::ifstream in(f, std::ios::binary);
-    if (!in) return Diagnose(Format("{}: cannot open", f.string())), kExitUsage;
-    std::ostringstream text;
-    text << in.rdbuf();
-    LintReport report = LintTraceReport(text.str(), f.string());
+    auto text = ReadFile(f);
+    if (!text) return Diagnose(text.error().message), kExitUsage;
+    LintReport report = LintTraceReport(*text, f.string());
     if (!report.id.empty()) {
       if (auto [it, fresh] = ids.emplace(report.id, f.string()); !fresh) {
         report.problems.push_back(Format("{}:{}:1: /id: the trace id \"{}\" is also the id of {}",
@@ -532,4 +531,4 @@ the manual is docs/mockllm.md.)");
   return kExitUsage;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -10,7 +10,7 @@
 
 #include "mockllm/trace_files.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 int RunCli(int argc, char** argv);
 
@@ -19,4 +19,4 @@ inline constexpr int kExitProblems = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInternal = 3;
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

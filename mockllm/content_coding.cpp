@@ -6,10 +6,10 @@
 
 #include <vector>
 
+#include "base/format.h"
 #include "mockllm/redaction.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -118,4 +118,4 @@ std::string BrotliForTest(std::string_view bytes) {
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 inline constexpr std::size_t kMaxDecodedBodyBytes = 256u * 1024 * 1024;
 
@@ -24,4 +24,4 @@ std::string GzipForTest(std::string_view bytes);
 // The bytes brotli-compressed (for tests).
 std::string BrotliForTest(std::string_view bytes);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 TEST(ContentCoding, GzipAndBrotliRoundTrip) {
@@ -40,4 +40,4 @@ RC_GTEST_PROP(ContentCoding, RandomBytesNeverCrash, (const std::string& bytes)) 
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -1,6 +1,6 @@
 #include "mockllm/cors.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 HeaderList CorsHeaders(std::string_view allowed, std::string_view origin) {
   if (allowed.empty() || origin.empty()) return {};
@@ -29,4 +29,4 @@ HeaderList PreflightHeaders(std::string_view allowed, std::string_view origin,
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
@@ -28,4 +28,4 @@ bool IsPreflight(std::string_view method, std::string_view origin,
 HeaderList PreflightHeaders(std::string_view allowed, std::string_view origin,
                             std::string_view requested_headers);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

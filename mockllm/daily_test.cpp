@@ -12,7 +12,7 @@
 #include "mockllm/sdk_match.h"
 #include "mockllm/server.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using ::testing::HasSubstr;
@@ -377,4 +377,4 @@ TEST(Shutdown, OnlyTouchedTracesCountAndMismatchesAreCounted) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -2,10 +2,10 @@
 
 #include <array>
 
+#include "base/format.h"
 #include "base/json_read.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -197,4 +197,4 @@ OJson MergeFaults(const OJson& base, const OJson& over) {
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -34,7 +34,7 @@
 
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct Fault {
   std::optional<int> status;
@@ -73,4 +73,4 @@ std::expected<void, Error> AddFaultFlag(OJson& into, std::string_view flag);
 // `base` with every key of `over` set over it (exchange faults over --fault).
 OJson MergeFaults(const OJson& base, const OJson& over);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -1,10 +1,10 @@
 // TracesToHar (mockllm/import.h): traces as HAR 1.2.
 #include <string>
 
+#include "base/format.h"
 #include "mockllm/import.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -181,4 +181,4 @@ OJson TracesToHar(const std::vector<Trace>& traces, std::string_view version) {
   return OJson{{"log", std::move(log)}};
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

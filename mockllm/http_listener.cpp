@@ -9,10 +9,10 @@
 #include <mutex>
 #include <vector>
 
+#include "base/format.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -234,4 +234,4 @@ void HttpListener::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -22,9 +22,9 @@
 #include <string>
 #include <thread>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct ListenOptions {
   std::string host = "127.0.0.1";
@@ -76,4 +76,4 @@ void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body);
 // adds itself (REMOTE_ADDR …).
 std::vector<std::pair<std::string, std::string>> RequestHeaders(const httplib::Headers& headers);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,15 +6,15 @@
 #include <optional>
 #include <utility>
 
+#include "base/format.h"
 #include "base/json_locate.h"
 #include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/content_coding.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -252,7 +252,7 @@ constexpr std::string_view kBinaryTag = "tag:yaml.org,2002:binary";
 
 bool IsNumber(const std::string& s) {
   if (s.empty()) return false;
-  const OJson j = OJson::parse(s, nullptr, false);
+  const OJson j = ReadOrderedJsonOrDiscarded(s);
   return !j.is_discarded() && j.is_number();
 }
 
@@ -698,4 +698,4 @@ std::string ProviderOfUrl(std::string_view url) {
   return "";
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

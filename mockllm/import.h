@@ -36,7 +36,7 @@
 
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct ImportOptions {
   std::string provider;   // header `provider`; "" infers it from the request host
@@ -74,4 +74,4 @@ std::string ProviderOfUrl(std::string_view url);
 // `encoding: "base64"`; faults are named in the entry's `comment`.
 nlohmann::ordered_json TracesToHar(const std::vector<Trace>& traces, std::string_view version);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -4,26 +4,18 @@
 #include <iostream>
 #include <sstream>
 
+#include "base/file.h"
+#include "base/format.h"
 #include "mockllm/atomic_file.h"
 #include "mockllm/cli.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
 namespace fs = std::filesystem;
-
-std::expected<std::string, Error> ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(Error{Format("{}: cannot open", path)});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::unexpected(Error{Format("{}: cannot read", path)});
-  return std::move(text).str();
-}
 
 }  // namespace
 
@@ -54,7 +46,7 @@ See docs/trace-format.md.)");
 int RunImport(const ImportArgs& a) {
   int status = kExitOk;
   for (const std::string& file : a.files) {
-    auto text = ReadAll(file);
+    auto text = ReadFile(file);
     if (!text) {
       std::cerr << "mockllm: " << text.error().message << std::endl;
       status = std::max(status, kExitUsage);
@@ -126,4 +118,4 @@ int RunExport(const ExportArgs& a) {
   return kExitOk;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct ImportArgs {
   std::vector<std::string> files;
@@ -27,4 +27,4 @@ struct ExportArgs {
 void AddExport(CLI::App& cmd, ExportArgs& a);
 int RunExport(const ExportArgs& a);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

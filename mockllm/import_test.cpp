@@ -6,7 +6,7 @@
 #include "mockllm/content_coding.h"
 #include "mockllm/lint.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 constexpr std::string_view kCassette = R"(interactions:
@@ -268,4 +268,4 @@ RC_GTEST_PROP(ImportParsers, DamagedRecordingsGiveAResultOrALocatedError, ()) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 using Json = nlohmann::json;
 
@@ -116,4 +116,4 @@ std::uint64_t Journal::dropped() const {
   return dropped_;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // What an entry keeps of one text at most.
 inline constexpr std::size_t kMaxKeptBytes = 64 * 1024;
@@ -84,4 +84,4 @@ class Journal {
   std::uint64_t dropped_ = 0;
 };
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

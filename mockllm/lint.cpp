@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "base/format.h"
 #include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
 #include "mockllm/trace.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -153,4 +153,4 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
   return report;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

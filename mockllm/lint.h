@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // The problems of the trace `text`, named `name` in each message; empty when
 // the trace is clean.
@@ -28,4 +28,4 @@ struct LintReport {
 // else 1 when a secret was found, else 0.
 LintReport LintTraceReport(std::string_view text, std::string_view name);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using ::testing::ElementsAre;
@@ -81,4 +81,4 @@ TEST(TraceLint, ReportsEveryProblemOfALine) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 using llmconform::Format;
 
@@ -73,4 +73,4 @@ std::expected<ProxiedAnswer, Error> Proxy::Forward(
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -16,7 +16,7 @@
 
 #include "mockllm/recorder.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct ProxiedAnswer {
   int status = 0;
@@ -50,4 +50,4 @@ class Proxy {
   std::unique_ptr<Recorder> recorder_;
 };
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

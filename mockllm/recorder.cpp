@@ -10,15 +10,15 @@
 #include <set>
 #include <thread>
 
+#include "base/format.h"
 #include "base/url.h"
 #include "mockllm/canonical.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -358,4 +358,4 @@ std::size_t Recorder::exchanges_written() const { return impl_->written; }
 
 void Recorder::Stop() { impl_->Stop(); }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -30,7 +30,7 @@
 
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct RecorderOptions {
   std::string upstream;       // "https://api.openai.com", "http://127.0.0.1:8080/prefix"
@@ -70,4 +70,4 @@ class Recorder {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

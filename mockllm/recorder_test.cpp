@@ -10,7 +10,7 @@
 #include "mockllm/lint.h"
 #include "mockllm/server.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 namespace fs = std::filesystem;
@@ -185,4 +185,4 @@ TEST(Recorder, UnreachableUpstreamIsA502AndNothingIsWritten) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,7 +6,7 @@
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 // Replaces the values a pattern names with "[redacted]".
@@ -101,4 +101,4 @@ void Redactor::SetResponseBody(RecordedResponse& r, std::string_view raw) const 
   }
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -11,7 +11,7 @@
 
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // Headers that describe one connection, not the exchange (host,
 // transfer-encoding, content-length, content-encoding, …): never written.
@@ -59,4 +59,4 @@ class Redactor {
   std::set<std::string> redact_headers_;
 };
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

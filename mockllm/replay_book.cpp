@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <set>
 
+#include "base/format.h"
 #include "mockllm/redaction.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Finding;
@@ -493,4 +493,4 @@ std::vector<std::string> ReplayBook::Warnings() const {
   return warnings_;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -48,7 +48,7 @@
 #include "mockllm/replay_plan.h"
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 enum class MatchMode {
   kStrict,  // bodies equal as JSON values
@@ -197,4 +197,4 @@ class ReplayBook {
   std::map<std::tuple<std::string, std::size_t, std::string>, std::int64_t> unpinned_attempts_;
 };
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

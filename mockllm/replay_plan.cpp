@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "protocols/wire/sse.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
@@ -361,4 +361,4 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
   return plan;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -13,7 +13,7 @@
 #include "mockllm/fault.h"
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 struct Piece {
   std::int64_t at_ms = 0;            // recorded offset from the start of the response
@@ -60,4 +60,4 @@ std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
 // The body of an injected HTTP error: OpenAI's error object for `status`.
 OJson DefaultErrorBody(int status);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

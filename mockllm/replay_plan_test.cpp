@@ -5,7 +5,7 @@
 
 #include "protocols/wire/sse.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::wire::ParseSse;
@@ -190,4 +190,4 @@ RC_GTEST_PROP(ReplayPlanProperty, SeededSplitCoversTheInput,
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

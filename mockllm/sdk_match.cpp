@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using Json = nlohmann::json;
@@ -69,4 +69,4 @@ std::string_view SdkDefaultsHelp() {
   only ask for usage ({"include_usage":...}))";
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // `body` without the default-valued fields above (unchanged unless an object).
 nlohmann::json SdkNormalize(nlohmann::json body);
@@ -27,4 +27,4 @@ nlohmann::json SdkNormalize(nlohmann::json body);
 // One line per removed default, for --help.
 std::string_view SdkDefaultsHelp();
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

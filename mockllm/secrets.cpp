@@ -6,7 +6,7 @@
 #include <cctype>
 #include <stdexcept>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 constexpr std::string_view kRulesJson =
@@ -130,4 +130,4 @@ bool IsRedactedValue(std::string_view value) {
   return value.empty() || value.find(kRedacted) != std::string_view::npos;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -30,7 +30,7 @@ namespace re2 {
 class RE2;
 }
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 inline constexpr std::string_view kRedacted = "[redacted]";
 
@@ -74,4 +74,4 @@ std::string RedactText(std::string_view text);
 // redacted).
 bool IsRedactedValue(std::string_view value);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

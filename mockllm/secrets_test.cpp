@@ -6,7 +6,7 @@
 
 #include "mockllm/lint.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 // The rules that flag an example: a text example is searched, a name
@@ -113,4 +113,4 @@ TEST(Secrets, LintFlagsWhatTheOldDetectorsMissed) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

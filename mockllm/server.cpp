@@ -10,6 +10,7 @@
 #include <limits>
 #include <mutex>
 
+#include "base/format.h"
 #include "mockllm/admin_api.h"
 #include "mockllm/cors.h"
 #include "mockllm/http_listener.h"
@@ -18,9 +19,8 @@
 #include "mockllm/replay_book.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Finding;
@@ -547,4 +547,4 @@ std::string UrlDecode(std::string_view s) {
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -69,7 +69,7 @@
 #include "mockllm/replay_book.h"
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // Which session a request belongs to. Without an X-Mockllm-Session header (or
 // with kNone) every client shares the session "default".
@@ -149,4 +149,4 @@ class Server {
 std::string UrlEncode(std::string_view s);
 std::string UrlDecode(std::string_view s);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

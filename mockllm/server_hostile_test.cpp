@@ -14,7 +14,7 @@
 #include "mockllm/journal.h"
 #include "mockllm/server.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using ::testing::HasSubstr;
@@ -230,4 +230,4 @@ TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

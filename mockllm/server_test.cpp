@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using ::testing::HasSubstr;
@@ -321,4 +321,4 @@ TEST(ReplayServer, ClientLeavingMidStreamIsJournaledAndTheNextRequestServed) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -6,13 +6,15 @@
 #include <limits>
 #include <sstream>
 
+#include "base/file.h"
+#include "base/format.h"
+#include "base/json.h"
 #include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/fault.h"
-#include "protocols/wire/format.h"
 #include "protocols/wire/sse.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 // The latest a recorded piece may be due: later times would overflow the
@@ -21,46 +23,14 @@ constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;
 
 using llmconform::Format;
 
-std::string_view TypeName(const OJson& j) {
-  switch (j.type()) {
-    case OJson::value_t::null:
-      return "null";
-    case OJson::value_t::boolean:
-      return "boolean";
-    case OJson::value_t::string:
-      return "string";
-    case OJson::value_t::array:
-      return "array";
-    case OJson::value_t::object:
-      return "object";
-    case OJson::value_t::number_integer:
-    case OJson::value_t::number_unsigned:
-      return "integer";
-    default:
-      return "number";
-  }
-}
-
 std::unexpected<PointedError> Expected(std::string pointer, std::string_view what,
                                        const OJson& got) {
   return std::unexpected(
-      PointedError{std::move(pointer), Format("expected {}, got {}", what, TypeName(got))});
+      PointedError{std::move(pointer), Format("expected {}, got {}", what, JsonTypeName(got))});
 }
 
 std::unexpected<PointedError> Problem(std::string pointer, std::string message) {
   return std::unexpected(PointedError{std::move(pointer), std::move(message)});
-}
-
-// Keys of `j` not in `known`, in file order.
-template <std::size_t N>
-OJson Extras(const OJson& j, const std::array<std::string_view, N>& known) {
-  OJson extra = OJson::object();
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    bool modelled = false;
-    for (auto k : known) modelled = modelled || it.key() == k;
-    if (!modelled) extra[it.key()] = it.value();
-  }
-  return extra;
 }
 
 std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string& pointer) {
@@ -201,7 +171,7 @@ std::expected<RecordedRequest, PointedError> RequestFrom(const OJson& j) {
     r.headers = *h;
   }
   if (j.contains("body")) r.body = j["body"];
-  r.extra = Extras(j, std::array<std::string_view, 4>{"method", "path", "headers", "body"});
+  r.extra = JsonExtras(j, std::array<std::string_view, 4>{"method", "path", "headers", "body"});
   return r;
 }
 
@@ -238,8 +208,8 @@ std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
     r.chunks = std::move(*chunks);
     r.streamed = true;
   }
-  r.extra = Extras(j, std::array<std::string_view, 7>{"status", "headers", "body", "raw", "raw_b64",
-                                                      "chunks", "events"});
+  r.extra = JsonExtras(j, std::array<std::string_view, 7>{"status", "headers", "body", "raw",
+                                                          "raw_b64", "chunks", "events"});
   return r;
 }
 
@@ -263,7 +233,7 @@ std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
     if (!fault) return Problem("/fault" + fault.error().pointer, fault.error().message);
     x.fault = j["fault"];
   }
-  x.extra = Extras(j, std::array<std::string_view, 4>{"seq", "request", "response", "fault"});
+  x.extra = JsonExtras(j, std::array<std::string_view, 4>{"seq", "request", "response", "fault"});
   return x;
 }
 
@@ -378,7 +348,7 @@ void ForEachTraceLine(std::string_view text,
 }
 
 Error EmptyTraceError(std::string_view name) {
-  return Error{Format("{}:1:1: empty trace: expected a header line {\"format\":\"{}\",…}", name,
+  return Error{Format("{}:1:1: empty trace: expected a header line {{\"format\":\"{}\",…}}", name,
                       kTraceFormat)};
 }
 
@@ -413,12 +383,9 @@ std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view n
 }
 
 std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(Error{Format("{}: cannot open trace file", path.string())});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::unexpected(Error{Format("{}: read error", path.string())});
-  return ParseTrace(text.str(), path.string());
+  auto text = ReadFile(path);
+  if (!text) return std::unexpected(text.error());
+  return ParseTrace(*text, path.string());
 }
 
 std::string WriteTraceHeader(const OJson& header) { return Dump(header); }
@@ -466,4 +433,4 @@ std::string WriteTrace(const Trace& trace) {
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -32,10 +32,11 @@
 #include <vector>
 
 #include "base/base64.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "base/utf8.h"
-#include "protocols/wire/error.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // A problem with one value of a parsed document: its JSON pointer and what is
 // wrong ("expected integer, got string"). Callers turn it into a located Error
@@ -47,7 +48,6 @@ struct PointedError {
 
 using llmconform::Error;
 // Traces keep keys in file order, so replayed bodies keep the recorded order.
-using OJson = nlohmann::ordered_json;
 
 inline constexpr std::string_view kTraceFormat = "llmconform-trace/1";
 
@@ -141,4 +141,4 @@ using llmconform::Base64Decode;
 using llmconform::Base64Encode;
 using llmconform::IsValidUtf8;
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

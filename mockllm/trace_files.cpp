@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 using llmconform::Format;
 namespace fs = std::filesystem;
@@ -33,4 +33,4 @@ std::expected<std::vector<fs::path>, Error> TraceFiles(const std::vector<std::st
   return out;
 }
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

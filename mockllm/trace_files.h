@@ -9,11 +9,11 @@
 
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 
 // The files given, and every *.trace.jsonl below each directory given, sorted.
 // Error: a path that does not exist, a directory without traces.
 std::expected<std::vector<std::filesystem::path>, Error> TraceFiles(
     const std::vector<std::string>& paths);
 
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

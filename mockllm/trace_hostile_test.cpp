@@ -7,7 +7,7 @@
 #include "mockllm/lint.h"
 #include "mockllm/trace.h"
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 using ::testing::HasSubstr;
@@ -58,4 +58,4 @@ TEST(HostileTrace, LintCountsFormatErrorsApartFromSecrets) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 constexpr std::string_view kHeader =
@@ -185,4 +185,4 @@ RC_GTEST_PROP(TraceFormatProperty, WriteReadWriteIsIdentical, ()) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/json_reporter.h"
 #include "reports/markdown.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "reports/result.h"
 
 namespace llmconform::reports {

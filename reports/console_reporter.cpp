@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/text.h"
 
 namespace llmconform::reports {

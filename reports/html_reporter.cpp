@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/text.h"
 
 namespace llmconform::reports {

@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
+#include "base/format.h"
+#include "base/json.h"
+#include "base/json_fields.h"
 
 namespace llmconform::reports {
 namespace {
@@ -19,7 +19,7 @@ class ObjectReader {
   ObjectReader(const Json& j, std::string where) : j_(j), where_(std::move(where)) {
     if (!j.is_object()) {
       error_ = Error{Format("{}: expected object, got {}", where_.empty() ? "report" : where_,
-                            wire::JsonTypeName(j))};
+                            JsonTypeName(j))};
     }
   }
 
@@ -46,7 +46,7 @@ class ObjectReader {
     if (it == j_.end()) {
       Fail(Format("field \"{}\": expected number, got nothing (the field is required)", key));
     } else if (!it->is_number()) {
-      Fail(Format("field \"{}\": expected number, got {}", key, wire::JsonTypeName(*it)));
+      Fail(Format("field \"{}\": expected number, got {}", key, JsonTypeName(*it)));
     } else {
       out = it->get<double>();
     }
@@ -97,8 +97,7 @@ std::expected<T, Error> Finish(const ObjectReader& r, T value) {
 
 std::expected<std::string, Error> ReadTag(const Json& j, const std::string& where) {
   if (j.is_string()) return j.get<std::string>();
-  return std::unexpected(
-      Error{Format("{}: expected string, got {}", where, wire::JsonTypeName(j))});
+  return std::unexpected(Error{Format("{}: expected string, got {}", where, JsonTypeName(j))});
 }
 
 std::expected<CheckResult, Error> ReadCheck(const Json& j, const std::string& where) {

@@ -22,7 +22,7 @@
 #include <ostream>
 #include <string>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "reports/reporter.h"
 
 namespace llmconform::reports {

@@ -4,7 +4,7 @@
 #include <pugixml.hpp>
 #include <sstream>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/text.h"
 
 namespace llmconform::reports {

@@ -1,6 +1,6 @@
 #include "reports/markdown_reporter.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/markdown.h"
 #include "reports/text.h"
 

@@ -1,6 +1,6 @@
 #include "reports/matrix_html_reporter.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/html_reporter.h"
 #include "reports/matrix_reporter.h"
 #include "reports/text.h"

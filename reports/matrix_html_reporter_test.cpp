@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/matrix_reporter.h"
 #include "reports/sample_run_test_support.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/json_reporter.h"
 #include "reports/markdown.h"
 

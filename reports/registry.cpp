@@ -1,6 +1,6 @@
 #include "reports/registry.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 #include "reports/html_reporter.h"
 #include "reports/json_lines_reporter.h"
 #include "reports/json_reporter.h"

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "reports/console_reporter.h"
 #include "reports/reporter.h"
 

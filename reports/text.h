@@ -11,15 +11,15 @@
 
 namespace llmconform::reports {
 
-// Valid UTF-8 with only printable characters, tab and LF: each byte that does
-// not start a well-formed UTF-8 sequence (overlong forms, surrogates and code
-// points past U+10FFFF included) becomes U+FFFD; CR, other C0 controls, DEL,
+// Valid UTF-8 with only printable characters, tab and LF: each ill-formed
+// sequence (overlong forms, surrogates and code points past U+10FFFF
+// included) becomes U+FFFD as base/utf8.h's ToValidUtf8 replaces it; CR, other C0 controls, DEL,
 // C1 controls and the noncharacters U+FFFE/U+FFFF become visible escapes
 // ("\r", "\u001b", "\u0085", "\ufffe"). Text that needs none of this is
 // returned unchanged.
 std::string ReadableText(std::string_view text);
 
-// Only invalid UTF-8 replaced by U+FFFD, everything else kept.
+// Only invalid UTF-8 replaced by U+FFFD (base/utf8.h), everything else kept.
 std::string ValidUtf8(std::string_view text);
 
 // & < > " ' as character references, for HTML text and attribute values.

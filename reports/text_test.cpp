@@ -20,7 +20,7 @@ TEST(ReadableText, EscapesControlCharacters) {
   EXPECT_EQ(ReadableText("\xEF\xBF\xBE"), "\\ufffe");  // not allowed in XML
 }
 
-TEST(ReadableText, ReplacesEachInvalidByte) {
+TEST(ReadableText, ReplacesEachIllFormedSequenceAsTextDecoderDoes) {
   EXPECT_EQ(ReadableText("a\xFF"
                          "b"),
             "a\xEF\xBF\xBD"
@@ -28,7 +28,7 @@ TEST(ReadableText, ReplacesEachInvalidByte) {
   EXPECT_EQ(ReadableText("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong '/'
   EXPECT_EQ(ReadableText("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
   EXPECT_EQ(ReadableText("\xF4\x90\x80\x80").size(), 12u);                          // past U+10FFFF
-  EXPECT_EQ(ReadableText("\xE4\xBB"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // truncated
+  EXPECT_EQ(ReadableText("\xE4\xBB"), "\xEF\xBF\xBD");  // truncated: one maximal subpart
 }
 
 TEST(ValidUtf8, ReplacesOnlyInvalidBytes) {

@@ -34,12 +34,12 @@ struct Recorded {
   std::string body;  // the stream, chunks joined
 };
 
-std::vector<mockllm::Trace> Corpus() {
-  std::vector<mockllm::Trace> out;
-  auto files = mockllm::TraceFiles({(kRoot / "fixtures/recorded").string()});
+std::vector<llmconform::mockllm::Trace> Corpus() {
+  std::vector<llmconform::mockllm::Trace> out;
+  auto files = llmconform::mockllm::TraceFiles({(kRoot / "fixtures/recorded").string()});
   if (!files) return out;
   for (const auto& f : *files) {
-    auto t = mockllm::LoadTraceFile(f);
+    auto t = llmconform::mockllm::LoadTraceFile(f);
     if (t) out.push_back(std::move(*t));
   }
   return out;
@@ -181,11 +181,11 @@ TEST(RecordedCorpus, IsWhatImportMakesOfTheSourceCassettes) {
        {std::pair<std::string, std::string>{"test_cerebras_model_simple.yaml", "cerebras"},
         {"test_openrouter_stream_error.yaml", "openrouter"}}) {
     const fs::path in = kRoot / "tests/import" / source;
-    auto r = mockllm::ParseRecording(Slurp(in), in.string());
+    auto r = llmconform::mockllm::ParseRecording(Slurp(in), in.string());
     ASSERT_TRUE(r) << r.error().message;
-    const fs::path committed =
-        kRoot / "fixtures/recorded" / provider / (mockllm::TraceStem(source) + ".trace.jsonl");
-    EXPECT_EQ(mockllm::WriteTrace(r->trace), Slurp(committed)) << committed;
+    const fs::path committed = kRoot / "fixtures/recorded" / provider /
+                               (llmconform::mockllm::TraceStem(source) + ".trace.jsonl");
+    EXPECT_EQ(llmconform::mockllm::WriteTrace(r->trace), Slurp(committed)) << committed;
   }
 }
 

@@ -19,16 +19,16 @@ namespace fs = std::filesystem;
 const fs::path kData = LLMCONFORM_DATA_DIR;
 
 TEST(Consumer, MockllmServesABundledTraceInProcess) {
-  auto trace = mockllm::LoadTraceFile(
+  auto trace = llmconform::mockllm::LoadTraceFile(
       kData / "fixtures/synthesized/multiturn-s1-standard-assembly.trace.jsonl");
   ASSERT_TRUE(trace) << trace.error().message;
   const std::string id = trace->id;
   // The recorded request, sent again, gets the recorded response.
   ASSERT_TRUE(trace->exchanges.at(0).request.body);
   const std::string request = trace->exchanges.at(0).request.body->dump();
-  std::vector<mockllm::Trace> traces;
+  std::vector<llmconform::mockllm::Trace> traces;
   traces.push_back(std::move(*trace));
-  auto server = mockllm::Server::Start(std::move(traces), {});
+  auto server = llmconform::mockllm::Server::Start(std::move(traces), {});
   ASSERT_TRUE(server) << server.error().message;
   const std::string base = (*server)->TraceBaseUrl(id);  // http://127.0.0.1:PORT/t/<id>/v1
   const auto authority_end = base.find('/', std::string("http://").size());

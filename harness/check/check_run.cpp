@@ -7,14 +7,14 @@
 #include <ostream>
 #include <set>
 
-#include "mockllm/atomic_file.h"
+#include "base/format.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
 #include "harness/check/sut_process.h"
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/scenario.h"
-#include "protocols/wire/format.h"
+#include "mockllm/atomic_file.h"
 
 namespace llmconform::harness::check {
 namespace {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "reports/result.h"
 
 namespace llmconform::harness::check {

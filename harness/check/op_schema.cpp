@@ -1,8 +1,8 @@
 #include "harness/check/op_schema.h"
 
+#include "base/format.h"
 #include "harness/json_location.h"
 #include "harness/scenario.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::harness::check {
 namespace {

@@ -12,7 +12,8 @@
 #include <deque>
 #include <thread>
 
-#include "protocols/wire/format.h"
+#include "base/json_read.h"
+#include "base/format.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -181,7 +182,7 @@ std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Jso
   };
   auto handle_line = [&](std::string_view line) {
     if (line.empty() || line.find_first_not_of(" \t\r") == std::string_view::npos) return;
-    Json doc = Json::parse(line, nullptr, false);
+    Json doc = ReadJsonOrDiscarded(line);
     const Json* id = nullptr;
     if (!doc.is_discarded() && doc.is_object()) {
       auto it = doc.find("id");

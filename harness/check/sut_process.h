@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::harness::check {
 

@@ -4,13 +4,13 @@
 #include <chrono>
 #include <map>
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "harness/http_transport.h"
 #include "protocols/action/client.h"
 #include "protocols/action/json_spelling.h"
 #include "protocols/action/mcp_payload.h"
 #include "protocols/action/response_json.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::harness {
 namespace {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/gymbro_service.h"
 #include "harness/sse_check.h"
@@ -9,8 +11,6 @@
 #include "protocols/thinkingml/oracle_ops.h"
 #include "protocols/thinkingml/thinkingml.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::harness {
 namespace {
@@ -98,11 +98,11 @@ std::expected<Expect, Error> ReadExpect(const Scenario& s) {
   e.min_deltas = *deltas;
   if (auto v = ex.find("violations"); v != ex.end() && !v->is_null()) {
     if (!v->is_array())
-      return at("violations", Error{Format("expected array, got {}", wire::JsonTypeName(*v))});
+      return at("violations", Error{Format("expected array, got {}", JsonTypeName(*v))});
     for (std::size_t i = 0; i < v->size(); ++i) {
       if (!(*v)[i].is_string()) {
         return at(Format("violations[{}]", i),
-                  Error{Format("expected string, got {}", wire::JsonTypeName((*v)[i]))});
+                  Error{Format("expected string, got {}", JsonTypeName((*v)[i]))});
       }
       e.violations.push_back((*v)[i].get<std::string>());
     }

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/multiturn/multiturn.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 #include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::harness {

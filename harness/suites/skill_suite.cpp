@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "harness/http_transport.h"
 #include "protocols/skill/chat_client.h"
 #include "protocols/skill/clean_output.h"
@@ -21,8 +23,6 @@
 #include "protocols/skill/user_console.h"
 #include "protocols/skill/user_messages.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::harness {
 namespace {
@@ -75,8 +75,7 @@ std::expected<std::vector<T>, Error> ReadList(const Json& in, std::string_view k
   std::vector<T> out;
   auto it = in.find(key);
   if (it == in.end() || it->is_null()) return out;
-  if (!it->is_array())
-    return At(key, Error{Format("expected array, got {}", wire::JsonTypeName(*it))});
+  if (!it->is_array()) return At(key, Error{Format("expected array, got {}", JsonTypeName(*it))});
   for (std::size_t i = 0; i < it->size(); ++i) {
     const std::string where = Format("{}[{}]", key, i);
     if (auto ok = RequireObjectInput((*it)[i]); !ok) return At(where, ok.error());

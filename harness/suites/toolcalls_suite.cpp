@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/http_transport.h"
 #include "protocols/toolcalls/conversation_check.h"
@@ -15,8 +17,6 @@
 #include "protocols/toolcalls/posix_filesystem.h"
 #include "protocols/toolcalls/prompts.h"
 #include "protocols/toolcalls/tool_schemas.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::harness {
 namespace {

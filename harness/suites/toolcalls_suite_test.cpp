@@ -12,9 +12,9 @@
 #include <fstream>
 #include <map>
 
+#include "base/format.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/suite_test_support.h"
-#include "protocols/wire/format.h"
 #include "protocols/wire/sse.h"
 
 namespace llmconform::harness {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "base/format.h"
 #include "protocols/action/json_spelling.h"
 #include "protocols/action/json_text.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::action {
 namespace {
@@ -69,8 +69,9 @@ std::string WhyNotJson(std::optional<std::string_view> candidate) {
     return Format("it nests deeper than {} levels", kMaxJsonDepth);
   }
   try {
-    const OrderedJson parsed = OrderedJson::parse(candidate->begin(), candidate->end());
-    return Format("it parses as {}", TypeName(parsed));  // not reached from "{" to "}"
+    const OJson parsed = OJson::parse(candidate->begin(), candidate->end());
+    return Format("it parses as {}",
+                  JsonTypeNameWithArticle(parsed));  // not reached from "{" to "}"
   } catch (const nlohmann::json::parse_error& e) {
     // what() is "[json.exception.parse_error.101] parse error at line 1, column 9: …";
     // its "last read" part may quote the reply, so keep it only if it is valid UTF-8.
@@ -102,7 +103,7 @@ std::string SupportedList(const std::vector<std::string>& supported) {
 class ObjectReader {
  public:
   // `text`: the JSON text `reply` was parsed from.
-  ObjectReader(const OrderedJson& reply, std::string_view text,
+  ObjectReader(const OJson& reply, std::string_view text,
                std::optional<std::string_view> request_session_id,
                const std::vector<std::string>& supported, AssistantResponse& out)
       : reply_(reply),
@@ -130,15 +131,17 @@ class ObjectReader {
     if (text == reply_.end()) {
       Add("ACT-3", "\"text\" is missing; the text is \"\"");
     } else if (!text->is_string()) {
-      Add("ACT-3", Format("\"text\" is {}, expected a string; the text is \"\"", TypeName(*text)));
+      Add("ACT-3", Format("\"text\" is {}, expected a string; the text is \"\"",
+                          JsonTypeNameWithArticle(*text)));
     } else {
       out_.text = text->get_ref<const std::string&>();
     }
   }
 
-  void ReadCommandName(const OrderedJson& command) {
+  void ReadCommandName(const OJson& command) {
     if (!command.is_string()) {
-      Drop("ACT-5", Format("\"command\" is {}, expected a string", TypeName(command)));
+      Drop("ACT-5",
+           Format("\"command\" is {}, expected a string", JsonTypeNameWithArticle(command)));
       return;
     }
     name_ = command.get_ref<const std::string&>();
@@ -164,7 +167,7 @@ class ObjectReader {
       } else if (!field->is_string()) {
         Add("ACT-4",
             Format("\"session_id\" is {}, expected a string; the request's session id {} is used",
-                   TypeName(*field), request_quoted));
+                   JsonTypeNameWithArticle(*field), request_quoted));
       } else if (field->get_ref<const std::string&>() != session_id_) {
         Add("ACT-4",
             Format("\"session_id\" {} differs from the request's {}; the request's is used",
@@ -176,7 +179,7 @@ class ObjectReader {
       Drop("ACT-4", "no session id: the request has none and \"session_id\" is missing");
     } else if (!field->is_string()) {
       Drop("ACT-4", Format("no session id: the request has none and \"session_id\" is {}",
-                           TypeName(*field)));
+                           JsonTypeNameWithArticle(*field)));
     } else if (field->get_ref<const std::string&>().empty()) {
       Drop("ACT-4", "no session id: the request has none and \"session_id\" is empty");
     } else {
@@ -191,15 +194,15 @@ class ObjectReader {
       return;
     }
     if (!args->is_object()) {
-      Drop("ACT-7", Format("\"args\" is {}, expected an object", TypeName(*args)));
+      Drop("ACT-7", Format("\"args\" is {}, expected an object", JsonTypeNameWithArticle(*args)));
       return;
     }
     const auto app_name = args->find("app_name");
     if (app_name == args->end()) {
       Drop("ACT-8", "args.app_name is missing");
     } else if (!app_name->is_string()) {
-      Drop("ACT-8",
-           Format("args.app_name is {}, expected a non-empty string", TypeName(*app_name)));
+      Drop("ACT-8", Format("args.app_name is {}, expected a non-empty string",
+                           JsonTypeNameWithArticle(*app_name)));
     } else if (app_name->get_ref<const std::string&>().empty()) {
       Drop("ACT-8", "args.app_name is empty");
     }
@@ -214,7 +217,7 @@ class ObjectReader {
     Add(std::move(rule), Format("{} dropped: {}", label_, why));
   }
 
-  const OrderedJson& reply_;
+  const OJson& reply_;
   const std::string_view text_;
   const std::optional<std::string_view> request_session_id_;
   const std::vector<std::string>& supported_;
@@ -223,7 +226,7 @@ class ObjectReader {
   std::string label_ = "the command";
   std::string name_;
   std::string session_id_;
-  OrderedJson args_;
+  OJson args_;
 };
 
 }  // namespace
@@ -247,16 +250,16 @@ AssistantResponse ParseAssistantResponse(std::string_view reply,
   if (first != std::string_view::npos && last != std::string_view::npos && first < last) {
     candidate = content.substr(first, last - first + 1);
   }
-  OrderedJson object;
+  OJson object;
   if (candidate && !NestsDeeperThan(*candidate, kMaxJsonDepth)) {
-    object = OrderedJson::parse(candidate->begin(), candidate->end(), nullptr,
-                                /*allow_exceptions=*/false);
+    object = OJson::parse(candidate->begin(), candidate->end(), nullptr,
+                          /*allow_exceptions=*/false);
   }
   if (!object.is_object()) {  // plain text (a failed parse is "discarded", not an object)
     out.text = std::string(trimmed);
     if (content.starts_with('{')) {
       out.findings.push_back(
-          {"ACT-1", Format("the reply begins with \"{\" but is not a JSON object ({}); it is read "
+          {"ACT-1", Format("the reply begins with \"{{\" but is not a JSON object ({}); it is read "
                            "as plain text",
                            WhyNotJson(candidate))});
     }

@@ -15,18 +15,18 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace llmconform::action {
 
 // Keeps the key order of the reply, so `args` reaches the client as written.
-using OrderedJson = nlohmann::ordered_json;
 
 // The command a client is asked to run.
 struct Command {
   std::string session_id;  // never empty
   std::string command;     // one of the supported commands
-  OrderedJson args;        // an object with a non-empty string `app_name`
+  OJson args;              // an object with a non-empty string `app_name`
   // The compact JSON text of `args` with every number spelled as in the
   // reply (json_spelling.h), which `args` cannot hold beyond a double. Empty
   // for a command made in code (or args nested too deep to rewrite): `args`

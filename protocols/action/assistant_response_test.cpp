@@ -41,7 +41,7 @@ AssistantResponse Parse(std::string_view reply,
 }
 
 Command OpenApp(std::string_view session, std::string_view app) {
-  OrderedJson args = OrderedJson::object();
+  OJson args = OJson::object();
   args["app_name"] = std::string(app);
   return {std::string(session), "open_app", std::move(args)};
 }
@@ -407,10 +407,10 @@ TEST(Prose, JsonWithProseAroundIsRead) {
 TEST(StringValues, ComeThroughByteForByte) {
   const std::string text =
       "Встреча в 10:30, ссылка: https://example.com/a:b?x=1&y=2#frag — 12:00:05 \\ \" \t {x:1}";
-  OrderedJson reply = OrderedJson::object();
+  OJson reply = OJson::object();
   reply["session_id"] = "session:10:30";
   reply["command"] = "open_app";
-  reply["args"] = OrderedJson::object();
+  reply["args"] = OJson::object();
   reply["args"]["app_name"] = "Zoom";
   reply["args"]["url"] = "zoommtg://zoom.us/join?confno=10:30";
   reply["args"]["at"] = "10:30";
@@ -568,11 +568,11 @@ rc::Gen<Action> ValidAction() {
 }
 
 // The reply a model would write for `a`, members in a generated order.
-OrderedJson ActionJson(const Action& a, const std::vector<int>& order) {
-  OrderedJson args = OrderedJson::object();
+OJson ActionJson(const Action& a, const std::vector<int>& order) {
+  OJson args = OJson::object();
   args["app_name"] = a.app_name;
   for (const auto& [k, v] : a.extra_args) args[k] = v;
-  OrderedJson reply = OrderedJson::object();
+  OJson reply = OJson::object();
   for (const int member : order) {
     switch (member) {
       case 0:
@@ -593,7 +593,7 @@ OrderedJson ActionJson(const Action& a, const std::vector<int>& order) {
 }
 
 Command ExpectedCommand(const Action& a) {
-  OrderedJson args = OrderedJson::object();
+  OJson args = OJson::object();
   args["app_name"] = a.app_name;
   for (const auto& [k, v] : a.extra_args) args[k] = v;
   return {a.session_id, "open_app", std::move(args)};
@@ -621,22 +621,22 @@ RC_GTEST_PROP(ParseAssistantResponseProperties, ValidActionsRoundTrip, ()) {
 
 RC_GTEST_PROP(ParseAssistantResponseProperties, RemovingARequiredPieceDropsTheCommand, ()) {
   const Action a = *ValidAction();
-  OrderedJson reply = ActionJson(a, {0, 1, 2, 3});
+  OJson reply = ActionJson(a, {0, 1, 2, 3});
   struct Damage {
     std::string rule;
-    std::function<void(OrderedJson&)> apply;
+    std::function<void(OJson&)> apply;
   };
   const std::vector<Damage> damages = {
-      {"ACT-4", [](OrderedJson& j) { j.erase("session_id"); }},
-      {"ACT-4", [](OrderedJson& j) { j["session_id"] = ""; }},
-      {"ACT-4", [](OrderedJson& j) { j["session_id"] = 42; }},
-      {"ACT-5", [](OrderedJson& j) { j["command"] = OrderedJson::array({"open_app"}); }},
-      {"ACT-6", [](OrderedJson& j) { j["command"] = "open_app "; }},
-      {"ACT-7", [](OrderedJson& j) { j.erase("args"); }},
-      {"ACT-7", [](OrderedJson& j) { j["args"] = j["args"]["app_name"]; }},
-      {"ACT-8", [](OrderedJson& j) { j["args"].erase("app_name"); }},
-      {"ACT-8", [](OrderedJson& j) { j["args"]["app_name"] = ""; }},
-      {"ACT-8", [](OrderedJson& j) { j["args"]["app_name"] = nullptr; }},
+      {"ACT-4", [](OJson& j) { j.erase("session_id"); }},
+      {"ACT-4", [](OJson& j) { j["session_id"] = ""; }},
+      {"ACT-4", [](OJson& j) { j["session_id"] = 42; }},
+      {"ACT-5", [](OJson& j) { j["command"] = OJson::array({"open_app"}); }},
+      {"ACT-6", [](OJson& j) { j["command"] = "open_app "; }},
+      {"ACT-7", [](OJson& j) { j.erase("args"); }},
+      {"ACT-7", [](OJson& j) { j["args"] = j["args"]["app_name"]; }},
+      {"ACT-8", [](OJson& j) { j["args"].erase("app_name"); }},
+      {"ACT-8", [](OJson& j) { j["args"]["app_name"] = ""; }},
+      {"ACT-8", [](OJson& j) { j["args"]["app_name"] = nullptr; }},
   };
   const auto& damage = *rc::gen::elementOf(damages);
   damage.apply(reply);

@@ -1,9 +1,9 @@
 #include "protocols/action/client.h"
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/action/mcp_payload.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::action {
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "protocols/action/assistant_response.h"
-#include "protocols/wire/error.h"
 #include "protocols/wire/transport.h"
 
 namespace llmconform::action {

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "base/json.h"
+
 namespace llmconform::action {
 namespace {
 
@@ -85,8 +87,6 @@ std::optional<J> ParseSpelled(std::string_view text) {
   }
   return std::move(tree.root);
 }
-
-using OJson = nlohmann::ordered_json;
 
 // Appends the compact text of `j` (numbers as binary spellings); false when
 // it nests deeper than `depth_left`.

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/json.h"
 #include "base/utf8.h"  // IsValidUtf8, which these helpers' users need too
 
 namespace llmconform::action {
@@ -13,7 +14,8 @@ namespace llmconform::action {
 // is shown as U+FFFD.
 std::string QuoteJson(std::string_view s);
 
-// "string", "number", "object", … for messages that say what was found.
-std::string_view TypeName(const nlohmann::ordered_json& j);
+// "a string", "a number", "an object", … for messages that say what was
+// found: base/json.h's JsonTypeNameWithArticle.
+using ::llmconform::JsonTypeNameWithArticle;
 
 }  // namespace llmconform::action

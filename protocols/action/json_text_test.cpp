@@ -12,9 +12,9 @@ TEST(QuoteJson, EscapesAndNeverThrows) {
 }
 
 TEST(TypeName, NamesWhatWasFound) {
-  EXPECT_EQ(TypeName(nlohmann::ordered_json(3)), "a number");
-  EXPECT_EQ(TypeName(nlohmann::ordered_json::array()), "an array");
-  EXPECT_EQ(TypeName(nlohmann::ordered_json()), "null");
+  EXPECT_EQ(JsonTypeNameWithArticle(nlohmann::ordered_json(3)), "a number");
+  EXPECT_EQ(JsonTypeNameWithArticle(nlohmann::ordered_json::array()), "an array");
+  EXPECT_EQ(JsonTypeNameWithArticle(nlohmann::ordered_json()), "null");
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "protocols/action/assistant_response.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::action {
 

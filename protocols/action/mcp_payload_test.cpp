@@ -6,7 +6,7 @@ namespace llmconform::action {
 namespace {
 
 Command Safari() {
-  return {"session_1764210832.530743", "open_app", OrderedJson::parse(R"({"app_name":"Safari"})")};
+  return {"session_1764210832.530743", "open_app", OJson::parse(R"({"app_name":"Safari"})")};
 }
 
 TEST(BuildMcpPayload, WritesThePrefixEventAndPayloadInOrder) {
@@ -19,8 +19,7 @@ TEST(BuildMcpPayload, WritesThePrefixEventAndPayloadInOrder) {
 
 TEST(BuildMcpPayload, KeepsArgsAsWritten) {
   Command c = Safari();
-  c.args =
-      OrderedJson::parse(R"({"z":"10:30","app_name":"Калькулятор","url":"https://a.b/c?d=e"})");
+  c.args = OJson::parse(R"({"z":"10:30","app_name":"Калькулятор","url":"https://a.b/c?d=e"})");
   auto payload = BuildMcpPayload(c);
   ASSERT_TRUE(payload);
   EXPECT_EQ(

@@ -1,10 +1,10 @@
 #include "protocols/action/oracle_ops.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/action/assistant_response.h"
 #include "protocols/action/response_json.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::action {
 namespace {
@@ -15,16 +15,15 @@ std::expected<std::vector<std::string>, Error> SupportedCommands(const Json& in)
   const auto it = in.find("supportedCommands");
   if (it == in.end() || it->is_null()) return DefaultSupportedCommands();
   if (!it->is_array()) {
-    return std::unexpected(Error{
-        Format("field \"supportedCommands\": expected array, got {}", wire::JsonTypeName(*it))});
+    return std::unexpected(
+        Error{Format("field \"supportedCommands\": expected array, got {}", JsonTypeName(*it))});
   }
   std::vector<std::string> out;
   for (std::size_t i = 0; i < it->size(); ++i) {
     const Json& name = (*it)[i];
     if (!name.is_string()) {
-      return std::unexpected(
-          Error{Format("field \"supportedCommands\"[{}]: expected string, got {}", i,
-                       wire::JsonTypeName(name))});
+      return std::unexpected(Error{Format(
+          "field \"supportedCommands\"[{}]: expected string, got {}", i, JsonTypeName(name))});
     }
     out.push_back(name.get<std::string>());
   }

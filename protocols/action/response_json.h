@@ -7,8 +7,8 @@
 #include <expected>
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "protocols/action/assistant_response.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::action {
 

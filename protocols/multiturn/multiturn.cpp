@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::multiturn {
 namespace {

@@ -1,8 +1,8 @@
 #include "protocols/multiturn/oracle_ops.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/multiturn/multiturn.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::multiturn {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::skill {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 #include "protocols/wire/transport.h"
 
 namespace llmconform::skill {

@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::skill {
 namespace {

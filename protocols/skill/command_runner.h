@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::skill {
 

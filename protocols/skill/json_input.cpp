@@ -1,8 +1,8 @@
 #include "protocols/skill/json_input.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::skill {
 namespace {
@@ -14,7 +14,7 @@ std::expected<std::string, Error> ScalarText(const Json& v, std::size_t i) {
   if (v.is_number() || v.is_boolean() || v.is_null()) return v.dump();
   return std::unexpected(
       Error{Format("field \"parameters\"[{}][1]: expected string, number, boolean or null, got {}",
-                   i, wire::JsonTypeName(v))});
+                   i, JsonTypeName(v))});
 }
 
 // Sets `into` from the optional string field `key`.
@@ -29,8 +29,8 @@ std::expected<void, Error> OptionalInto(const Json& in, std::string_view key, st
 
 std::expected<Parameters, Error> ParametersFromJson(const Json& parameters) {
   if (!parameters.is_array()) {
-    return std::unexpected(Error{
-        Format("field \"parameters\": expected array, got {}", wire::JsonTypeName(parameters))});
+    return std::unexpected(
+        Error{Format("field \"parameters\": expected array, got {}", JsonTypeName(parameters))});
   }
   Parameters out;
   for (std::size_t i = 0; i < parameters.size(); ++i) {
@@ -39,11 +39,11 @@ std::expected<Parameters, Error> ParametersFromJson(const Json& parameters) {
       return std::unexpected(
           Error{Format("field \"parameters\"[{}]: expected [key, value], got {}", i,
                        pair.is_array() ? Format("an array of {}", pair.size())
-                                       : std::string(wire::JsonTypeName(pair)))});
+                                       : std::string(JsonTypeName(pair)))});
     }
     if (!pair[0].is_string()) {
       return std::unexpected(Error{Format("field \"parameters\"[{}][0]: expected string, got {}", i,
-                                          wire::JsonTypeName(pair[0]))});
+                                          JsonTypeName(pair[0]))});
     }
     auto value = ScalarText(pair[1], i);
     if (!value) return std::unexpected(value.error());

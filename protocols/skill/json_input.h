@@ -5,9 +5,9 @@
 #include <expected>
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "protocols/skill/session.h"
 #include "protocols/skill/user_messages.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::skill {
 

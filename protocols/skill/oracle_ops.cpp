@@ -1,12 +1,12 @@
 #include "protocols/skill/oracle_ops.h"
 
+#include "base/json_fields.h"
 #include "protocols/skill/clean_output.h"
 #include "protocols/skill/json_input.h"
 #include "protocols/skill/reply_rules.h"
 #include "protocols/skill/response.h"
 #include "protocols/skill/system_prompt.h"
 #include "protocols/skill/user_messages.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::skill {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "protocols/skill/text.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::skill {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::skill {
 

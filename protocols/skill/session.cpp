@@ -1,7 +1,7 @@
 #include "protocols/skill/session.h"
 
+#include "base/format.h"
 #include "protocols/skill/clean_output.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::skill {
 

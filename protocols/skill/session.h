@@ -21,13 +21,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "protocols/skill/chat_client.h"
 #include "protocols/skill/command_runner.h"
 #include "protocols/skill/response.h"
 #include "protocols/skill/system_prompt.h"
 #include "protocols/skill/user_console.h"
 #include "protocols/skill/user_messages.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::skill {
 

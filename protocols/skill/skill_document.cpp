@@ -4,8 +4,8 @@
 
 #include <optional>
 
+#include "base/format.h"
 #include "protocols/skill/text.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::skill {
 namespace {

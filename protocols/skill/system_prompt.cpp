@@ -2,11 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/skill/skill_document.h"
 #include "protocols/skill/text.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::skill {
 
@@ -52,13 +52,13 @@ std::expected<std::string, Error> BasePromptFromPromptsFile(std::string_view jso
   const nlohmann::json doc = std::move(*parsed);
   if (!doc.is_object()) {
     return std::unexpected(
-        Error{Format("prompts file: expected an object, got {}", wire::JsonTypeName(doc))});
+        Error{Format("prompts file: expected an object, got {}", JsonTypeName(doc))});
   }
   auto it = doc.find(kBasePromptKey);
   if (it == doc.end()) return std::string(kSkillSystemPromptWithAsk);
   if (!it->is_string()) {
     return std::unexpected(Error{Format("prompts file: field \"{}\": expected string, got {}",
-                                        kBasePromptKey, wire::JsonTypeName(*it))});
+                                        kBasePromptKey, JsonTypeName(*it))});
   }
   return it->get<std::string>();
 }

@@ -1,6 +1,6 @@
 #include "protocols/skill/user_console.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::skill {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::skill {
 namespace {

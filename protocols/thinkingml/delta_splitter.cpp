@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "protocols/thinkingml/utf8.h"
+#include "base/utf8.h"
 
 namespace llmconform::gymbro {
 namespace {
@@ -68,7 +68,7 @@ Cut CutPoint(std::string_view text) {
 
 std::vector<std::string> SplitDelta(std::string_view chunk) {
   std::vector<std::string> pieces;
-  std::size_t left = thinkingml::CountCodePoints(chunk);
+  std::size_t left = CountCodePoints(chunk);
   while (left > kSplitAbove) {
     const Cut cut = CutPoint(chunk);
     pieces.emplace_back(chunk.substr(0, cut.bytes));

@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "protocols/thinkingml/utf8.h"
+#include "base/utf8.h"
 
 namespace llmconform::gymbro {
 namespace {
 
-using thinkingml::CountCodePoints;
+using ::llmconform::CountCodePoints;
 
 std::string Join(const std::vector<std::string>& pieces) {
   std::string out;

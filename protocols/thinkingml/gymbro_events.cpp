@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "base/json_read.h"
-#include "protocols/thinkingml/utf8.h"
+#include "base/utf8.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::gymbro {
 namespace {
@@ -37,15 +37,15 @@ const std::string* StringField(const Json& data, std::string_view key) {
 }
 
 std::string Excerpt(std::string_view s) {
-  const std::size_t cut = thinkingml::OffsetOfCodePoint(s, 80);
-  return thinkingml::SanitizeUtf8(s.substr(0, cut)) + (cut < s.size() ? "…" : "");
+  const std::size_t cut = OffsetOfCodePoint(s, 80);
+  return ToValidUtf8(s.substr(0, cut)) + (cut < s.size() ? "…" : "");
 }
 
 // "nothing" or the JSON type and value of a field, for messages.
 std::string Describe(const Json& data, std::string_view key) {
   auto it = data.find(key);
   if (it == data.end()) return "nothing";
-  return Format("{} {}", wire::JsonTypeName(*it),
+  return Format("{} {}", JsonTypeName(*it),
                 Excerpt(it->dump(-1, ' ', false, Json::error_handler_t::replace)));
 }
 
@@ -216,7 +216,7 @@ void Checker::OnDelta(std::size_t i, const Json& data) {
   }
   if (const std::string* text = StringField(data, "delta")) {
     d.text = *text;
-    if (const std::size_t n = thinkingml::CountCodePoints(*text); n > kMaxDeltaCodePoints) {
+    if (const std::size_t n = CountCodePoints(*text); n > kMaxDeltaCodePoints) {
       Add("GYMBRO-6.15", i,
           Format("{} carries a delta of {} characters; deltas over {} should be split", Name(i), n,
                  kMaxDeltaCodePoints),
@@ -251,7 +251,7 @@ void Checker::OnCompleted(std::size_t i, const Json& data) {
                Describe(data, "reply_len")));
   } else {
     out_.reply_len = *len;
-    const std::size_t actual = thinkingml::CountCodePoints(out_.reply);
+    const std::size_t actual = CountCodePoints(out_.reply);
     if (static_cast<std::size_t>(*len) != actual) {
       Add("GYMBRO-7.3", i,
           Format("{} has reply_len {}, the joined deltas hold {} characters", Name(i), *len,

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::gymbro {
 namespace {
@@ -14,7 +14,7 @@ std::string Ids(std::string_view rest = "") {
 }
 std::string Obj(const std::string& rest) { return "{" + Ids(rest) + "}"; }
 StreamEvent Status(std::string_view state) {
-  return {"status", Format("{\"state\":\"{}\",{}}", state, Ids())};
+  return {"status", Format("{{\"state\":\"{}\",{}}}", state, Ids())};
 }
 StreamEvent Delta(int seq, std::string_view text) {
   return {"content_delta", Obj((Format("\"seq\":{},\"delta\":\"{}\"", seq, text)))};

@@ -2,28 +2,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json.h"
+#include "base/utf8.h"
 #include "protocols/thinkingml/delta_splitter.h"
-#include "protocols/thinkingml/utf8.h"
 
 namespace llmconform::gymbro {
 namespace {
 
 // Insertion-ordered, so the ids come first as in the seed's examples.
-using OrderedJson = nlohmann::ordered_json;
 
-std::string Dump(const OrderedJson& j) {
-  return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
-}
+std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
 
-void AddRoute(OrderedJson& j, const RouteInfo& route) {
+void AddRoute(OJson& j, const RouteInfo& route) {
   j["provider"] = route.provider;
-  j["resolved_model"] =
-      route.resolved_model.empty() ? OrderedJson(nullptr) : OrderedJson(route.resolved_model);
+  j["resolved_model"] = route.resolved_model.empty() ? OJson(nullptr) : OJson(route.resolved_model);
   j["endpoint_id"] = route.endpoint_id;
 }
 
-OrderedJson UpstreamId(const RouteInfo& route) {
-  return route.upstream_request_id ? OrderedJson(*route.upstream_request_id) : OrderedJson(nullptr);
+OJson UpstreamId(const RouteInfo& route) {
+  return route.upstream_request_id ? OJson(*route.upstream_request_id) : OJson(nullptr);
 }
 
 }  // namespace
@@ -32,7 +29,7 @@ EventPublisher::EventPublisher(std::string message_id, std::string request_id)
     : message_id_(std::move(message_id)), request_id_(std::move(request_id)) {}
 
 StreamEvent EventPublisher::Status(std::string_view state, const RouteInfo& route) {
-  OrderedJson j{{"state", state}, {"message_id", message_id_}, {"request_id", request_id_}};
+  OJson j{{"state", state}, {"message_id", message_id_}, {"request_id", request_id_}};
   if (state == "routed") {
     AddRoute(j, route);
     j["upstream_request_id"] = UpstreamId(route);
@@ -43,24 +40,24 @@ StreamEvent EventPublisher::Status(std::string_view state, const RouteInfo& rout
 std::vector<StreamEvent> EventPublisher::Deltas(std::string_view chunk) {
   std::vector<StreamEvent> out;
   for (std::string& piece : SplitDelta(chunk)) {
-    reply_len_ += thinkingml::CountCodePoints(piece);
-    OrderedJson j{{"message_id", message_id_},
-                  {"request_id", request_id_},
-                  {"seq", next_seq_++},
-                  {"delta", std::move(piece)}};
+    reply_len_ += CountCodePoints(piece);
+    OJson j{{"message_id", message_id_},
+            {"request_id", request_id_},
+            {"seq", next_seq_++},
+            {"delta", std::move(piece)}};
     out.push_back({"content_delta", Dump(j)});
   }
   return out;
 }
 
 StreamEvent EventPublisher::Heartbeat(std::int64_t ts_ms) {
-  OrderedJson j{{"message_id", message_id_}, {"request_id", request_id_}, {"ts", ts_ms}};
+  OJson j{{"message_id", message_id_}, {"request_id", request_id_}, {"ts", ts_ms}};
   return {"heartbeat", Dump(j)};
 }
 
 StreamEvent EventPublisher::Completed(const RouteInfo& route) {
   finished_ = true;
-  OrderedJson j{{"message_id", message_id_}, {"request_id", request_id_}};
+  OJson j{{"message_id", message_id_}, {"request_id", request_id_}};
   AddRoute(j, route);
   j["upstream_request_id"] = UpstreamId(route);
   j["reply_len"] = reply_len_;
@@ -71,11 +68,11 @@ StreamEvent EventPublisher::Completed(const RouteInfo& route) {
 StreamEvent EventPublisher::Error(std::string_view code, std::string_view message,
                                   const RouteInfo& route) {
   finished_ = true;
-  OrderedJson j{{"message_id", message_id_},
-                {"request_id", request_id_},
-                {"code", code},
-                {"message", message},
-                {"error", message}};
+  OJson j{{"message_id", message_id_},
+          {"request_id", request_id_},
+          {"code", code},
+          {"message", message},
+          {"error", message}};
   AddRoute(j, route);
   return {"error", Dump(j)};
 }

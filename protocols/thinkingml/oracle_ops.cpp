@@ -1,10 +1,10 @@
 #include "protocols/thinkingml/oracle_ops.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "protocols/thinkingml/thinkingml.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::thinkingml {
 namespace {

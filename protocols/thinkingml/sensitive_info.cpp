@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::thinkingml {
 namespace {

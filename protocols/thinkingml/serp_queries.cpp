@@ -5,12 +5,11 @@
 #include <memory_resource>
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/thinkingml/sensitive_info.h"
-#include "protocols/thinkingml/utf8.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -284,14 +283,14 @@ SerpQueriesCheck CheckSerpQueries(std::string_view json) {
              ? Format("the serp_queries block does not hold valid JSON: {}",
                       Quote(json.substr(0, 120)))
              : Format("the serp_queries block holds a JSON {}, expected an array of strings",
-                      wire::JsonTypeName(parsed))});
+                      JsonTypeName(parsed))});
     return out;
   }
   std::vector<std::string> queries;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     if (!parsed[i].is_string()) {
       out.findings.push_back({"TML-4.3", Format("serp query {} is a JSON {}, expected a string",
-                                                i + 1, wire::JsonTypeName(parsed[i]))});
+                                                i + 1, JsonTypeName(parsed[i]))});
       continue;
     }
     queries.push_back(parsed[i].get<std::string>());

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "base/utf8.h"
 #include "protocols/thinkingml/sensitive_info.h"
-#include "protocols/thinkingml/utf8.h"
 
 namespace llmconform::thinkingml {
 namespace {

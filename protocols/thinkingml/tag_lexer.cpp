@@ -4,7 +4,7 @@
 #include <array>
 #include <cstring>
 
-#include "protocols/thinkingml/utf8.h"
+#include "base/utf8.h"
 
 namespace llmconform::thinkingml {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <memory_resource>
 
+#include "base/format.h"
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/tag_lexer.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -77,7 +77,7 @@ std::string_view Trim(std::string_view s) {
 // Shortens `s` for a message, on a code point boundary.
 std::string Excerpt(std::string_view s, std::size_t max_code_points = 40) {
   const std::size_t cut = OffsetOfCodePoint(s, max_code_points);
-  std::string out = SanitizeUtf8(s.substr(0, cut));
+  std::string out = ToValidUtf8(s.substr(0, cut));
   if (cut < s.size()) out += "…";
   return out;
 }

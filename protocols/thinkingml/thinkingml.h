@@ -39,7 +39,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/thinkingml/utf8.h"
+#include "protocols/thinkingml/line_index.h"
 
 namespace llmconform::thinkingml {
 

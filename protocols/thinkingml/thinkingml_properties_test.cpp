@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <set>
 
+#include "base/format.h"
 #include "protocols/thinkingml/gymbro_events.h"
+#include "protocols/thinkingml/line_index.h"
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/thinkingml.h"
-#include "protocols/thinkingml/utf8.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -466,7 +466,7 @@ std::vector<StreamEvent> Concretize(const std::vector<Abstract>& in, Model& mode
     switch (a.kind) {
       case Abstract::kStatus: {
         const int s = a.variant % 4;
-        e = {"status", Format("{\"state\":\"{}\",{}}", kStates[s], ids)};
+        e = {"status", Format("{{\"state\":\"{}\",{}}}", kStates[s], ids)};
         if (!ended) {
           if (s == 3 || s <= rank) {
             model.must.insert("GYMBRO-6.7");
@@ -483,7 +483,7 @@ std::vector<StreamEvent> Concretize(const std::vector<Abstract>& in, Model& mode
           e = {"content_delta", "{" + ids + "," + delta + "}"};
         } else {
           const std::int64_t s = seq + 1 + v;
-          e = {"content_delta", Format("{{{},\"seq\":{},{}}", ids, s, delta)};
+          e = {"content_delta", Format("{{{},\"seq\":{},{}}}", ids, s, delta)};
           if (!ended) {
             seq = s;
             if (v == 1) model.must.insert("GYMBRO-6.5");
@@ -495,17 +495,17 @@ std::vector<StreamEvent> Concretize(const std::vector<Abstract>& in, Model& mode
       }
       case Abstract::kHeartbeat:
         e = {"heartbeat",
-             Format("{{{},\"ts\":{}}", ids, a.variant % 2 ? 1736253242 : 1736253242000)};
+             Format("{{{},\"ts\":{}}}", ids, a.variant % 2 ? 1736253242 : 1736253242000)};
         if (!ended && a.variant % 2) model.must.insert("GYMBRO-6.12");
         break;
       case Abstract::kCompleted: {
-        const std::size_t len = thinkingml::CountCodePoints(joined) + (a.variant % 2);
-        e = {"completed", Format("{{{},\"reply_len\":{}}", ids, len)};
+        const std::size_t len = CountCodePoints(joined) + (a.variant % 2);
+        e = {"completed", Format("{{{},\"reply_len\":{}}}", ids, len)};
         if (!ended && a.variant % 2) model.should.insert("GYMBRO-7.3");
         break;
       }
       case Abstract::kError:
-        e = {"error", Format("{{{},\"code\":\"c\",\"message\":\"m\",\"error\":\"{}\"}", ids,
+        e = {"error", Format("{{{},\"code\":\"c\",\"message\":\"m\",\"error\":\"{}\"}}", ids,
                              a.variant % 2 ? "x" : "m")};
         if (!ended && a.variant % 2) model.must.insert("GYMBRO-6.11");
         break;

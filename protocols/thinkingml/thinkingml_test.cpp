@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::thinkingml {
 namespace {

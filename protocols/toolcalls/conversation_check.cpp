@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/toolcalls/tool_schemas.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -31,7 +31,7 @@ void CheckToolContent(const Json& m, const std::string& where, Findings& out) {
   if (c == m.end() || !c->is_string()) {
     out.push_back(
         {"TC-4.1-1", Format("{}.content: expected string, got {}", where,
-                            c == m.end() ? std::string_view("nothing") : wire::JsonTypeName(*c))});
+                            c == m.end() ? std::string_view("nothing") : JsonTypeName(*c))});
     return;
   }
   const Json parsed = ReadJsonOrDiscarded(c->get<std::string>());
@@ -50,8 +50,7 @@ void CheckToolContent(const Json& m, const std::string& where, Findings& out) {
 Findings CheckConversation(const Json& messages) {
   Findings out;
   if (!messages.is_array()) {
-    out.push_back(
-        {"TC-3.1-1", Format("messages: expected array, got {}", wire::JsonTypeName(messages))});
+    out.push_back({"TC-3.1-1", Format("messages: expected array, got {}", JsonTypeName(messages))});
     return out;
   }
   static const std::set<std::string> kRoles = {"system", "user", "assistant", "tool"};
@@ -60,8 +59,7 @@ Findings CheckConversation(const Json& messages) {
     const Json& m = messages[i];
     const std::string where = Format("messages[{}]", i);
     if (!m.is_object()) {
-      out.push_back(
-          {"TC-3.1-1", Format("{}: expected object, got {}", where, wire::JsonTypeName(m))});
+      out.push_back({"TC-3.1-1", Format("{}: expected object, got {}", where, JsonTypeName(m))});
       ++i;
       continue;
     }
@@ -111,7 +109,7 @@ Findings CheckConversation(const Json& messages) {
       const Json args = fn.is_object() && fn.contains("arguments") ? fn["arguments"] : Json();
       if (!args.is_string()) {
         out.push_back({"TC-4.1-4", Format("{}.function.arguments: expected a JSON string, got {}",
-                                          cw, wire::JsonTypeName(args))});
+                                          cw, JsonTypeName(args))});
       } else {
         const Json parsed = ReadJsonOrDiscarded(args.get<std::string>());
         if (parsed.is_discarded() || !parsed.is_object()) {

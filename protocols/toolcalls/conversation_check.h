@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
 
 namespace llmconform::toolcalls {
 

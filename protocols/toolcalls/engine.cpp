@@ -1,5 +1,6 @@
 #include "protocols/toolcalls/engine.h"
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/toolcalls/frontmatter.h"
@@ -8,7 +9,6 @@
 #include "protocols/toolcalls/workflow_graph.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 #include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::toolcalls {

@@ -32,9 +32,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "protocols/toolcalls/clock.h"
 #include "protocols/toolcalls/tool_host.h"
-#include "protocols/wire/error.h"
 #include "protocols/wire/transport.h"
 
 namespace llmconform::toolcalls {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <set>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

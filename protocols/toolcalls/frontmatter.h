@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "protocols/toolcalls/tool_error.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::toolcalls {
 

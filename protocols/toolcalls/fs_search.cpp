@@ -6,10 +6,10 @@
 #include <memory>
 #include <vector>
 
+#include "base/format.h"
 #include "base/utf8.h"
 #include "protocols/toolcalls/tool_args.h"
 #include "protocols/toolcalls/tool_host.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -208,12 +208,7 @@ OJson ToolHost::Search(const OJson& args) {
   };
 
   auto start = sandbox_.Resolve(root);
-  if (!start)
-    return ErrorResult({start.error().kind == SandboxErrorKind::kViolation
-                            ? ToolErrorCode::kSandboxViolation
-                        : start.error().kind == SandboxErrorKind::kIo ? ToolErrorCode::kInternal
-                                                                      : ToolErrorCode::kNotFound,
-                        start.error().message});
+  if (!start) return ErrorResult(FromSandbox(start.error()));
   if (!start->kind)
     return ErrorResult({ToolErrorCode::kNotFound, Format("Not found: {}", root.Display())});
   if (*start->kind == EntryKind::kFile) {

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 

@@ -1,6 +1,6 @@
 #include "protocols/toolcalls/mount_path.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

@@ -1,5 +1,7 @@
 #include "protocols/toolcalls/oracle_ops.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/toolcalls/clock.h"
 #include "protocols/toolcalls/conversation_check.h"
 #include "protocols/toolcalls/posix_filesystem.h"
@@ -7,8 +9,6 @@
 #include "protocols/toolcalls/tool_host.h"
 #include "protocols/toolcalls/tool_schemas.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -101,7 +101,7 @@ std::expected<Json, Error> NodeBriefOp(const Json& in) {
   const Json outputs = in.value("outputsMap", Json::array());
   if (!outputs.is_array())
     return std::unexpected(
-        Error{Format("field \"outputsMap\": expected array, got {}", wire::JsonTypeName(outputs))});
+        Error{Format("field \"outputsMap\": expected array, got {}", JsonTypeName(outputs))});
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Json& o = outputs[i];
     if (o.is_string()) {
@@ -118,7 +118,7 @@ std::expected<Json, Error> NodeBriefOp(const Json& in) {
   const Json next = in.value("allowedNext", Json::array());
   if (!next.is_array())
     return std::unexpected(
-        Error{Format("field \"allowedNext\": expected array, got {}", wire::JsonTypeName(next))});
+        Error{Format("field \"allowedNext\": expected array, got {}", JsonTypeName(next))});
   for (std::size_t i = 0; i < next.size(); ++i) {
     const Json& n = next[i];
     if (n.is_string()) {

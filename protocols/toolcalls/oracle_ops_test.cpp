@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

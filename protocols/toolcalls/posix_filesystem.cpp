@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

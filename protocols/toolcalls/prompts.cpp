@@ -1,6 +1,6 @@
 #include "protocols/toolcalls/prompts.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -68,7 +68,7 @@ const std::string& Sandbox::RootOf(Mount m) const {
 std::expected<std::unique_ptr<Dir>, SandboxError> Sandbox::OpenRoot(Mount m) {
   const std::string& root = RootOf(m);
   if (root.empty())
-    return Err(SandboxErrorKind::kViolation, Format("mount {} is not available", MountName(m)));
+    return Err(SandboxErrorKind::kUnmounted, Format("mount {} is not available", MountName(m)));
   auto dir = fs_.OpenRoot(root);
   if (!dir) return Err(SandboxErrorKind::kIo, Format("mount {} cannot be opened", MountName(m)));
   return std::move(*dir);

@@ -32,7 +32,8 @@ struct MountRoots {
 };
 
 enum class SandboxErrorKind {
-  kViolation,     // the path leads outside its mount, or the mount is unavailable
+  kViolation,     // the path leads outside its mount
+  kUnmounted,     // the mount has no host folder in this run
   kNotFound,      // an entry on the way, or the final one, does not exist
   kNotDirectory,  // a folder was needed
   kIsDirectory,   // a file was needed

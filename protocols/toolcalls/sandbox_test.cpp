@@ -55,6 +55,7 @@ TEST_F(SandboxTest, RefusesSymlinksThatLeave) {
   EXPECT_EQ(sandbox_.OpenFile(P("@project/loop")).error().message,
             "@project/loop: more than 40 symlinks");
   EXPECT_EQ(sandbox_.OpenFile(P("@pkg/x")).error().message, "mount @pkg is not available");
+  EXPECT_EQ(sandbox_.OpenFile(P("@pkg/x")).error().kind, SandboxErrorKind::kUnmounted);
 }
 
 TEST_F(SandboxTest, ReportsMissingEntries) {

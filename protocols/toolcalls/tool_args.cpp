@@ -1,6 +1,6 @@
 #include "protocols/toolcalls/tool_args.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -12,27 +12,10 @@ std::unexpected<ToolError> Bad(std::string_view key, std::string message) {
 
 }  // namespace
 
-std::string_view JsonKind(const OJson& j) {
-  switch (j.type()) {
-    case OJson::value_t::null:
-      return "null";
-    case OJson::value_t::object:
-      return "object";
-    case OJson::value_t::array:
-      return "array";
-    case OJson::value_t::string:
-      return "string";
-    case OJson::value_t::boolean:
-      return "boolean";
-    default:
-      return "number";
-  }
-}
-
 std::expected<std::string, ToolError> RequireStringArg(const OJson& args, std::string_view key) {
   auto it = args.find(key);
   if (it == args.end()) return Bad(key, "expected string, got nothing (the argument is required)");
-  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonKind(*it)));
+  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonTypeName(*it)));
   return it->get<std::string>();
 }
 
@@ -40,7 +23,7 @@ std::expected<std::optional<std::string>, ToolError> OptionalStringArg(const OJs
                                                                        std::string_view key) {
   auto it = args.find(key);
   if (it == args.end() || it->is_null()) return std::optional<std::string>{};
-  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonKind(*it)));
+  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonTypeName(*it)));
   return std::optional<std::string>{it->get<std::string>()};
 }
 
@@ -61,7 +44,7 @@ std::expected<std::optional<std::int64_t>, ToolError> OptionalIntArg(const OJson
                  static_cast<double>(static_cast<std::int64_t>(it->get<double>()))) {
     v = static_cast<std::int64_t>(it->get<double>());
   } else {
-    return Bad(key, Format("expected integer, got {}", JsonKind(*it)));
+    return Bad(key, Format("expected integer, got {}", JsonTypeName(*it)));
   }
   if (v < min || v > max)
     return Bad(key, Format("expected an integer from {} to {}, got {}", min, max, v));

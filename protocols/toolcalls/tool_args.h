@@ -13,8 +13,6 @@
 
 namespace llmconform::toolcalls {
 
-std::string_view JsonKind(const OJson& j);  // "string", "number", …
-
 std::expected<std::string, ToolError> RequireStringArg(const OJson& args, std::string_view key);
 std::expected<std::optional<std::string>, ToolError> OptionalStringArg(const OJson& args,
                                                                        std::string_view key);

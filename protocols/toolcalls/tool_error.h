@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-namespace llmconform::toolcalls {
+#include "base/json.h"
 
-using OJson = nlohmann::ordered_json;
+namespace llmconform::toolcalls {
 
 // §6.1, closed.
 enum class ToolErrorCode {

@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/toolcalls/frontmatter.h"
@@ -11,7 +12,6 @@
 #include "protocols/toolcalls/tool_args.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -116,6 +116,7 @@ OJson Elide(const OJson& v) {
 ToolError FromSandbox(const SandboxError& e) {
   switch (e.kind) {
     case SandboxErrorKind::kViolation:
+    case SandboxErrorKind::kUnmounted:
       return {ToolErrorCode::kSandboxViolation, e.message};
     case SandboxErrorKind::kNotFound:
     case SandboxErrorKind::kNotDirectory:
@@ -155,7 +156,7 @@ std::expected<Limits, Error> LimitsFromJson(const nlohmann::json& j) {
   Limits l;
   if (j.is_null()) return l;
   if (!j.is_object())
-    return std::unexpected(Error{Format("limits: expected object, got {}", wire::JsonTypeName(j))});
+    return std::unexpected(Error{Format("limits: expected object, got {}", JsonTypeName(j))});
   auto take = [&](const char* key, auto& field) -> std::expected<void, Error> {
     auto it = j.find(key);
     if (it == j.end()) return {};
@@ -416,8 +417,7 @@ std::expected<std::optional<WorkflowGraph>, ToolError> ToolHost::LoadGraph() {
   auto file = sandbox_.OpenFile(graph_path);
   if (!file) {
     if (file.error().kind == SandboxErrorKind::kNotFound) return std::optional<WorkflowGraph>{};
-    if (file.error().kind == SandboxErrorKind::kViolation &&
-        file.error().message.starts_with("mount @pkg")) {
+    if (file.error().kind == SandboxErrorKind::kUnmounted) {
       return std::optional<WorkflowGraph>{};  // no package mounted
     }
     return std::unexpected(FromSandbox(file.error()));
@@ -544,7 +544,7 @@ OJson ToolHost::ApplyPatch(const OJson& args, Hashes& hashes) {
     return ErrorResult(
         {ToolErrorCode::kSchemaValidation,
          Format("argument update: expected object, got {}",
-                update_it == args.end() ? std::string_view("nothing") : JsonKind(*update_it)),
+                update_it == args.end() ? std::string_view("nothing") : JsonTypeName(*update_it)),
          OJson{{"field", "update"}}});
   }
   MountPath physical;

@@ -65,11 +65,11 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "protocols/toolcalls/clock.h"
 #include "protocols/toolcalls/sandbox.h"
 #include "protocols/toolcalls/tool_error.h"
 #include "protocols/toolcalls/workflow_graph.h"
-#include "protocols/wire/error.h"
 
 namespace llmconform::toolcalls {
 

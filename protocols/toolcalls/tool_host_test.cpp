@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/format.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/memory_filesystem.h"
 #include "protocols/toolcalls/posix_filesystem.h"
 #include "protocols/toolcalls/sha256.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

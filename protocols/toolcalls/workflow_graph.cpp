@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -25,7 +25,7 @@ std::string Str(const Json& obj, std::string_view where, const char* key, bool r
     return "";
   }
   if (!it->is_string())
-    throw Bad{Format("{}.{}: expected string, got {}", where, key, wire::JsonTypeName(*it))};
+    throw Bad{Format("{}.{}: expected string, got {}", where, key, JsonTypeName(*it))};
   return it->get<std::string>();
 }
 
@@ -34,7 +34,7 @@ const Json& Arr(const Json& obj, std::string_view where, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return kEmpty;
   if (!it->is_array())
-    throw Bad{Format("{}.{}: expected array, got {}", where, key, wire::JsonTypeName(*it))};
+    throw Bad{Format("{}.{}: expected array, got {}", where, key, JsonTypeName(*it))};
   return *it;
 }
 
@@ -77,7 +77,7 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
   const Json j = ReadJsonOrDiscarded(json_text);
   if (j.is_discarded()) return std::unexpected(Error{"workflow.graph.json: not valid JSON"});
   try {
-    if (!j.is_object()) throw Bad{Format("expected object, got {}", wire::JsonTypeName(j))};
+    if (!j.is_object()) throw Bad{Format("expected object, got {}", JsonTypeName(j))};
     WorkflowGraph g;
     g.workflow_id = Str(j, "graph", "workflowId", false);
     g.entry_node_id = Str(j, "graph", "entryNodeId", true);
@@ -86,7 +86,7 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::string where = Format("nodes[{}]", i);
       if (!nodes[i].is_object())
-        throw Bad{Format("{}: expected object, got {}", where, wire::JsonTypeName(nodes[i]))};
+        throw Bad{Format("{}: expected object, got {}", where, JsonTypeName(nodes[i]))};
       GraphNode n;
       n.id = Str(nodes[i], where, "id", true);
       if (n.id.empty()) throw Bad{Format("{}.id: must not be empty", where)};
@@ -101,7 +101,7 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
       for (std::size_t k = 0; k < outputs.size(); ++k) {
         if (!outputs[k].is_string()) {
           throw Bad{Format("{}.outputs[{}]: expected string, got {}", where, k,
-                           wire::JsonTypeName(outputs[k]))};
+                           JsonTypeName(outputs[k]))};
         }
         n.outputs.push_back(outputs[k].get<std::string>());
       }
@@ -111,7 +111,7 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
     for (std::size_t i = 0; i < edges.size(); ++i) {
       const std::string where = Format("edges[{}]", i);
       if (!edges[i].is_object())
-        throw Bad{Format("{}: expected object, got {}", where, wire::JsonTypeName(edges[i]))};
+        throw Bad{Format("{}: expected object, got {}", where, JsonTypeName(edges[i]))};
       GraphEdge e{Str(edges[i], where, "from", true), Str(edges[i], where, "to", true),
                   Str(edges[i], where, "label", false)};
       if (!ids.count(e.from)) throw Bad{Format("{}.from: unknown node \"{}\"", where, e.from)};

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "base/format.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/tool_args.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -12,8 +12,8 @@ namespace {
 ToolError Schema(std::string field, std::string_view expected, const OJson& got,
                  std::string_view context) {
   return ToolError{ToolErrorCode::kSchemaValidation,
-                   Format("{}{}: expected {}, got {}", context, field, expected, JsonKind(got)),
-                   OJson{{"field", field}, {"expected", expected}, {"got", JsonKind(got)}}};
+                   Format("{}{}: expected {}, got {}", context, field, expected, JsonTypeName(got)),
+                   OJson{{"field", field}, {"expected", expected}, {"got", JsonTypeName(got)}}};
 }
 
 bool IsStringArray(const OJson& j) {

@@ -1,6 +1,6 @@
 #include "protocols/wire/chat.h"
 
-#include "protocols/wire/format.h"
+#include "base/format.h"
 
 namespace llmconform::wire {
 namespace {
@@ -9,18 +9,6 @@ std::unexpected<Error> TypeError(std::string_view where, std::string_view expect
                                  const Json& got) {
   return std::unexpected(Error{
       Format("{}: expected {}, got {}", where.empty() ? "/" : where, expected, JsonTypeName(got))});
-}
-
-// Moves every key of `j` not in `known` into `extra`.
-template <std::size_t N>
-Json Extras(const Json& j, const std::array<std::string_view, N>& known) {
-  Json extra = Json::object();
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    bool modelled = false;
-    for (auto k : known) modelled = modelled || it.key() == k;
-    if (!modelled) extra[it.key()] = it.value();
-  }
-  return extra;
 }
 
 // Reads an optional string field; absent and null both give nullopt.
@@ -37,27 +25,6 @@ void MergeExtra(Json& out, const Json& extra) {
 }
 
 }  // namespace
-
-std::string_view JsonTypeName(const Json& j) {
-  switch (j.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::boolean:
-      return "boolean";
-    case Json::value_t::string:
-      return "string";
-    case Json::value_t::array:
-      return "array";
-    case Json::value_t::object:
-      return "object";
-    case Json::value_t::binary:
-      return "binary";
-    case Json::value_t::discarded:
-      return "nothing";
-    default:
-      return "number";
-  }
-}
 
 std::string ChatMessage::Text() const {
   if (!content || content->is_null()) return "";
@@ -95,9 +62,9 @@ std::expected<ToolCall, Error> ToolCallFromJson(const Json& j, std::string_view 
     auto args = OptString(*it, "arguments", fwhere);
     if (!args) return std::unexpected(args.error());
     t.function.arguments = args->value_or("");
-    t.function.extra = Extras(*it, std::array<std::string_view, 2>{"name", "arguments"});
+    t.function.extra = JsonExtras(*it, std::array<std::string_view, 2>{"name", "arguments"});
   }
-  t.extra = Extras(j, std::array<std::string_view, 4>{"index", "id", "type", "function"});
+  t.extra = JsonExtras(j, std::array<std::string_view, 4>{"index", "id", "type", "function"});
   return t;
 }
 
@@ -143,8 +110,8 @@ std::expected<ChatMessage, Error> MessageFromJson(const Json& j, std::string_vie
   auto name = OptString(j, "name", where);
   if (!name) return std::unexpected(name.error());
   m.name = *name;
-  m.extra = Extras(j, std::array<std::string_view, 6>{"role", "content", "reasoning_content",
-                                                      "tool_calls", "tool_call_id", "name"});
+  m.extra = JsonExtras(j, std::array<std::string_view, 6>{"role", "content", "reasoning_content",
+                                                          "tool_calls", "tool_call_id", "name"});
   // A null tool_calls is kept as written.
   if (j.contains("tool_calls") && j["tool_calls"].is_null()) m.extra["tool_calls"] = nullptr;
   return m;
@@ -193,8 +160,8 @@ std::expected<ChatRequest, Error> RequestFromJson(const Json& j) {
     r.max_tokens = t->get<long long>();
   }
   if (auto t = j.find("tools"); t != j.end()) r.tools = *t;
-  r.extra = Extras(j, std::array<std::string_view, 6>{"model", "messages", "stream", "temperature",
-                                                      "max_tokens", "tools"});
+  r.extra = JsonExtras(j, std::array<std::string_view, 6>{"model", "messages", "stream",
+                                                          "temperature", "max_tokens", "tools"});
   return r;
 }
 
@@ -240,11 +207,11 @@ std::expected<ChatResponse, Error> ResponseFromJson(const Json& j) {
     auto fr = OptString(cj, "finish_reason", where);
     if (!fr) return std::unexpected(fr.error());
     c.finish_reason = *fr;
-    c.extra = Extras(cj, std::array<std::string_view, 3>{"index", "message", "finish_reason"});
+    c.extra = JsonExtras(cj, std::array<std::string_view, 3>{"index", "message", "finish_reason"});
     r.choices.push_back(std::move(c));
   }
   if (auto u = j.find("usage"); u != j.end()) r.usage = *u;
-  r.extra = Extras(
+  r.extra = JsonExtras(
       j, std::array<std::string_view, 6>{"id", "object", "created", "model", "choices", "usage"});
   return r;
 }

@@ -18,7 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace llmconform::wire {
 
@@ -114,8 +115,5 @@ std::optional<ErrorBody> ErrorBodyFromJson(const Json& j);
 // The OpenAI-style body for an error this toolkit itself answers with.
 Json MakeErrorJson(std::string_view message, std::string_view type, Json param = nullptr,
                    Json code = nullptr);
-
-// "string", "number", "object", … for messages that say what was found.
-std::string_view JsonTypeName(const Json& j);
 
 }  // namespace llmconform::wire

@@ -4,7 +4,8 @@
 #include <map>
 #include <set>
 
-#include "protocols/wire/format.h"
+#include "base/json_read.h"
+#include "base/format.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -126,7 +127,7 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse) {
     if (ev.event != "message")
       r.Add("DIA-NAMED-EVENT", at, Format("a named event `event: {}`", ev.event));
     if (ev.data == "[DONE]") return;
-    const Json chunk = Json::parse(ev.data, nullptr, false);
+    const Json chunk = ReadJsonOrDiscarded(ev.data);
     if (!chunk.is_object()) return;
     ++chunk_no;
     if (chunk.contains("error") && chunk["error"].is_object())
@@ -180,7 +181,7 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse) {
         if (!st.seen && tc.contains("function") && tc["function"].is_object() &&
             IsString(tc["function"], "arguments")) {
           const std::string& args = tc["function"]["arguments"].get_ref<const std::string&>();
-          const Json parsed = Json::parse(args, nullptr, false);
+          const Json parsed = ReadJsonOrDiscarded(args);
           if (!args.empty() && parsed.is_object())
             r.Add("DIA-TOOLCALL-WHOLE-DELTA", tp + "/function/arguments",
                   "a tool call's whole arguments in its first delta");
@@ -202,7 +203,7 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse) {
 
 std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<int> status) {
   Report r;
-  const Json j = Json::parse(body, nullptr, false);
+  const Json j = ReadJsonOrDiscarded(body);
   if (j.is_discarded()) {
     if (!body.empty()) r.Add("DIA-NOT-JSON-BODY", "", "the body is not JSON");
     return r.Take();

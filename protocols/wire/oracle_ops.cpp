@@ -1,8 +1,8 @@
 #include "protocols/wire/oracle_ops.h"
 
+#include "base/format.h"
+#include "base/json_fields.h"
 #include "protocols/wire/dialect.h"
-#include "protocols/wire/format.h"
-#include "protocols/wire/json_fields.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 

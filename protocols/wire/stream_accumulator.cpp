@@ -1,7 +1,7 @@
 #include "protocols/wire/stream_accumulator.h"
 
+#include "base/format.h"
 #include "base/json_read.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::wire {
 

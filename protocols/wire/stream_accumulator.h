@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/error.h"
 #include "protocols/wire/sse.h"
 
 namespace llmconform::wire {

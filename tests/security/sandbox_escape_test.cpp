@@ -21,9 +21,9 @@
 #include <map>
 #include <thread>
 
+#include "base/format.h"
 #include "protocols/toolcalls/posix_filesystem.h"
 #include "protocols/toolcalls/tool_host.h"
-#include "protocols/wire/format.h"
 
 namespace llmconform::toolcalls {
 namespace {

@@ -9,7 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "protocols/wire/error.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace llmconform {
 

@@ -1,49 +1,9 @@
-#include "protocols/thinkingml/utf8.h"
+#include "protocols/thinkingml/line_index.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace llmconform::thinkingml {
-namespace {
-
-bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-}  // namespace
-
-std::size_t CountCodePoints(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) n += !IsContinuation(static_cast<unsigned char>(c));
-  return n;
-}
-
-std::size_t OffsetOfCodePoint(std::string_view text, std::size_t n) {
-  std::size_t seen = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (IsContinuation(static_cast<unsigned char>(text[i]))) continue;
-    if (seen == n) return i;
-    ++seen;
-  }
-  return text.size();
-}
-
-std::string SanitizeUtf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
-  while (i < text.size()) {
-    char32_t cp = 0;
-    const std::size_t len = DecodeUtf8(text, i, cp);
-    if (len == 0) {
-      out.append("\xEF\xBF\xBD");
-      ++i;
-    } else {
-      out.append(text.substr(i, len));
-      i += len;
-    }
-  }
-  return out;
-}
-
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   line_starts_.push_back(0);
   const char* base = text.data();

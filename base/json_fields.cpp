@@ -1,16 +1,14 @@
-#include "protocols/wire/json_fields.h"
+#include "base/json_fields.h"
 
-#include "protocols/wire/chat.h"
-#include "protocols/wire/format.h"
+#include "base/format.h"
+#include "base/json.h"
 
 namespace llmconform {
 namespace {
 
-using Json = nlohmann::json;
-
 std::unexpected<Error> Wrong(std::string_view key, std::string_view expected, const Json& got) {
   return std::unexpected(
-      Error{Format("field \"{}\": expected {}, got {}", key, expected, wire::JsonTypeName(got))});
+      Error{Format("field \"{}\": expected {}, got {}", key, expected, JsonTypeName(got))});
 }
 
 std::unexpected<Error> Missing(std::string_view key, std::string_view expected) {
@@ -28,7 +26,7 @@ const Json* Find(const Json& j, std::string_view key) {
 
 std::expected<void, Error> RequireObjectInput(const Json& j) {
   if (!j.is_object())
-    return std::unexpected(Error{Format("input: expected object, got {}", wire::JsonTypeName(j))});
+    return std::unexpected(Error{Format("input: expected object, got {}", JsonTypeName(j))});
   return {};
 }
 
