@@ -318,7 +318,8 @@ struct YamlBody {
 };
 
 // `body` in any of the shapes cassettes use: a scalar (maybe !!binary),
-// {string: …}, {type: json|text, content: …}; or a sibling `parsed_body`.
+// {string: …}, {type: json|text, content: …}, the parsed JSON mapping itself;
+// or a sibling `parsed_body`.
 std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
   YamlBody out;
   const YAML::Node parsed = parent["parsed_body"];
@@ -351,8 +352,12 @@ std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
       out.json = std::move(*j);
       return out;
     } else {
-      return std::unexpected(
-          YamlProblem{body.Mark(), "body: expected a string, {string: …} or {type, content}"});
+      // The body itself as the parsed JSON mapping (pydantic-ai's Hugging Face
+      // cassettes store request bodies this way).
+      auto j = YamlToJson(body, 0);
+      if (!j) return std::unexpected(j.error());
+      out.json = std::move(*j);
+      return out;
     }
     if (body.IsNull()) return out;
   }
