@@ -525,7 +525,14 @@ std::int64_t Millis(const Json* j) {
   return static_cast<std::int64_t>(d);
 }
 
-std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
+// Moves a string out of the parsed HAR: bodies are most of the file, and a copy
+// would hold them twice. `j` is a member of the caller's mutable document.
+std::string TakeString(const Json& j) {
+  return std::move(const_cast<Json&>(j).get_ref<std::string&>());
+}
+
+// Reads the entries of a HAR document, moving the bodies out of `root`.
+std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
   auto log = Need(root, "", "log", Json::value_t::object, "object");
   if (!log) return std::unexpected(log.error());
   auto entries = Need(**log, "/log", "entries", Json::value_t::array, "array");
@@ -555,7 +562,7 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
         if (!text->is_string())
           return std::unexpected(HarProblem{p + "/request/postData/text",
                                             Format("expected string, got {}", text->type_name())});
-        e.request_bytes = text->get<std::string>();
+        e.request_bytes = TakeString(*text);
         const Json* enc = Member(*post, "encoding");
         if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
           auto bytes = Base64Decode(*e.request_bytes);
@@ -581,12 +588,12 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
                                             Format("expected string, got {}", text->type_name())});
         const Json* enc = Member(*content, "encoding");
         if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
-          auto bytes = Base64Decode(text->get<std::string>());
+          auto bytes = Base64Decode(text->get_ref<const std::string&>());
           if (!bytes)
             return std::unexpected(HarProblem{p + "/response/content/text", "invalid base64"});
           e.response_bytes = std::move(*bytes);
         } else {
-          e.response_bytes = text->get<std::string>();
+          e.response_bytes = TakeString(*text);
         }
       }
     }
