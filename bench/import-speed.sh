@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Import speed: `mockllm import` of a HAR with 10 000 Chat Completions entries
-# (about 100 MB) against `python3 -c 'json.load(open(F))'` on the same file,
-# medians of 5 interleaved runs each, and mockllm's peak RSS against the
-# file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
+# (about 240 MB as generated here; issue 11 states its targets for 100 MB, and
+# both figures are per byte) against `python3 -c 'json.load(open(F))'` on the
+# same file, medians of 5 interleaved runs each, and mockllm's peak RSS against
+# the file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
 #   bench/import-speed.sh [MOCKLLM_BINARY]   (default: build/release/mockllm/mockllm)
+# Measured 2026-11-23, release build, 2 shared cores under load:
+#   ratio 16.5 (NOT met), peak RSS 2.98x (met; 4.84x before the HAR bodies were
+#   moved out of the parsed document and the input freed before writing).
+# Where the time goes (perf, 24 MB HAR): RE2 redaction of every chunk and body
+# ~40%, nlohmann parsing (the HAR, request bodies for redaction, lint's re-read
+# of the written trace) ~35%, serialisation ~5%, UTF-8 checks ~5%.
 set -euo pipefail
 bin=${1:-build/release/mockllm/mockllm}
 work=$(mktemp -d)

@@ -318,7 +318,8 @@ struct YamlBody {
 };
 
 // `body` in any of the shapes cassettes use: a scalar (maybe !!binary),
-// {string: …}, {type: json|text, content: …}; or a sibling `parsed_body`.
+// {string: …}, {type: json|text, content: …}, the parsed JSON mapping itself;
+// or a sibling `parsed_body`.
 std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
   YamlBody out;
   const YAML::Node parsed = parent["parsed_body"];
@@ -351,8 +352,12 @@ std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
       out.json = std::move(*j);
       return out;
     } else {
-      return std::unexpected(
-          YamlProblem{body.Mark(), "body: expected a string, {string: …} or {type, content}"});
+      // The body itself as the parsed JSON mapping (pydantic-ai's Hugging Face
+      // cassettes store request bodies this way).
+      auto j = YamlToJson(body, 0);
+      if (!j) return std::unexpected(j.error());
+      out.json = std::move(*j);
+      return out;
     }
     if (body.IsNull()) return out;
   }
@@ -520,7 +525,14 @@ std::int64_t Millis(const Json* j) {
   return static_cast<std::int64_t>(d);
 }
 
-std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
+// Moves a string out of the parsed HAR: bodies are most of the file, and a copy
+// would hold them twice. `j` is a member of the caller's mutable document.
+std::string TakeString(const Json& j) {
+  return std::move(const_cast<Json&>(j).get_ref<std::string&>());
+}
+
+// Reads the entries of a HAR document, moving the bodies out of `root`.
+std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
   auto log = Need(root, "", "log", Json::value_t::object, "object");
   if (!log) return std::unexpected(log.error());
   auto entries = Need(**log, "/log", "entries", Json::value_t::array, "array");
@@ -550,7 +562,7 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
         if (!text->is_string())
           return std::unexpected(HarProblem{p + "/request/postData/text",
                                             Format("expected string, got {}", text->type_name())});
-        e.request_bytes = text->get<std::string>();
+        e.request_bytes = TakeString(*text);
         const Json* enc = Member(*post, "encoding");
         if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
           auto bytes = Base64Decode(*e.request_bytes);
@@ -576,12 +588,12 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(const Json& root) {
                                             Format("expected string, got {}", text->type_name())});
         const Json* enc = Member(*content, "encoding");
         if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
-          auto bytes = Base64Decode(text->get<std::string>());
+          auto bytes = Base64Decode(text->get_ref<const std::string&>());
           if (!bytes)
             return std::unexpected(HarProblem{p + "/response/content/text", "invalid base64"});
           e.response_bytes = std::move(*bytes);
         } else {
-          e.response_bytes = text->get<std::string>();
+          e.response_bytes = TakeString(*text);
         }
       }
     }

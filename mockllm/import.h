@@ -6,7 +6,8 @@
 //     `interactions[].request{method, uri, body, headers}` and
 //     `response{status: {code, message} | code, headers, body: {string}}`.
 //     Bodies may be plain strings, YAML `!!binary` (base64), or one of the
-//     parsed variants (`parsed_body:` or `body: {type: json|text, content}`).
+//     parsed variants (`parsed_body:`, `body: {type: json|text, content}`, or the
+//     body itself as a JSON mapping).
 //   - HAR 1.2: `log.entries[].request{method, url, headers, postData.text}`,
 //     `response{status, headers, content{text, encoding?: "base64"}}`,
 //     `timings{wait, receive}`.

@@ -54,6 +54,7 @@ int RunImport(const ImportArgs& a) {
     }
     auto imported = ParseRecording(*text, file,
                                    ImportOptions{.provider = a.provider, .only_chat = a.only_chat});
+    std::string().swap(*text);  // the recording is no longer needed: free it before writing
     if (!imported) {
       std::cerr << "mockllm: " << imported.error().message << std::endl;
       status = std::max(status, kExitUsage);

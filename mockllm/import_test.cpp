@@ -113,10 +113,20 @@ interactions:
     status: 200
     headers: {}
     body: {type: text, content: '{"id":"x"}'}
+- request:
+    method: POST
+    uri: https://router.huggingface.co/together/v1/chat/completions
+    body:
+      model: llama-4
+      messages: [{role: user, content: hi}]
+  response:
+    status: {code: 500, message: Internal Server Error}
+    headers: {content-type: [application/json]}
+    parsed_body: {error: {message: Internal server error, type: server_error}}
 )";
   auto r = ParseCassette(yaml, "c.yaml");
   ASSERT_TRUE(r) << r.error().message;
-  ASSERT_EQ(r->trace.exchanges.size(), 2u);
+  ASSERT_EQ(r->trace.exchanges.size(), 3u);
   const Exchange& a = r->trace.exchanges[0];
   EXPECT_EQ(
       a.request.body->dump(),
@@ -126,6 +136,10 @@ interactions:
   const Exchange& b = r->trace.exchanges[1];
   EXPECT_EQ((*b.request.body)["model"], "deepseek-chat");
   EXPECT_EQ(b.response.BodyBytes(), R"({"id":"x"})");
+  const Exchange& c = r->trace.exchanges[2];  // the body itself as a JSON mapping
+  EXPECT_EQ(c.request.body->dump(),
+            R"({"model":"llama-4","messages":[{"role":"user","content":"hi"}]})");
+  EXPECT_EQ(c.response.status, 500);
   EXPECT_EQ(r->trace.header["provider"], "groq");
 }
 

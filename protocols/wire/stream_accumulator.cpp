@@ -64,6 +64,9 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
                Format("chunk {}: expected an object, got {}", chunk_no, JsonTypeName(chunk)));
     return;
   }
+  // Usage is read before an error ends the chunk: a provider that stops a stream
+  // with an error may send the usage of what it generated in the same chunk.
+  if (auto u = chunk.find("usage"); u != chunk.end() && !u->is_null()) out_.usage = *u;
   if (!chunk.contains("choices") || chunk.contains("error")) {
     if (auto body = ErrorBodyFromJson(chunk)) {
       out_.error = *body;
@@ -73,7 +76,6 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
       return;
     }
   }
-  if (auto u = chunk.find("usage"); u != chunk.end() && !u->is_null()) out_.usage = *u;
   if (auto x = chunk.find("x_groq"); x != chunk.end() && x->is_object() && x->contains("usage")) {
     out_.usage = (*x)["usage"];
     AddFinding("WIRE-DIALECT-GROQ-USAGE", "usage arrived as x_groq.usage (older Groq streams)");

@@ -27,7 +27,7 @@ namespace llmconform::wire {
 struct AccumulatedStream {
   ChatMessage message;  // role "assistant"; content "" when no text arrived
   std::optional<std::string> finish_reason;
-  Json usage = nullptr;
+  Json usage = nullptr;            // the last non-null `usage`, also one beside an `error`
   std::optional<ErrorBody> error;  // an `error` object seen in a data event
   bool saw_done = false;
   std::size_t chunks = 0;  // JSON chunks accumulated

@@ -100,6 +100,24 @@ TEST(StreamAccumulator, ErrorAfterHttp200AndMalformedChunks) {
                                       "WIRE-DIALECT-NO-DONE"}));
 }
 
+// OpenRouter ends a stream cut by a limit with one chunk that carries both the
+// error and the usage of what was generated (fixtures/recorded/openrouter/
+// test_openrouter_stream_error): the tokens were spent, so the usage counts.
+TEST(StreamAccumulator, UsageInTheErrorChunkIsKept) {
+  auto s = AccumulateStream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+      "data: {\"error\":{\"code\":400,\"message\":\"Token limit reached\"},"
+      "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"}}],"
+      "\"usage\":{\"prompt_tokens\":43,\"completion_tokens\":10,\"total_tokens\":53}}\n\n"
+      "data: [DONE]\n\n");
+  EXPECT_EQ(s.message.Text(), "Hi");
+  ASSERT_TRUE(s.error);
+  EXPECT_EQ(s.error->message, "Token limit reached");
+  EXPECT_EQ(s.usage,
+            Json::parse(R"({"prompt_tokens":43,"completion_tokens":10,"total_tokens":53})"));
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-ERROR-IN-STREAM"});
+}
+
 TEST(StreamAccumulator, AzureEmptyFirstChoices) {
   auto s = AccumulateStream(
       "data: {\"id\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n"
