@@ -41,8 +41,9 @@ std::string KnownKeys() {
 
 std::unexpected<PointedError> Wrong(std::string pointer, std::string_view expected,
                                     const OJson& got) {
-  return std::unexpected(
-      PointedError{std::move(pointer), Format("expected {}, got {}", expected, got.dump())});
+  return std::unexpected(PointedError{
+      std::move(pointer), Format("expected {}, got {}", expected,
+                                 got.dump(-1, ' ', false, OJson::error_handler_t::replace))});
 }
 
 std::expected<std::int64_t, PointedError> Count(const OJson& j, std::string_view key) {
@@ -92,7 +93,7 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
   }
   if (j.contains("status")) {
     const OJson& s = j["status"];
-    if (!s.is_number_integer() || s.get<int>() < 100 || s.get<int>() > 599) {
+    if (!s.is_number_integer() || s.get<std::int64_t>() < 100 || s.get<std::int64_t>() > 599) {
       return Wrong("/status", "an HTTP status 100-599", s);
     }
     f.status = s.get<int>();
@@ -120,7 +121,8 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
   MOCKLLM_COUNT("malformed_event", f.malformed_event)
   MOCKLLM_FLAG("resplit", f.resplit)
   if (j.contains("seed")) {
-    if (!j["seed"].is_number_integer() || j["seed"].get<std::int64_t>() < 0) {
+    const OJson& seed = j["seed"];
+    if (!seed.is_number_unsigned() && (!seed.is_number_integer() || seed.get<std::int64_t>() < 0)) {
       return Wrong("/seed", "a non-negative integer", j["seed"]);
     }
     f.seed = j["seed"].get<std::uint64_t>();

@@ -168,7 +168,11 @@ bool ReplayBook::Remove(std::string_view id) {
   const auto removed = std::erase_if(*next, [&](const auto& t) { return t->trace.id == id; });
   if (removed == 0) return false;
   catalog_ = std::move(next);
-  std::erase_if(sessions_, [&](const auto& s) { return s.first.first == id; });
+  std::erase_if(sessions_, [&](const auto& s) {
+    if (s.first.first != id) return false;
+    lru_.erase(s.second.lru);  // or a later eviction would take a live session for it
+    return true;
+  });
   unpinned_served_.erase(std::string(id));
   std::erase_if(unpinned_attempts_, [&](const auto& a) { return std::get<0>(a.first) == id; });
   return true;
@@ -398,7 +402,11 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
         auto& served = unpinned_served_[t->trace.id];
         served.resize(t->exchanges.size(), false);
         served[x] = true;
-        if (t->exchanges[x].times) attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
+        if (t->exchanges[x].times) {
+          // Held as a session (of no trace), so that max_sessions bounds these counts too.
+          TouchSession({"", session});
+          attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
+        }
         return Replay(t, x, attempt);
       }
       // Only differences that could make this one the nearest are counted.

@@ -140,7 +140,8 @@ class ReplayBook {
   std::vector<std::string> Warnings() const;
   // Sessions held now, and sessions forgotten because max_sessions was
   // reached (least recently used first; a forgotten session starts again at
-  // its trace's first exchange).
+  // its trace's first exchange). A session counting unpinned attempts for a
+  // `times` fault is held and counted too.
   std::size_t SessionCount() const;
   std::uint64_t SessionsEvicted() const;
 

@@ -77,6 +77,9 @@ std::optional<ToolError> ValidateStateSchema(const OJson& fm) {
 
 std::expected<OJson, ToolError> ApplyFrontmatterUpdate(OJson fm, const OJson& update) {
   if (!update.is_object()) return std::unexpected(Schema("update", "object", update, "argument "));
+  if (!fm.is_object() && !fm.is_null()) {
+    return std::unexpected(Schema("front matter", "object", fm, ""));
+  }
   // Check the whole update before changing anything.
   for (auto it = update.begin(); it != update.end(); ++it) {
     const auto* spec = std::find_if(std::begin(kUpdateKeys), std::end(kUpdateKeys),

@@ -25,7 +25,8 @@ std::optional<ToolError> ValidateStateSchema(const OJson& frontmatter);
 // already present, variables.set merges shallowly, decisionLog.append
 // appends, currentNodeId.set and updatedAt.set overwrite. An unknown key, an
 // operation other than the one each key allows, or a value of the wrong type
-// (in the update or in the front matter it changes) is E_SCHEMA_VALIDATION.
+// (in the update or in the front matter it changes), or a front matter that
+// is not an object (null counts as empty), is E_SCHEMA_VALIDATION.
 std::expected<OJson, ToolError> ApplyFrontmatterUpdate(OJson frontmatter, const OJson& update);
 
 // Checks a new content of @state/workflow.md: its front matter parses

@@ -1,0 +1,319 @@
+#include "harness/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/scratch_dir.h"
+#include "harness/suites/registry.h"
+
+namespace llmconform::harness {
+namespace {
+
+namespace fs = std::filesystem;
+using reports::Outcome;
+
+const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+
+const SpecSet& Specs() {
+  static const SpecSet specs = [] {
+    auto loaded = LoadSpecs(kRoot / "specs", kRoot);
+    if (!loaded) throw std::runtime_error(loaded.error().message);
+    return std::move(*loaded);
+  }();
+  return specs;
+}
+
+const Scenario& Find(std::string_view protocol, std::string_view name) {
+  for (const auto& s : Specs().scenarios) {
+    if (s.protocol == protocol && s.name == name) return s;
+  }
+  throw std::runtime_error("no scenario " + std::string(protocol) + "/" + std::string(name));
+}
+
+// The events a run tells its reporter, in order.
+class Recorder : public reports::Reporter {
+ public:
+  void OnRunStart(const reports::RunStartInfo& info) override {
+    events.push_back("start " + std::to_string(info.scenario_count));
+  }
+  void OnScenarioStart(const reports::ScenarioInfo& s) override {
+    events.push_back("begin " + s.Id());
+  }
+  void OnCheckResult(const reports::ScenarioInfo& s, const reports::CheckResult& c) override {
+    events.push_back("check " + s.Id() + " " + c.rule);
+  }
+  void OnScenarioEnd(const reports::ScenarioResult& r) override {
+    events.push_back("end " + r.info.Id());
+  }
+  void OnRunEnd(const reports::RunResult& run) override {
+    events.push_back("done " + std::to_string(run.scenarios.size()));
+  }
+  std::vector<std::string> events;
+};
+
+RunOptions Options(std::string filter = "") {
+  RunOptions o;
+  o.source_root = kRoot;
+  o.filter = std::move(filter);
+  o.tool_version = "test";
+  return o;
+}
+
+void ExpectAll(const reports::ScenarioResult& r, Outcome outcome, std::string_view says = "") {
+  for (const auto& c : r.checks) {
+    EXPECT_EQ(c.outcome, outcome) << r.info.Id() << " " << c.rule << ": " << c.message;
+    EXPECT_NE(c.message.find(says), std::string::npos) << c.message;
+  }
+}
+
+// A suite whose driver does what a test says and records what it was given.
+class FakeSuite : public ProtocolSuite {
+ public:
+  enum class Drives { kObservation, kError, kThrow };
+  explicit FakeSuite(Drives drives) : drives_(drives) {}
+  std::string_view protocol() const override { return "action"; }
+  std::expected<Observation, Error> Drive(const Scenario&, const DriveContext& ctx) override {
+    seen = ctx;
+    switch (drives_) {
+      case Drives::kError:
+        return std::unexpected(Error{"input/utterance: missing"});
+      case Drives::kThrow:
+        throw std::runtime_error("boom");
+      case Drives::kObservation:
+        break;
+    }
+    Observation obs;
+    obs.outputs = {{"driven", true}};
+    return obs;
+  }
+  std::vector<reports::CheckResult> Check(const Scenario&, const Observation&) const override {
+    return {};
+  }
+  DriveContext seen;
+
+ private:
+  Drives drives_;
+};
+
+TEST(Runner, RunsABundledScenarioAgainstItsFixture) {
+  Recorder reporter;
+  const reports::RunResult run =
+      RunScenarios(Specs(), Options("action/seed-open-safari"), reporter);
+  ASSERT_EQ(run.scenarios.size(), 1u);
+  const reports::ScenarioResult& r = run.scenarios[0];
+  EXPECT_EQ(r.info.Id(), "action/seed-open-safari");
+  EXPECT_EQ(r.info.file, "specs/action/seed-open-safari.json");
+  EXPECT_EQ(r.info.trace, "fixtures/synthesized/action-seed-open-safari.trace.jsonl");
+  EXPECT_EQ(r.info.provider, "openai");
+  EXPECT_EQ(r.checks.size(), Find("action", "seed-open-safari").rules.size());
+  ExpectAll(r, Outcome::kPass);
+  EXPECT_EQ(run.tool_version, "test");
+  EXPECT_FALSE(run.rules.empty());  // every protocol's catalogue
+
+  ASSERT_FALSE(reporter.events.empty());
+  EXPECT_EQ(reporter.events.front(), "start 1");
+  EXPECT_EQ(reporter.events[1], "begin action/seed-open-safari");
+  EXPECT_EQ(reporter.events[2], "check action/seed-open-safari ACT-1");
+  EXPECT_EQ(reporter.events[reporter.events.size() - 2], "end action/seed-open-safari");
+  EXPECT_EQ(reporter.events.back(), "done 1");
+}
+
+TEST(Runner, AFailingScenarioDoesNotStopTheRunAndOrderIsKept) {
+  SpecSet specs;
+  specs.rules = Specs().rules;
+  Scenario missing = Find("action", "seed-open-safari");
+  missing.name = "missing-trace";
+  missing.trace = "fixtures/synthesized/no-such.trace.jsonl";
+  Scenario unknown = missing;
+  unknown.name = "unknown-protocol";
+  unknown.protocol = "nosuch";
+  specs.scenarios = {Find("action", "fenced-json"), missing, unknown,
+                     Find("action", "seed-open-safari")};
+
+  for (int jobs : {1, 2}) {
+    Recorder reporter;
+    RunOptions options = Options();
+    options.jobs = jobs;
+    const reports::RunResult run = RunScenarios(specs, options, reporter);
+    ASSERT_EQ(run.scenarios.size(), 4u);
+    EXPECT_EQ(run.scenarios[0].info.name, "fenced-json");
+    ExpectAll(run.scenarios[0], Outcome::kPass);
+
+    const reports::ScenarioResult& m = run.scenarios[1];
+    EXPECT_EQ(m.checks.size(), missing.rules.size());  // an Error for every rule
+    ExpectAll(m, Outcome::kError, "trace fixtures/synthesized/no-such.trace.jsonl: ");
+
+    const reports::ScenarioResult& u = run.scenarios[2];
+    EXPECT_EQ(u.checks.size(), unknown.rules.size());
+    ExpectAll(u, Outcome::kError, "no suite drives protocol \"nosuch\"");
+
+    EXPECT_EQ(run.scenarios[3].info.name, "seed-open-safari");
+    ExpectAll(run.scenarios[3], Outcome::kPass);
+
+    // The reporter heard of them one by one in spec order, whatever the jobs.
+    std::vector<std::string> ends;
+    for (const auto& e : reporter.events) {
+      if (e.starts_with("end ")) ends.push_back(e);
+    }
+    EXPECT_EQ(ends, (std::vector<std::string>{"end action/fenced-json", "end action/missing-trace",
+                                              "end nosuch/unknown-protocol",
+                                              "end action/seed-open-safari"}));
+  }
+}
+
+TEST(Runner, FilterAndShardSelectScenarios) {
+  Recorder reporter;
+  const reports::RunResult none = RunScenarios(Specs(), Options("no-such-*"), reporter);
+  EXPECT_TRUE(none.scenarios.empty());
+  EXPECT_EQ(reporter.events, (std::vector<std::string>{"start 0", "done 0"}));
+
+  Scenario s;
+  s.protocol = "skill";
+  s.name = "git-quick-commit";
+  EXPECT_TRUE(MatchesFilter(s, ""));
+  EXPECT_TRUE(MatchesFilter(s, "skill/*"));
+  EXPECT_TRUE(MatchesFilter(s, "skill"));  // the protocol alone
+  EXPECT_TRUE(MatchesFilter(s, "git-*"));  // the name alone
+  EXPECT_TRUE(MatchesFilter(s, "*/git-quick*"));
+  EXPECT_FALSE(MatchesFilter(s, "action/*"));
+  EXPECT_FALSE(MatchesFilter(s, "other/git-quick-commit"));
+  EXPECT_FALSE(MatchesFilter(s, "git"));
+}
+
+TEST(Runner, ObserveGivesTheDriverAReplayingServerAndAttachesItsJournal) {
+  const Scenario& s = Find("action", "seed-open-safari");
+  ScratchDir work;
+  ASSERT_FALSE(work.path().empty());
+
+  FakeSuite fake(FakeSuite::Drives::kObservation);
+  auto obs = ObserveScenario(fake, s, kRoot, work.path());
+  ASSERT_TRUE(obs) << obs.error().message;
+  EXPECT_EQ(obs->outputs, (Json{{"driven", true}}));
+  EXPECT_TRUE(fake.seen.llm_base_url.starts_with("http://127.0.0.1:")) << fake.seen.llm_base_url;
+  EXPECT_TRUE(fake.seen.llm_base_url.ends_with("/v1")) << fake.seen.llm_base_url;
+  EXPECT_EQ(fake.seen.work_dir, work.path());
+  EXPECT_EQ(fake.seen.source_root, kRoot);
+  EXPECT_EQ(obs->journal, Json::array());  // nothing was asked
+
+  // The reference driver asks, and its requests are in the journal.
+  const SuiteKind* kind = FindSuite("action");
+  ASSERT_NE(kind, nullptr);
+  auto suite = kind->make();
+  auto real = ObserveScenario(*suite, s, kRoot, work.path());
+  ASSERT_TRUE(real) << real.error().message;
+  ASSERT_TRUE(real->journal.is_array());
+  EXPECT_EQ(real->journal.size(), 1u) << real->journal.dump();
+}
+
+TEST(Runner, ObserveWithoutATraceStartsNoServer) {
+  Scenario s = Find("action", "seed-open-safari");
+  s.trace.clear();
+  ScratchDir work;
+  FakeSuite fake(FakeSuite::Drives::kObservation);
+  auto obs = ObserveScenario(fake, s, kRoot, work.path());
+  ASSERT_TRUE(obs) << obs.error().message;
+  EXPECT_EQ(fake.seen.llm_base_url, "");
+  EXPECT_EQ(obs->journal, Json::array());
+}
+
+TEST(Runner, ObserveSaysWhichStepFailed) {
+  Scenario s = Find("action", "seed-open-safari");
+  ScratchDir work;
+
+  FakeSuite error(FakeSuite::Drives::kError);
+  auto e = ObserveScenario(error, s, kRoot, work.path());
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "the driver could not run the scenario: input/utterance: missing");
+
+  FakeSuite thrower(FakeSuite::Drives::kThrow);
+  auto t = ObserveScenario(thrower, s, kRoot, work.path());
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().message, "the driver threw: boom");
+
+  // A hostile trace file: a located error, the driver never runs.
+  const fs::path bad = work.path() / "bad.trace.jsonl";
+  std::ofstream(bad) << "{\"format\":\"llmconform-trace/1\",\"id\":\"x\"}\n{\"request\": [\n";
+  s.trace = "bad.trace.jsonl";
+  FakeSuite never(FakeSuite::Drives::kThrow);
+  auto b = ObserveScenario(never, s, work.path(), work.path());
+  ASSERT_FALSE(b);
+  EXPECT_TRUE(b.error().message.starts_with("trace bad.trace.jsonl: ")) << b.error().message;
+  EXPECT_NE(b.error().message.find("bad.trace.jsonl:2:"), std::string::npos) << b.error().message;
+
+  s.trace = "absent.trace.jsonl";
+  auto a = ObserveScenario(never, s, work.path(), work.path());
+  ASSERT_FALSE(a);
+  EXPECT_TRUE(a.error().message.starts_with("trace absent.trace.jsonl: ")) << a.error().message;
+}
+
+// Judging hostile observations: every suite answers every rule of its
+// scenarios, whatever the outputs and journal hold — a check that throws is
+// an Error result, not a crash.
+TEST(Runner, JudgingHostileObservationsGivesAResultForEveryRule) {
+  const std::vector<Observation> hostile = {
+      Observation{},
+      Observation{.outputs = Json::array({1, 2}),
+                  .journal = Json::array({"not an entry", Json::array()})},
+      Observation{.outputs = {{"text", 5},
+                              {"reply", nullptr},
+                              {"command", "x"},
+                              {"messages", {{{"role", 7}}}},
+                              {"files", 3},
+                              {"state", {1}},
+                              {"result", {{"ok", "yes"}}}},
+                  .journal = Json::array({1,
+                                          "x",
+                                          nullptr,
+                                          {{"request", 5}, {"response", {{"status", "x"}}}},
+                                          {{"request", {{"body", {{"messages", 1}}}}}}})},
+  };
+  std::set<std::string> protocols;
+  for (const auto& s : Specs().scenarios) {
+    if (!protocols.insert(s.protocol).second) continue;  // the first scenario of each protocol
+    for (const Observation& obs : hostile) {
+      Recorder reporter;
+      const reports::RunResult run = JudgeObservation(Specs(), s, obs, Options(), reporter);
+      ASSERT_EQ(run.scenarios.size(), 1u);
+      std::set<std::string> judged;
+      for (const auto& c : run.scenarios[0].checks) judged.insert(c.rule);
+      for (const auto& rule : s.rules) {
+        EXPECT_TRUE(judged.contains(rule)) << s.protocol << "/" << s.name << " " << rule;
+      }
+      for (const auto& c : run.scenarios[0].checks) {
+        if (c.message.starts_with("a check threw")) {
+          EXPECT_EQ(c.outcome, Outcome::kError);
+        }
+      }
+    }
+  }
+  EXPECT_GE(protocols.size(), 5u);
+}
+
+TEST(Runner, ParseJournalReadsEveryShapeTheServerWrites) {
+  const Json entries = Json::array({{{"n", 1}}, {{"n", 2}}});
+  EXPECT_EQ(ParseJournal("j.json", R"([{"n":1},{"n":2}])"), entries);
+  EXPECT_EQ(ParseJournal("j.json", R"( {"entries":[{"n":1},{"n":2}],"dropped":0})"), entries);
+  EXPECT_EQ(ParseJournal("j.jsonl", "{\"n\":1}\n\n  \r\n{\"n\":2}\n"), entries);
+  EXPECT_EQ(ParseJournal("j.jsonl", ""), Json::array());
+
+  auto bad_line = ParseJournal("j.jsonl", "{\"n\":1}\n\n{\"n\":\n");
+  ASSERT_FALSE(bad_line);
+  EXPECT_TRUE(bad_line.error().message.starts_with("j.jsonl:3:")) << bad_line.error().message;
+
+  auto bad_array = ParseJournal("j.json", "[1,\n 2,,]");
+  ASSERT_FALSE(bad_array);
+  EXPECT_TRUE(bad_array.error().message.starts_with("j.json:2:")) << bad_array.error().message;
+
+  const std::string deep(100000, '[');
+  auto too_deep = ParseJournal("j.json", deep);
+  ASSERT_FALSE(too_deep);
+  EXPECT_TRUE(too_deep.error().message.starts_with("j.json:1:")) << too_deep.error().message;
+}
+
+}  // namespace
+}  // namespace llmconform::harness
