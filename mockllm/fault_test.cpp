@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 Fault Parse(const OJson& j) {
@@ -247,4 +247,4 @@ RC_GTEST_PROP(FaultProperty, AnyObjectIsAFaultOrAPointedError, ()) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm

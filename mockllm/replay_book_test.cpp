@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace mockllm {
+namespace llmconform::mockllm {
 namespace {
 
 constexpr std::string_view kPath = "/v1/chat/completions";
@@ -405,4 +405,4 @@ TEST(ReplayBook, ModelsAndKnownPaths) {
 }
 
 }  // namespace
-}  // namespace mockllm
+}  // namespace llmconform::mockllm
