@@ -96,6 +96,7 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
                                           fault.error().pointer, fault.error().message)});
     }
     const std::uint64_t seed = options_.seed ^ HashId(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
+    l.seed = seed;
     l.plan = PlanResponse(ex.response, *fault, seed);
     l.faulted = !fault->Empty();
     l.times = fault->times;
