@@ -4,8 +4,9 @@
 #include <charconv>
 #include <numeric>
 
-#include "base/json_read.h"
 #include "base/format.h"
+#include "base/hash.h"
+#include "base/json_read.h"
 #include "harness/scenario.h"
 #include "reports/json_reporter.h"
 
@@ -33,15 +34,6 @@ std::expected<Shard, Error> ParseShard(std::string_view text) {
 }
 
 std::string FormatShard(const Shard& shard) { return Format("{}/{}", shard.index, shard.count); }
-
-std::uint64_t Fnv1a64(std::string_view text) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 std::expected<Timings, Error> LoadTimings(const std::filesystem::path& report) {
   auto text = ReadFile(report);

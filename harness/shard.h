@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/hash.h"
 #include "harness/suite.h"
 
 namespace llmconform::harness {
@@ -50,6 +51,7 @@ std::vector<int> AssignShards(const std::vector<std::string>& ids, int shard_cou
 std::vector<const Scenario*> SelectShard(const std::vector<const Scenario*>& scenarios,
                                          const Shard& shard, const Timings& timings);
 
-std::uint64_t Fnv1a64(std::string_view text);
+// The shard a scenario falls in without --timings: Fnv1a64 (base/hash.h) of its id.
+using ::llmconform::Fnv1a64;
 
 }  // namespace llmconform::harness

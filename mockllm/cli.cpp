@@ -14,6 +14,7 @@
 
 #include "base/file.h"
 #include "base/format.h"
+#include "mockllm/dialects_cli.h"
 #include "mockllm/fault.h"
 #include "mockllm/import_cli.h"
 #include "mockllm/lint.h"
@@ -61,6 +62,7 @@ void AnnounceListening(const std::string& url) {
 
 struct ServeArgs {
   std::vector<std::string> traces;
+  std::string dialect;
   std::string host = "127.0.0.1";
   int port = 0;
   double speed = 1;
@@ -160,6 +162,13 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.
 
+Dialects (--dialect NAME, or per request the header X-Mockllm-Dialect: NAME):
+each reply is rewritten from its canonical OpenAI shape into that provider's
+(Azure's empty first chunk, DeepSeek's reasoning_content, Gemini's index-less
+tool calls and error array, ...); faults and --speed apply on top; the journal
+entry names the dialect. `mockllm dialects` lists them; an unknown name in the
+header is 400 mockllm_unknown_dialect.
+
 --proxy URL --record-to FILE: an unpinned request that matches nothing is
 forwarded to URL, answered with its response and recorded, redacted, into FILE.
 --cors ORIGIN|*: Access-Control-* headers on every answer and preflights answered.
@@ -205,6 +214,8 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--ignore", a.ignore,
                  "Request-body JSON pointer left out of matching ('*' matches any key)");
   cmd.add_option("--fault", a.faults, "Fault for every response: KEY[=VALUE] (see below)");
+  cmd.add_option("--dialect", a.dialect,
+                 "Rewrite replies into this provider's wire shape (mockllm dialects lists them)");
   cmd.add_option("--max-body", a.max_body, "Largest request body in bytes (larger: 413)")
       ->capture_default_str();
   cmd.add_option("--journal-limit", a.journal_limit,
@@ -290,7 +301,8 @@ int RunServe(const ServeArgs& a) {
           .read_timeout_ms = a.read_timeout_ms,
           .cors = a.cors,
           .proxy = a.proxy,
-          .record_to = a.record_to});
+          .record_to = a.record_to,
+          .dialect = a.dialect});
   if (!server) return Diagnose(server.error().message), kExitUsage;
   for (const std::string& w : (*server)->Warnings()) Diagnose("warning: " + w);
   std::cerr << "mockllm: replaying " << count << " trace(s) at speed " << a.speed << ", "
@@ -481,7 +493,9 @@ Routes of `serve`: /t/{trace-id}/v1/... (pinned, one session per X-Mockllm-Sessi
 header; without it every client shares the session "default"), /v1/... (unpinned),
 and the admin API: GET /__admin/journal?session=&trace=, GET /__admin/unmatched,
 POST /__admin/traces, DELETE /__admin/traces/{id}, GET /__admin/sessions,
-GET /__admin/health, POST /__admin/reset. `mockllm serve --help` has the details;
+GET /__admin/health, POST /__admin/reset. The header X-Mockllm-Dialect: NAME
+rewrites a reply into a provider's dialect (`mockllm dialects`).
+`mockllm serve --help` has the details;
 the manual is docs/mockllm.md.)");
   app.require_subcommand(1);
 
@@ -490,6 +504,7 @@ the manual is docs/mockllm.md.)");
   RecordArgs record;
   ImportArgs import_args;
   ExportArgs export_args;
+  DialectsArgs dialects;
   struct Command {
     const char* name;
     const char* description;
@@ -507,6 +522,8 @@ the manual is docs/mockllm.md.)");
        [&](CLI::App& c) { AddImport(c, import_args); }, [&] { return RunImport(import_args); }},
       {"export", "Write traces as HAR 1.2", [&](CLI::App& c) { AddExport(c, export_args); },
        [&] { return RunExport(export_args); }},
+      {"dialects", "List the provider dialects replies can be rewritten into",
+       [&](CLI::App& c) { AddDialects(c, dialects); }, [&] { return RunDialects(dialects); }},
   };
   std::vector<CLI::App*> subs;
   for (const Command& c : commands) {

@@ -51,6 +51,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
   if (fault) out["fault"] = *fault;
   if (!nearest.is_null()) out["nearest"] = nearest;
   if (proxied) out["proxied"] = *proxied;
+  if (dialect) out["dialect"] = *dialect;
   return out;
 }
 

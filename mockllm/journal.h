@@ -49,10 +49,11 @@ struct JournalEntry {
   llmconform::Findings findings;
   nlohmann::json nearest;              // no match: the nearest recorded request, else null
   std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
+  std::optional<std::string> dialect;  // the reply was rewritten into this dialect
 
   // {"seq","session","trace","method","path","request":{"headers","body"},
   //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
-  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"]}
+  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"] [,"dialect"]}
   nlohmann::json ToJson(std::uint64_t seq) const;
 };
 

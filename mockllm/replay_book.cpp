@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/hash.h"
 #include "mockllm/redaction.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
@@ -14,16 +15,6 @@ namespace {
 using llmconform::Finding;
 using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
-
-// FNV-1a, so a trace's fault seed depends on its id, not on load order.
-std::uint64_t HashId(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 std::string RequestLine(std::string_view method, std::string_view path) {
   return Format("{} {}", method, path);
@@ -95,7 +86,8 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
       return std::unexpected(Error{Format("{}:{}: /fault{}: {}", t.source, ex.line,
                                           fault.error().pointer, fault.error().message)});
     }
-    const std::uint64_t seed = options_.seed ^ HashId(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
+    const std::uint64_t seed = options_.seed ^ Fnv1a64(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
+    l.seed = seed;
     l.plan = PlanResponse(ex.response, *fault, seed);
     l.faulted = !fault->Empty();
     l.times = fault->times;

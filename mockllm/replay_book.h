@@ -74,6 +74,7 @@ struct LoadedExchange {
   OJson fault;         // the fault object (--fault merged under the exchange's)
   bool faulted = false;
   std::optional<std::int64_t> times;
+  std::uint64_t seed = 0;  // the seed its plans were made with
 };
 
 struct LoadedTrace {

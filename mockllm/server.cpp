@@ -13,6 +13,7 @@
 #include "base/format.h"
 #include "mockllm/admin_api.h"
 #include "mockllm/cors.h"
+#include "mockllm/dialect_rewrite.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/journal.h"
 #include "mockllm/proxy.h"
@@ -320,6 +321,18 @@ struct Server::Impl {
                   "");
     }
 
+    // --dialect, or this request's X-Mockllm-Dialect (mockllm/dialect_rewrite.h).
+    const Dialect* dialect = nullptr;
+    if (const std::string name = req.has_header("X-Mockllm-Dialect")
+                                     ? req.get_header_value("X-Mockllm-Dialect")
+                                     : options.dialect;
+        !name.empty() && !(dialect = FindDialect(name))) {
+      return fail(400,
+                  MakeErrorJson(Format("X-Mockllm-Dialect: unknown dialect \"{}\" (known: {})",
+                                       CapText(name, kMaxErrorBytes), DialectNames()),
+                                "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
+                  "malformed_request");
+    }
     Verdict v = pinned ? book->ReplayPinned(route.trace_id, session, req.method, route.rest, body)
                        : book->ReplayUnpinned(req.method, route.rest, body, session);
     if (!pinned && v.trace) entry.trace = v.trace;
@@ -334,7 +347,19 @@ struct Server::Impl {
       journal.Append(std::move(entry));
       return Answer(res, v.status, v.error_body);
     }
-    const ResponsePlan& plan = *v.plan;
+    std::shared_ptr<const LoadedTrace> keep = std::move(v.keep);
+    const ResponsePlan* planned = v.plan;
+    if (dialect && !dialect->steps.empty()) {
+      // The rewritten plan lives as long as `keep` (the response outlives Handle).
+      auto held = std::make_shared<std::pair<std::shared_ptr<const LoadedTrace>, ResponsePlan>>(
+          keep, PlanDialectResponse(keep->trace.exchanges[*v.exchange], *dialect,
+                                    v.fault ? *v.fault : OJson::object(),
+                                    keep->exchanges[*v.exchange].seed));
+      planned = &held->second;
+      keep = std::shared_ptr<const LoadedTrace>(held, held->first.get());
+    }
+    if (dialect) entry.dialect = dialect->name;
+    const ResponsePlan& plan = *planned;
     entry.status = plan.status;
     entry.replayed = true;
     entry.stream = plan.chunked;
@@ -344,7 +369,7 @@ struct Server::Impl {
     if (v.fault && !v.fault->empty())
       entry.fault = Json(*v.fault);  // ordered to plain, member by member
     const std::uint64_t seq = journal.Append(std::move(entry));
-    Replay(plan, std::move(v.keep), seq, res);
+    Replay(plan, std::move(keep), seq, res);
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
@@ -470,6 +495,10 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
   auto book = ReplayBook::Build(std::move(traces), replay);
   if (!book) return std::unexpected(book.error());
   if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
+  if (!options.dialect.empty() && !FindDialect(options.dialect)) {
+    return std::unexpected(Error{
+        Format("--dialect \"{}\": unknown dialect (known: {})", options.dialect, DialectNames())});
+  }
   if (!options.cors.empty() && options.cors != "*" &&
       !(options.cors.starts_with("http://") || options.cors.starts_with("https://"))) {
     return std::unexpected(Error{

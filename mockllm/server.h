@@ -28,6 +28,11 @@
 //                                 (a body is optional: no Content-Length is an
 //                                 empty body)
 //   OPTIONS (with `cors`)         CORS preflight (mockllm/cors.h)
+// Dialects: a request's X-Mockllm-Dialect: NAME header (or
+// ServerOptions::dialect) has the replayed reply rewritten into that
+// provider's wire shape (mockllm/dialect_rewrite.h), faults applied on top;
+// the journal entry then has "dialect". An unknown name: 400
+// invalid_request_error, code mockllm_unknown_dialect.
 // mockllm's own errors use OpenAI's body {"error":{"message","type","param","code"}}
 // with these types: mockllm_request_mismatch (400, also "pointer", "expected",
 // "actual" of the first difference, "differences" [every one], "trace",
@@ -104,6 +109,9 @@ struct ServerOptions {
   std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file
+  // Replies rewritten into this dialect (mockllm/dialect_rewrite.h; "" or
+  // "openai": as recorded); a request's X-Mockllm-Dialect header wins.
+  std::string dialect;
 };
 
 class Server {

@@ -1,0 +1,97 @@
+// Provider dialects on replay: a canonical OpenAI reply (a JSON body or an SSE
+// stream, as recorded from OpenAI) rewritten into the wire shape of another
+// OpenAI-compatible provider.
+//
+// A dialect is data: a name and an ordered list of deviations of the
+// catalogue (specs/wire/dialects.json, "dialects"), each with parameters. The
+// dialects live in the same file under "providers":
+//   {"name": "deepseek", "about": "…",
+//    "deviations": [{"id": "DIA-REASONING-CONTENT", "params": {"text": "…"}}, …],
+//    "not_reproduced": {"DIA-…": "why the recorded provider shows it but replay does not"}}
+// and are compiled into mockllm (the file is read at build time), so the
+// program needs no data files at run time.
+//
+// Each deviation is one rewrite, applied in the listed order; the
+// deviations with a rewrite, and their parameters, are listed by
+// RewritableDeviations(). A rewrite only touches what its deviation is
+// about (a tool-call rewrite leaves a text-only reply alone), and a reply
+// no step changes is returned unchanged, byte for byte with its recorded
+// chunking and timing. A changed stream is written one chunk per event, each
+// event at the recorded time of its last byte (inserted events at the time
+// of their neighbour). Rewriting is deterministic: the same reply and
+// dialect always give the same bytes (padding is derived from a hash of the
+// chunk, not from randomness).
+//
+// Faults (mockllm/fault.h) and --speed apply on top: the server plans the
+// rewritten reply exactly as it plans a recorded one.
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mockllm/replay_plan.h"
+#include "mockllm/trace.h"
+
+namespace llmconform::mockllm {
+
+struct DialectStep {
+  std::string id;                  // "DIA-REASONING-CONTENT"
+  OJson params = OJson::object();  // the deviation's parameters (defaults filled in)
+};
+
+struct Dialect {
+  std::string name;  // "deepseek"
+  std::string about;
+  std::vector<DialectStep> steps;
+  // Deviations the real provider's recordings show that replay leaves out,
+  // with the reason (id -> reason).
+  OJson not_reproduced = OJson::object();
+
+  // The step ids, in order.
+  std::vector<std::string> Ids() const;
+};
+
+// A deviation replay can produce, with its parameters and their defaults.
+struct RewritableDeviation {
+  std::string_view id;
+  std::string_view what;        // what the rewrite does
+  std::string_view params_doc;  // "" when it takes none
+};
+const std::vector<RewritableDeviation>& RewritableDeviations();
+
+// Parses the "providers" member of a dialect catalogue text. Errors are
+// located ("dialects.json:120:9: /providers/3/deviations/0/id: no rewrite for
+// DIA-NAMED-EVENT") and cover: unknown ids, a deviation without a rewrite,
+// unknown or mistyped parameters, duplicate names.
+std::expected<std::vector<Dialect>, Error> ParseDialects(std::string_view text,
+                                                         std::string_view name);
+
+// The dialects built into mockllm (specs/wire/dialects.json at build time),
+// sorted by name.
+const std::vector<Dialect>& BuiltinDialects();
+// The built-in dialect called `name`, or null.
+const Dialect* FindDialect(std::string_view name);
+// "azure, deepseek, …": the built-in names, for messages.
+std::string DialectNames();
+
+// The reply `canonical` as `dialect` would send it. `stream_requested`: the
+// request asked for a stream (an error answer to a streamed request is what
+// DIA-ERROR-IN-STREAM turns into a 200 stream).
+RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialect& dialect,
+                                 bool stream_requested);
+
+// What replay writes for exchange `x` in `dialect`: its response rewritten,
+// then planned with `fault` (the fault object the replay book applies; it was
+// validated when the trace loaded) and `seed`. A fault that answers with an
+// HTTP error is rewritten too: the injected error is the reply the dialect
+// reshapes (Gemini's error array, OpenRouter's 200), and the rest of the
+// fault (delays, cuts, …) applies on top.
+ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, const OJson& fault,
+                                 std::uint64_t seed);
+
+// True when the recorded request body has "stream": true.
+bool RequestStreams(const RecordedRequest& request);
+
+}  // namespace llmconform::mockllm

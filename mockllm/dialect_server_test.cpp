@@ -1,0 +1,125 @@
+// mockllm::Server with dialects: --dialect, the X-Mockllm-Dialect header,
+// faults on top, the journal.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "mockllm/dialect_rewrite.h"
+#include "mockllm/server.h"
+#include "mockllm/trace_files.h"
+#include "protocols/wire/dialect.h"
+
+namespace llmconform::mockllm {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+std::vector<Trace> Probe() {
+  std::vector<Trace> out;
+  auto files = TraceFiles({(fs::path(LLMCONFORM_SOURCE_ROOT) / "fixtures/probe").string()});
+  EXPECT_TRUE(files.has_value());
+  for (const auto& f : *files) out.push_back(*LoadTraceFile(f));
+  return out;
+}
+
+std::unique_ptr<Server> Start(ServerOptions o = {}) {
+  auto s = Server::Start(Probe(), std::move(o));
+  EXPECT_TRUE(s) << s.error().message;
+  return std::move(*s);
+}
+
+struct Reply {
+  int status = 0;
+  std::string body;
+};
+
+// Sends the recorded request of probe trace `id` on its pinned route.
+Reply Send(const Server& s, const std::string& id, const httplib::Headers& headers = {}) {
+  const Trace* t = nullptr;
+  static const auto traces = Probe();
+  for (const Trace& x : traces)
+    if (x.id == id) t = &x;
+  EXPECT_NE(t, nullptr) << id;
+  httplib::Client c("127.0.0.1", s.port());
+  c.set_read_timeout(10, 0);
+  auto r = c.Post(("/t/" + UrlEncode(id) + "/v1/chat/completions").c_str(), headers,
+                  t->exchanges[0].request.body->dump(), "application/json");
+  if (!r) return {};
+  return {r->status, r->body};
+}
+
+std::set<std::string> StreamIds(const std::string& body) {
+  std::set<std::string> out;
+  for (const auto& d : llmconform::wire::DetectStreamDialect(body)) out.insert(d.id);
+  return out;
+}
+
+TEST(DialectServer, TheHeaderPicksTheDialectPerRequest) {
+  auto s = Start();
+  const Reply plain = Send(*s, "probe/streamed-tools");
+  EXPECT_EQ(plain.status, 200);
+  EXPECT_TRUE(StreamIds(plain.body).empty());
+  const Reply gemini = Send(*s, "probe/streamed-tools",
+                            {{"X-Mockllm-Session", "g"}, {"X-Mockllm-Dialect", "gemini"}});
+  EXPECT_EQ(StreamIds(gemini.body),
+            (std::set<std::string>{"DIA-TOOLCALL-NO-INDEX", "DIA-FINISH-REASON-NOT-TOOL-CALLS"}));
+  const Reply deepseek = Send(*s, "probe/streamed-tools",
+                              {{"X-Mockllm-Session", "d"}, {"X-Mockllm-Dialect", "deepseek"}});
+  EXPECT_THAT(deepseek.body, HasSubstr("reasoning_content"));
+  const auto journal = s->Journal();
+  ASSERT_EQ(journal.size(), 3u);
+  EXPECT_FALSE(journal[0].contains("dialect"));
+  EXPECT_EQ(journal[1]["dialect"], "gemini");
+  EXPECT_EQ(journal[2]["dialect"], "deepseek");
+}
+
+TEST(DialectServer, TheOptionIsTheDefaultAndTheHeaderWins) {
+  auto s = Start({.dialect = "azure"});
+  const Reply azure = Send(*s, "probe/stream");
+  EXPECT_TRUE(azure.body.starts_with(R"(data: {"choices":[],"created":0)")) << azure.body;
+  const Reply openai =
+      Send(*s, "probe/stream", {{"X-Mockllm-Session", "o"}, {"X-Mockllm-Dialect", "openai"}});
+  EXPECT_TRUE(openai.body.starts_with(R"(data: {"id":"chatcmpl-probe-stream")")) << openai.body;
+}
+
+TEST(DialectServer, UnknownDialectsAreRefused) {
+  auto started = Server::Start(Probe(), {.dialect = "nope"});
+  ASSERT_FALSE(started.has_value());
+  EXPECT_THAT(started.error().message,
+              HasSubstr("--dialect \"nope\": unknown dialect (known: azure,"));
+  auto s = Start();
+  const Reply r = Send(*s, "probe/plain", {{"X-Mockllm-Dialect", "nope"}});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("mockllm_unknown_dialect"));
+  // The refused request did not use up the session's exchange.
+  EXPECT_EQ(Send(*s, "probe/plain").status, 200);
+}
+
+TEST(DialectServer, FaultsApplyOnTopOfTheDialect) {
+  auto s = Start({.fault = OJson{{"drop_done", true}}});
+  const Reply r = Send(*s, "probe/stream", {{"X-Mockllm-Dialect", "openrouter"}});
+  EXPECT_THAT(r.body, HasSubstr(": OPENROUTER PROCESSING\n\n"));
+  EXPECT_EQ(r.body.find("[DONE]"), std::string::npos);
+  // An injected HTTP error is rewritten too: Gemini's error array.
+  auto e = Start({.fault = OJson{{"status", 429}}});
+  const Reply g = Send(*e, "probe/plain", {{"X-Mockllm-Dialect", "gemini"}});
+  EXPECT_EQ(g.status, 429);
+  EXPECT_TRUE(g.body.starts_with(R"([{"error":{"code":429,)")) << g.body;
+  EXPECT_THAT(g.body, HasSubstr("RESOURCE_EXHAUSTED"));
+  // …and an injected 500 on a stream becomes llama.cpp's in-stream error.
+  auto f = Start({.fault = OJson{{"status", 500}}});
+  const Reply l = Send(*f, "probe/stream", {{"X-Mockllm-Dialect", "llamacpp"}});
+  EXPECT_EQ(l.status, 200);
+  EXPECT_EQ(StreamIds(l.body), (std::set<std::string>{"DIA-ERROR-IN-STREAM"}));
+}
+
+TEST(DialectServer, SpeedKeepsTheRewrittenTimeline) {
+  auto s = Start({.speed = 0.01});
+  const Reply r = Send(*s, "probe/streamed-tools", {{"X-Mockllm-Dialect", "groq"}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_THAT(r.body, HasSubstr(R"("arguments":"{\"city\":\"Paris\"}")"));
+}
+
+}  // namespace
+}  // namespace llmconform::mockllm

@@ -1,0 +1,17 @@
+// `mockllm dialects`: the replay dialects built into mockllm
+// (mockllm/dialect_rewrite.h), registered in the command table of
+// mockllm/cli.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace llmconform::mockllm {
+
+struct DialectsArgs {
+  bool json = false;
+};
+void AddDialects(CLI::App& cmd, DialectsArgs& a);
+// Prints the dialects; 0.
+int RunDialects(const DialectsArgs& a);
+
+}  // namespace llmconform::mockllm
