@@ -1,13 +1,22 @@
 // Reading a trace (llmconform-trace/1 JSON Lines, with the `events`
-// shorthand for streams), then linting what was read.
+// shorthand for streams), then what replay and lint do with it. A trace that
+// reads must write back to text that reads to the same trace
+// (Write(Read(Write(t))) == Write(t), mockllm/trace.h).
+#include <cstdlib>
+
 #include "fuzz/fuzz_input.h"
+#include "mockllm/lint.h"
 #include "mockllm/trace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto trace =
-      llmconform::mockllm::ParseTrace(llmconform::fuzz::Text(data, size), "fuzz.trace.jsonl");
-  if (trace) {
-    for (const auto& exchange : trace->exchanges) (void)exchange.response.BodyBytes();
-  }
+  const std::string_view text = llmconform::fuzz::Text(data, size);
+  auto trace = llmconform::mockllm::ParseTrace(text, "fuzz.trace.jsonl");
+  (void)llmconform::mockllm::LintTrace(text, "fuzz.trace.jsonl");
+  if (!trace) return 0;
+  for (const auto& exchange : trace->exchanges) (void)exchange.response.BodyBytes();
+  const std::string written = llmconform::mockllm::WriteTrace(*trace);
+  auto again = llmconform::mockllm::ParseTrace(written, "written.trace.jsonl");
+  if (!again) std::abort();  // the writer wrote what the reader refuses
+  if (llmconform::mockllm::WriteTrace(*again) != written) std::abort();
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <istream>
 #include <iterator>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ std::vector<OracleOp> BuildTable() {
   std::sort(all.begin(), all.end(),
             [](const OracleOp& a, const OracleOp& b) { return a.name < b.name; });
   return all;
+}
+
+// An operation's output as `ref` writes it (OracleOp::write).
+std::string Written(const OracleOp& op, const nlohmann::json& output) {
+  return op.write ? op.write(output) : DumpJson(output);
 }
 
 void WriteError(std::ostream& err, std::string_view message) {
@@ -72,7 +78,7 @@ int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std
     return 2;
   }
   // Invalid UTF-8 in a result string is replaced rather than failing the call.
-  out << DumpJson(*result) << '\n';
+  out << Written(*op, *result) << '\n';
   return 0;
 }
 
@@ -81,6 +87,7 @@ int ServeOracle(std::istream& in, std::ostream& out) {
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json answer;
+    std::optional<std::string> written;  // the output, when its op writes it itself
     nlohmann::json request = ReadJsonOrDiscarded(line);
     if (request.is_discarded() || !request.is_object() || !request.contains("op") ||
         !request["op"].is_string()) {
@@ -94,7 +101,9 @@ int ServeOracle(std::istream& in, std::ostream& out) {
       } else {
         try {
           auto result = op->run(request.value("input", nlohmann::json()));
-          if (result) {
+          if (result && op->write) {
+            written = op->write(*result);
+          } else if (result) {
             answer["output"] = std::move(*result);
           } else {
             answer["error"] = result.error().message;
@@ -104,7 +113,12 @@ int ServeOracle(std::istream& in, std::ostream& out) {
         }
       }
     }
-    out << answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    if (written) {
+      // {"id","output"}, in the order dump() gives them.
+      out << "{\"id\":" << DumpJson(answer["id"]) << ",\"output\":" << *written << "}\n";
+    } else {
+      out << answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
     if (in.rdbuf()->in_avail() <= 0) out.flush();
   }
   out.flush();

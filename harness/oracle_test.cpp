@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace llmconform::harness {
@@ -51,6 +52,29 @@ TEST(Oracle, SseParseWithSplits) {
   EXPECT_EQ(c.code, 0) << c.err;
   EXPECT_EQ(c.out,
             "{\"events\":[{\"data\":\"a\",\"event\":\"message\",\"id\":\"1\"}],\"retry\":10}\n");
+}
+
+TEST(Oracle, ActionParseWritesArgsAsTheReplySpelledThem) {
+  // ACT-14: a number beyond a double keeps its spelling in command.args.
+  const std::string input =
+      R"({"text":"{\"text\":\"ok\",\"command\":\"open_app\",\"args\":{\"app_name\":\"Calc\",\"n\":12345678901234567890123,\"x\":1.50}}","sessionId":"s"})";
+  const std::string args = R"("args":{"app_name":"Calc","n":12345678901234567890123,"x":1.50})";
+  auto c = CallOracle("action.parse", input);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find(R"({"command":{)" + args + R"(,"command":"open_app","session_id":"s"})"),
+            std::string::npos)
+      << c.out;
+  EXPECT_EQ(c.out.find("e+22"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.back(), '\n');
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 1);
+  EXPECT_TRUE(nlohmann::json::parse(c.out).is_object());
+
+  std::istringstream in(R"({"id":7,"op":"action.parse","input":)" + input + "}\n");
+  std::ostringstream out;
+  EXPECT_EQ(ServeOracle(in, out), 0);
+  EXPECT_EQ(out.str().rfind(R"({"id":7,"output":{"command":{)" + args, 0), 0u) << out.str();
+  const auto answer = nlohmann::json::parse(out.str());
+  EXPECT_EQ(answer["output"], nlohmann::json::parse(c.out));
 }
 
 TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/json_read.h"
 
 namespace llmconform::action {
 namespace {
@@ -133,6 +134,19 @@ std::optional<std::string> SpelledJsonAt(std::string_view json_text,
     return std::nullopt;  // not reached: the parser accepted only valid UTF-8
   }
   return out;
+}
+
+std::string DumpWithTextAt(const nlohmann::json& j, std::span<const std::string_view> path,
+                           std::string_view text) {
+  if (path.empty()) return std::string(text);
+  if (!j.is_object() || !j.contains(path.front())) return DumpJson(j);
+  std::string out = "{";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it != j.begin()) out.push_back(',');
+    out += DumpJson(nlohmann::json(it.key())) + ":";
+    out += it.key() == path.front() ? DumpWithTextAt(*it, path.subspan(1), text) : DumpJson(*it);
+  }
+  return out + "}";
 }
 
 bool SameJsonSpelling(std::string_view a, std::string_view b) {

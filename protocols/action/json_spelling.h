@@ -5,7 +5,9 @@
 #pragma once
 
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,6 +24,13 @@ inline constexpr int kMaxSpelledDepth = 512;
 // the path leads nowhere, or the value nests deeper than kMaxSpelledDepth.
 std::optional<std::string> SpelledJsonAt(std::string_view json_text,
                                          std::initializer_list<std::string_view> path);
+
+// The compact text of `j` (as DumpJson writes it: invalid UTF-8 replaced)
+// with the value at `path` (member names, outermost first) written as
+// `text`, which must be JSON text. When the path leads nowhere, `j` as
+// DumpJson writes it. Objects keep `j`'s member order.
+std::string DumpWithTextAt(const nlohmann::json& j, std::span<const std::string_view> path,
+                           std::string_view text);
 
 // Whether two JSON texts hold the same value when numbers are compared by
 // their spelling ("1.0" is not "1", 12345678901234567890123 is not

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/json_read.h"
+#include "protocols/action/json_spelling.h"
+#include "protocols/action/mcp_payload.h"
+
 namespace llmconform::action {
 namespace {
 
@@ -62,6 +66,57 @@ TEST(ActionParseOp, SupportedCommandsAreConfigurable) {
   auto kept = RunParse({{"text", reply}, {"supportedCommands", {"open_app", "focus_app"}}});
   ASSERT_TRUE(kept);
   EXPECT_EQ((*kept)["command"]["command"], "focus_app");
+}
+
+const OracleOp& ParseOp() {
+  static const std::vector<OracleOp> ops = OracleOps();
+  return OracleOpNamed(ops, "action.parse");
+}
+
+// ACT-14: `ref` writes args with every number as the reply spelled it; the
+// JSON value holds the double, and the written text parses to the same value.
+TEST(ActionParseOp, WrittenArgsKeepNumberSpelling) {
+  const std::string reply =
+      R"({"text":"ok","command":"open_app","args":{"app_name":"Calc","n":12345678901234567890123,"x":1.50,"e":1e2,"z":-0,"list":[0.10,{"d":2E+3}]}})";
+  auto out = ParseOp().run({{"text", reply}, {"sessionId", "s-1"}});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ((*out)["command"]["args"]["n"], 1.2345678901234568e+22);
+  const std::string written = ParseOp().write(*out);
+  EXPECT_NE(
+      written.find(
+          R"("args":{"app_name":"Calc","n":12345678901234567890123,"x":1.50,"e":1e2,"z":-0,"list":[0.10,{"d":2E+3}]})"),
+      std::string::npos)
+      << written;
+  EXPECT_EQ(written.find("e+22"), std::string::npos) << written;
+  EXPECT_EQ(Json::parse(written), *out);
+  EXPECT_TRUE(SameJsonSpelling(
+      *SpelledJsonAt(written, {"command", "args"}),
+      *SpelledJsonAt((*out)["mcpPayload"].get<std::string>().substr(kMcpPrefix.size()),
+                     {"payload", "args"})));
+}
+
+// Without a command (or with nothing to respell) the written text is the dump.
+TEST(ActionParseOp, WrittenOutputWithoutCommandIsTheDump) {
+  for (const std::string& text : {std::string("Привет"), std::string("{\"text\":\"x\"}")}) {
+    auto out = ParseOp().run({{"text", text}});
+    ASSERT_TRUE(out);
+    EXPECT_EQ(ParseOp().write(*out), DumpJson(*out)) << text;
+  }
+  auto kept = ParseOp().run(
+      {{"text", R"({"text":"t","command":"open_app","args":{"app_name":"A","s":"\u00e9"}})"},
+       {"sessionId", "s"}});
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(ParseOp().write(*kept), DumpJson(*kept));
+}
+
+TEST(DumpWithTextAt, ReplacesOnlyThePathAndKeepsTheRest) {
+  const Json j = {{"a", {{"b", 1}, {"c", "x"}}}, {"d", nullptr}};
+  constexpr std::string_view kPath[] = {"a", "b"};
+  EXPECT_EQ(DumpWithTextAt(j, kPath, "1.000"), R"({"a":{"b":1.000,"c":"x"},"d":null})");
+  constexpr std::string_view kNowhere[] = {"a", "z"};
+  EXPECT_EQ(DumpWithTextAt(j, kNowhere, "0"), DumpJson(j));
+  constexpr std::string_view kThroughScalar[] = {"d", "b"};
+  EXPECT_EQ(DumpWithTextAt(j, kThroughScalar, "0"), DumpJson(j));
 }
 
 TEST(ActionParseOp, RejectsInputItCannotTake) {

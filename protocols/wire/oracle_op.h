@@ -26,6 +26,11 @@ struct OracleOp {
   // only for input the operation cannot take at all — a missing field, a
   // wrong type — which `ref` reports on stderr as {"error": message}, exit 2.
   std::function<std::expected<nlohmann::json, Error>(const nlohmann::json&)> run;
+  // The text `ref` writes for an output of `run`, for an operation whose
+  // output holds what a JSON value cannot (a number spelled beyond a double:
+  // action.parse's args). Compact, one line; unset: the output dumped
+  // compactly with invalid UTF-8 replaced. Parsed, it equals the output.
+  std::function<std::string(const nlohmann::json&)> write;
 };
 
 // The operation of `ops` called `name`, or nullptr. The pointer is into `ops`.

@@ -96,7 +96,12 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
   }
   for (const auto& choice : *choices) {
     if (!choice.is_object()) continue;
-    if (choice.value("index", 0) != 0) continue;  // only the first choice is accumulated
+    // Only the first choice is accumulated: index 0, or none (absent or null);
+    // an index that is no number is some other choice, not an exception.
+    if (auto ix = choice.find("index");
+        ix != choice.end() && !ix->is_null() && !(ix->is_number() && *ix == 0)) {
+      continue;
+    }
     if (auto d = choice.find("delta"); d != choice.end() && d->is_object()) AddDelta(*d, chunk_no);
     if (auto fr = choice.find("finish_reason"); fr != choice.end() && fr->is_string()) {
       if (out_.finish_reason && *out_.finish_reason != fr->get<std::string>()) {

@@ -118,6 +118,21 @@ TEST(StreamAccumulator, UsageInTheErrorChunkIsKept) {
   EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-ERROR-IN-STREAM"});
 }
 
+// Found by stream_accumulator_fuzz: a choice whose index is not a number
+// (here an object, by a repeated key) threw nlohmann's type_error.302.
+TEST(StreamAccumulator, ChoiceIndexThatIsNotANumberIsAnotherChoice) {
+  auto s = AccumulateStream(
+      "data: {\"choices\":[{\"index\":0,\"index\":{\"role\":\"assistant\"},"
+      "\"delta\":{\"content\":\"skipped\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":\"0\",\"delta\":{\"content\":\"skipped\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":[0],\"delta\":{\"content\":\"skipped\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":null,\"delta\":{\"content\":\"a\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0.0,\"delta\":{\"content\":\"b\"}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"c\"}}]}\n\n"
+      "data: [DONE]\n\n");
+  EXPECT_EQ(s.message.Text(), "abc");
+}
+
 TEST(StreamAccumulator, AzureEmptyFirstChoices) {
   auto s = AccumulateStream(
       "data: {\"id\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n"
