@@ -385,6 +385,8 @@ struct GymEvent {
   int flaw = 0;
 };
 
+// Flaws and variants are picked with gen::element, not gen::inRange: inside
+// gen::resize the latter only reaches the low end of its range.
 rc::Gen<Json> GymbroEvents() {
   auto delta_text = gen::weightedOneOf<std::string>(
       {{6, gen::resize(10, TextOf(TmlNearMiss(), 1))},
@@ -396,11 +398,14 @@ rc::Gen<Json> GymbroEvents() {
       },
       gen::weightedOneOf<int>(
           {{2, gen::just(0)}, {6, gen::just(1)}, {1, gen::just(2)}, {1, gen::element(3)}}),
-      delta_text, gen::weightedOneOf<int>({{12, gen::just(0)}, {1, gen::inRange(1, 11)}}));
+      delta_text,
+      gen::weightedOneOf<int>(
+          {{12, gen::just(0)}, {1, gen::element(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)}}));
   // The terminal: 0 completed, 1 error, 2 none, 3 completed then error,
   // 4 completed then a late delta.
   auto terminal = gen::element(0, 0, 0, 1, 1, 2, 3, 4);
-  auto terminal_flaw = gen::weightedOneOf<int>({{8, gen::just(0)}, {1, gen::inRange(1, 7)}});
+  auto terminal_flaw =
+      gen::weightedOneOf<int>({{8, gen::just(0)}, {1, gen::element(1, 2, 3, 4, 5, 6)}});
   return gen::apply(
       [](std::vector<GymEvent> events, int terminal, int terminal_flaw,
          std::optional<std::string> request_id, bool ids_in_order) {
@@ -495,6 +500,17 @@ rc::Gen<Json> GymbroEvents() {
 
 // ---- wire.accumulate, wire.dialect ---------------------------------------------------
 
+// The first `n` code points of UTF-8 text.
+std::string FirstCodePoints(const std::string& s, std::size_t n) {
+  std::size_t end = 0;
+  while (end < s.size() && n > 0) {
+    ++end;
+    while (end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) ++end;
+    --n;
+  }
+  return s.substr(0, end);
+}
+
 // One chunk of a Chat Completions stream before it is written, with the
 // provider deviations of specs/wire/dialects.json as variants.
 struct WireChunk {
@@ -514,7 +530,7 @@ rc::Gen<std::string> ChatStream() {
                                {3, gen::just(3)},
                                {1, gen::just(4)},
                                {2, gen::just(5)}}),
-      gen::resize(6, Text()), gen::inRange(0, 11));
+      gen::resize(6, Text()), gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
   return gen::apply(
       [](std::vector<WireChunk> chunks, int finish, bool done, int framing, bool empty_first) {
         std::string s;
@@ -564,8 +580,10 @@ rc::Gen<std::string> ChatStream() {
               if (c.variant == 3) tc["function"]["arguments"] = a;  // whole in one delta
               data(choice(Json{{"tool_calls", Json::array({tc})}}, Json(nullptr)));
               if (c.variant != 3 && c.variant != 1) {
-                for (const std::string& part :
-                     {a.substr(0, a.size() / 2), a.substr(a.size() / 2)}) {
+                // Split between code points: each fragment is a JSON string.
+                std::size_t half = a.size() / 2;
+                while (half > 0 && (static_cast<unsigned char>(a[half]) & 0xC0) == 0x80) --half;
+                for (const std::string& part : {a.substr(0, half), a.substr(half)}) {
                   Json more{{"index", call}, {"function", {{"arguments", part}}}};
                   if (c.variant == 4) more["id"] = "call_" + std::to_string(call);
                   if (c.variant == 5) more["id"] = "call_other";
@@ -628,7 +646,7 @@ rc::Gen<std::string> ChatStream() {
                 }
                 default:  // a frame cut off in the middle
                   s += "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" +
-                       c.text.substr(0, 3) + "\n\n";
+                       FirstCodePoints(c.text, 3) + "\n\n";
                   break;
               }
           }
@@ -898,8 +916,10 @@ rc::Gen<Json> FunctionTools() {
 // right or broken in one of the ways seed 001 §3.2 and §4.1 forbid.
 rc::Gen<Json> CheckConversation() {
   // Per turn: how many calls, and a flaw (0 = none).
-  auto turn = gen::pair(gen::inRange(0, 4),
-                        gen::weightedOneOf<int>({{6, gen::just(0)}, {1, gen::inRange(1, 13)}}));
+  auto turn = gen::pair(
+      gen::element(0, 1, 1, 2, 3),
+      gen::weightedOneOf<int>(
+          {{6, gen::just(0)}, {1, gen::element(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)}}));
   return gen::apply(
       [](std::vector<std::pair<int, int>> turns, std::string text, bool system) {
         Json msgs = Json::array();
@@ -932,9 +952,11 @@ rc::Gen<Json> CheckConversation() {
             if (flaw == 8) content = Json{{"ok", true}};
             if (flaw == 9) content = "plain text";
             if (flaw == 10) content = R"({"path":"x"})";
-            results.push_back({{"role", "tool"},
-                               {"tool_call_id", flaw == 11 ? "call_x" : cid},
-                               {"content", content}});
+            Json result{{"role", "tool"},
+                        {"tool_call_id", flaw == 11 ? "call_x" : cid},
+                        {"content", content}};
+            if (flaw == 14) result.erase("tool_call_id");
+            results.push_back(std::move(result));
           }
           if (flaw == 12 && results.size() > 1) std::swap(results[0], results[1]);
           if (flaw == 12 && results.size() == 1) results.clear();
