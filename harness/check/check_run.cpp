@@ -6,8 +6,11 @@
 #include <functional>
 #include <ostream>
 #include <set>
+#include <thread>
 
 #include "base/format.h"
+#include "base/hash.h"
+#include "base/json_read.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
 #include "harness/check/sut_process.h"
@@ -56,27 +59,32 @@ std::string DecidingRuleOf(std::string_view op, const Json& input, const Json& e
   return expected.contains("output") ? DecidingRule(op, input, expected["output"]) : "";
 }
 
+// Agreeing cases (nearly all of them) copy nothing: `expected` and `actual`
+// are filled only for a disagreement.
 Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
               const SutAnswer& answer) {
   Verdict v;
-  v.expected = expected;
-  switch (answer.kind) {
-    case SutAnswer::Kind::kOutput:
+  auto fill = [&] {
+    v.expected = expected;
+    if (answer.kind == SutAnswer::Kind::kOutput) {
       v.actual = Json{{"output", answer.value}};
-      break;
-    case SutAnswer::Kind::kError:
+    } else if (answer.kind == SutAnswer::Kind::kError) {
       v.actual = Json{{"error", answer.value}};
-      break;
-    default:
-      v.agree = false;
-      v.sut_failure = std::string(SutAnswerKindName(answer.kind));
+    } else {
       v.actual = Json{{"failure", v.sut_failure}, {"detail", answer.detail}};
-      v.key = "sut: " + v.sut_failure;
-      return v;
+    }
+  };
+  if (answer.kind != SutAnswer::Kind::kOutput && answer.kind != SutAnswer::Kind::kError) {
+    v.agree = false;
+    v.sut_failure = std::string(SutAnswerKindName(answer.kind));
+    v.key = "sut: " + v.sut_failure;
+    fill();
+    return v;
   }
   const bool want_output = expected.contains("output");
-  const bool got_output = v.actual.contains("output");
+  const bool got_output = answer.kind == SutAnswer::Kind::kOutput;
   if (want_output != got_output) {
+    fill();
     v.agree = false;
     v.pointers = {""};
     v.rule = DecidingRuleOf(ctx.op->name, input, expected);
@@ -86,8 +94,9 @@ Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
     return v;
   }
   if (!want_output) return v;  // both refuse the input: messages are not compared
-  v.pointers = DifferingPointers(expected["output"], v.actual["output"], ctx.compare);
+  v.pointers = DifferingPointers(expected["output"], answer.value, ctx.compare);
   if (v.pointers.empty()) return v;
+  fill();
   v.agree = false;
   v.rule = DecidingRuleOf(ctx.op->name, input, expected);
   std::string joined;
@@ -192,6 +201,8 @@ class Checker {
     std::vector<std::string> out;
     const auto prefixes = RulePrefixes(op);
     if (prefixes.empty()) return out;
+    for (const auto& p : prefixes)
+      if (!p.ends_with('-')) out.push_back(p);
     static const std::optional<SpecSet> specs = [&]() -> std::optional<SpecSet> {
       auto s = LoadSpecs(options_.specs_dir);
       if (!s) return std::nullopt;
@@ -203,7 +214,7 @@ class Checker {
         if (IsTrafficRule(r.id)) continue;
         if (op == "multiturn.buildLLMMessages" && r.id == "REQ-AIS-MULTITURN-6") continue;
         for (const auto& p : prefixes)
-          if (r.id.starts_with(p)) out.push_back(r.id);
+          if (p.ends_with('-') && r.id.starts_with(p)) out.push_back(r.id);
       }
     }
     return out;
@@ -249,22 +260,25 @@ class Checker {
   std::expected<std::vector<Verdict>, Error> Evaluate(const OpContext& ctx,
                                                       const std::vector<Json>& inputs,
                                                       OpResult* result) {
-    std::vector<Json> requests;
-    requests.reserve(inputs.size());
-    for (const auto& in : inputs) requests.push_back(Json{{"op", ctx.op->name}, {"input", in}});
-    auto answers = sut_.Exchange(requests);
+    // The SUT works through the batch (on its own thread here) while the
+    // reference answers it: both only read `inputs`.
+    std::expected<std::vector<SutAnswer>, Error> answers;
+    std::thread exchange([&] { answers = sut_.Exchange(ctx.op->name, inputs); });
+    std::vector<Json> expected;
+    expected.reserve(inputs.size());
+    for (const auto& in : inputs) expected.push_back(Reference(*ctx.op, in));
+    exchange.join();
     if (!answers)
       return std::unexpected(
           Error{Format("--sut '{}': {}", options_.sut_command, answers.error().message)});
     std::vector<Verdict> out;
     out.reserve(inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      Json expected = Reference(*ctx.op, inputs[i]);
-      if (result && expected.contains("output")) {
-        for (const auto& r : TriggeredRules(ctx.op->name, inputs[i], expected["output"]))
+      if (result && expected[i].contains("output")) {
+        for (const auto& r : TriggeredRules(ctx.op->name, inputs[i], expected[i]["output"]))
           ++result->triggered[r];
       }
-      out.push_back(Judge(ctx, inputs[i], expected, (*answers)[i]));
+      out.push_back(Judge(ctx, inputs[i], expected[i], (*answers)[i]));
     }
     return out;
   }
@@ -326,11 +340,7 @@ class Checker {
   }
 
   rc::Shrinkable<Json> Generate(const OpContext& ctx, std::size_t index) const {
-    // Sizes sweep 0..100 like rapidcheck's own runs, so small cases come first.
-    const int size = static_cast<int>(index % 101);
-    rc::Random random(options_.seed);
-    random = rc::Random(random.next() ^ (0x9e3779b97f4a7c15ULL * (index + 1)));
-    return (*ctx.gen)(random, size);
+    return GenerateCase(*ctx.gen, options_.seed, index);
   }
 
   std::expected<void, Error> RunGenerated(const OpContext& ctx, OpResult& result) {
@@ -406,9 +416,8 @@ class Checker {
   void Save(Group& g) {
     const fs::path dir = options_.corpus.empty() ? options_.failures_dir : options_.corpus;
     if (dir.empty()) return;
-    char hash[17];
-    std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(g.input.dump()));
-    const std::string name = Format("{}-{}.json", FileSafe(g.op), hash);
+    // Named by a stable hash of the input (which may hold invalid UTF-8).
+    const std::string name = Format("{}-{:016x}.json", FileSafe(g.op), Fnv1a64(DumpJson(g.input)));
     Json doc{{"op", g.op},         {"input", g.input}, {"expected", g.expected},
              {"actual", g.actual}, {"rule", g.rule},   {"pointers", g.pointers},
              {"found", g.origin}};

@@ -11,6 +11,7 @@
 
 #include <rapidcheck.h>
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -20,6 +21,12 @@ namespace llmconform::harness::check {
 
 // The generator of `op`'s inputs; nullptr when `check` has none for it.
 const rc::Gen<nlohmann::json>* InputGenerator(std::string_view op);
+
+// Case `index` of a run seeded `seed`: the same (seed, index) always gives
+// the same input and shrink tree. Sizes sweep 0..100 with the index, like
+// rapidcheck's own runs, so small cases come first.
+rc::Shrinkable<nlohmann::json> GenerateCase(const rc::Gen<nlohmann::json>& gen, std::uint64_t seed,
+                                            std::size_t index);
 
 // The ops that have a generator, sorted.
 std::vector<std::string> GeneratedOps();
@@ -36,9 +43,11 @@ std::vector<std::string> TriggeredRules(std::string_view op, const nlohmann::jso
 std::string DecidingRule(std::string_view op, const nlohmann::json& input,
                          const nlohmann::json& output);
 
-// The rules `check --coverage` measures `op` against, as prefixes of rule
-// ids (e.g. {"ACT-"}); empty when unknown. Rules about traffic the op cannot
-// see (IsTrafficRule) are left out by the caller.
+// The rules `check --coverage` measures `op` against: an entry ending in '-'
+// is a prefix of rule ids of specs/<protocol>/rules.json (e.g. "ACT-"), any
+// other entry one id (a rule, or a dialect id of specs/wire/dialects.json for
+// wire.dialect); empty when unknown. Rules about traffic the op cannot see
+// (IsTrafficRule) are left out by the caller.
 std::vector<std::string> RulePrefixes(std::string_view op);
 
 // Rules no oracle op can exercise: they judge requests on the wire.

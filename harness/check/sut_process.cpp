@@ -133,12 +133,37 @@ std::string Sut::StatusText() {
   return s;
 }
 
+namespace {
+
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+}  // namespace
+
 std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Json>& requests) {
+  return ExchangeBodies(requests.size(), [&](std::size_t i) {
+    const Json& r = requests[i];
+    return Format(",\"op\":{},\"input\":{}}}\n", Dump(Json(r.value("op", ""))),
+                  r.contains("input") ? Dump(r["input"]) : "null");
+  });
+}
+
+std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(std::string_view op,
+                                                           const std::vector<Json>& inputs) {
+  std::string head = ",\"op\":" + Dump(Json(op)) + ",\"input\":";
+  return ExchangeBodies(inputs.size(), [&](std::size_t i) {
+    std::string body = head;
+    body += Dump(inputs[i]);
+    body += "}\n";
+    return body;
+  });
+}
+
+std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
+    std::size_t n, const std::function<std::string(std::size_t)>& body) {
   struct InFlight {
     std::size_t index;
     std::uint64_t id;
   };
-  const std::size_t n = requests.size();
   std::vector<SutAnswer> answers(n);
   std::vector<std::string> bodies(n);  // `"op":…,"input":…}` serialized once
   std::deque<InFlight> inflight;
@@ -242,13 +267,7 @@ std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Jso
       } else {
         index = next++;
       }
-      if (bodies[index].empty()) {
-        const Json& r = requests[index];
-        bodies[index] = Format(",\"op\":{},\"input\":{}}}\n", Json(r.value("op", "")).dump(),
-                               r.contains("input")
-                                   ? r["input"].dump(-1, ' ', false, Json::error_handler_t::replace)
-                                   : "null");
-      }
+      if (bodies[index].empty()) bodies[index] = body(index);
       const std::uint64_t id = next_id_++;
       wbuf += "{\"id\":";
       wbuf += std::to_string(id);

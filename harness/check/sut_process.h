@@ -19,8 +19,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
@@ -59,10 +61,16 @@ class Sut {
   // has answered, crashes are answers (kCrash) and never end the exchange.
   std::expected<std::vector<SutAnswer>, Error> Exchange(
       const std::vector<nlohmann::json>& requests);
+  // The same for requests that all name `op`: {"op": op, "input": inputs[i]}.
+  std::expected<std::vector<SutAnswer>, Error> Exchange(std::string_view op,
+                                                        const std::vector<nlohmann::json>& inputs);
 
   int restarts() const { return restarts_; }
 
  private:
+  // `body(i)` is request i serialized after its id: `,"op":…,"input":…}\n`.
+  std::expected<std::vector<SutAnswer>, Error> ExchangeBodies(
+      std::size_t n, const std::function<std::string(std::size_t)>& body);
   bool Start();
   void Stop(bool kill_now);
   std::string StatusText();

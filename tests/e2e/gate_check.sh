@@ -87,7 +87,7 @@ contains "$work/hang.out" "timeout"
 
 # Usage errors: exit 2.
 check no_op 2 --sut cat --op nope.op
-check no_gen 2 --sut cat --op toolcalls.functionTools
+check no_gen 2 --sut cat --op toolcalls.toolhost  # no generator: it runs tools on the folders its input names
 check bad_ptr 2 --sut cat --op action.parse --compare text
 check dead 2 --sut "exit 3" --op action.parse --cases 5
 contains "$work/dead.err" "without answering"

@@ -1,0 +1,132 @@
+#include "harness/check/sut_process.h"
+
+#include <gtest/gtest.h>
+
+namespace llmconform::harness::check {
+namespace {
+
+using Json = nlohmann::json;
+using Kind = SutAnswer::Kind;
+
+// A SUT written in Python: `body` runs once per request line with `req`
+// bound to the parsed request, `n` to its position (0-based) since start.
+std::string PythonSut(const std::string& body) {
+  std::string script =
+      "import json, sys\n"
+      "n = 0\n"
+      "def out(o):\n"
+      "    sys.stdout.write(json.dumps(o) + '\\n'); sys.stdout.flush()\n"
+      "for line in sys.stdin:\n"
+      "    req = json.loads(line)\n" +
+      body + "    n += 1\n";
+  std::string quoted = "'";
+  for (char c : script) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return "python3 -c " + quoted + "'";
+}
+
+std::vector<Json> Requests(int n) {
+  std::vector<Json> out;
+  for (int i = 0; i < n; ++i) out.push_back(Json{{"op", "x.y"}, {"input", {{"k", i}}}});
+  return out;
+}
+
+TEST(Sut, AnswersInOrderArePairedWithTheirRequests) {
+  Sut sut({.command = PythonSut("    out({'id': req['id'], 'output': {'k': req['input']['k']}})\n"),
+           .window = 4});
+  auto answers = sut.Exchange(Requests(50));
+  ASSERT_TRUE(answers) << answers.error().message;
+  ASSERT_EQ(answers->size(), 50u);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ((*answers)[i].kind, Kind::kOutput);
+    EXPECT_EQ((*answers)[i].value, (Json{{"k", i}}));
+  }
+  // A second exchange goes to the same process: ids keep rising.
+  auto again = sut.Exchange(Requests(3));
+  ASSERT_TRUE(again);
+  EXPECT_EQ((*again)[2].value, (Json{{"k", 2}}));
+  EXPECT_EQ(sut.restarts(), 0);
+}
+
+TEST(Sut, ErrorsAndGarbageAreAnswersOfTheirOwnKind) {
+  Sut sut(
+      {.command = PythonSut("    k = req['input']['k']\n"
+                            "    if k == 1: out({'id': req['id'], 'error': 'no'})\n"
+                            "    elif k == 2: sys.stdout.write('hello\\n'); sys.stdout.flush()\n"
+                            "    elif k == 3: out({'id': req['id']})\n"
+                            "    else: out({'id': req['id'], 'output': k})\n")});
+  auto answers = sut.Exchange(Requests(5));
+  ASSERT_TRUE(answers) << answers.error().message;
+  EXPECT_EQ((*answers)[0].kind, Kind::kOutput);
+  EXPECT_EQ((*answers)[1].kind, Kind::kError);
+  EXPECT_EQ((*answers)[1].value, "no");
+  EXPECT_EQ((*answers)[2].kind, Kind::kGarbage);
+  EXPECT_NE((*answers)[2].detail.find("hello"), std::string::npos) << (*answers)[2].detail;
+  EXPECT_EQ((*answers)[3].kind, Kind::kGarbage);
+  EXPECT_EQ((*answers)[4].kind, Kind::kOutput);
+  EXPECT_EQ((*answers)[4].value, 4);
+}
+
+TEST(Sut, AnAnswerAheadOfItsTurnIsOutOfOrder) {
+  // Answers pairs swapped: 1 before 0, 3 before 2.
+  Sut sut(
+      {.command = PythonSut(
+           "    if n % 2 == 0: held = req\n"
+           "    else:\n"
+           "        out({'id': req['id'], 'output': 1}); out({'id': held['id'], 'output': 0})\n"),
+       .window = 8});
+  auto answers = sut.Exchange(Requests(4));
+  ASSERT_TRUE(answers) << answers.error().message;
+  EXPECT_EQ((*answers)[1].kind, Kind::kOutOfOrder);
+  EXPECT_EQ((*answers)[0].kind, Kind::kOutput);
+  EXPECT_EQ((*answers)[3].kind, Kind::kOutOfOrder);
+  EXPECT_EQ((*answers)[2].kind, Kind::kOutput);
+}
+
+TEST(Sut, AHangIsATimeoutAndTheSutIsRestarted) {
+  Sut sut({.command = PythonSut("    if req['input']['k'] == 1:\n"
+                                "        import time; time.sleep(60)\n"
+                                "    out({'id': req['id'], 'output': req['input']['k']})\n"),
+           // Long enough for python3 to start on a loaded machine.
+           .case_timeout = std::chrono::milliseconds(5000),
+           .window = 1});
+  auto answers = sut.Exchange(Requests(3));
+  ASSERT_TRUE(answers) << answers.error().message;
+  EXPECT_EQ((*answers)[0].kind, Kind::kOutput);
+  EXPECT_EQ((*answers)[1].kind, Kind::kTimeout);
+  EXPECT_EQ((*answers)[2].kind, Kind::kOutput);
+  EXPECT_EQ((*answers)[2].value, 2);
+  EXPECT_EQ(sut.restarts(), 1);
+}
+
+TEST(Sut, ACrashIsBlamedOnTheCaseAndTheRestIsSentAgain) {
+  Sut sut({.command = PythonSut("    if req['input']['k'] == 2: sys.exit(3)\n"
+                                "    out({'id': req['id'], 'output': req['input']['k']})\n"),
+           .window = 16});
+  auto answers = sut.Exchange(Requests(6));
+  ASSERT_TRUE(answers) << answers.error().message;
+  for (int i : {0, 1, 3, 4, 5}) {
+    EXPECT_EQ((*answers)[i].kind, Kind::kOutput) << i;
+    EXPECT_EQ((*answers)[i].value, i);
+  }
+  EXPECT_EQ((*answers)[2].kind, Kind::kCrash);
+  EXPECT_NE((*answers)[2].detail.find("exit status 3"), std::string::npos) << (*answers)[2].detail;
+  EXPECT_GE(sut.restarts(), 1);
+}
+
+TEST(Sut, ACommandThatNeverAnswersIsAnError) {
+  Sut sut({.command = "echo broken >&2; exit 7"});
+  // Each failed start is blamed on one case: give it more than max_failed_starts.
+  auto answers = sut.Exchange(Requests(5));
+  ASSERT_FALSE(answers);
+  EXPECT_NE(answers.error().message.find("exit status 7"), std::string::npos)
+      << answers.error().message;
+  EXPECT_NE(answers.error().message.find("broken"), std::string::npos) << answers.error().message;
+}
+
+TEST(Sut, KindsHaveNames) {
+  EXPECT_EQ(SutAnswerKindName(Kind::kOutOfOrder), "out of order");
+  EXPECT_EQ(SutAnswerKindName(Kind::kTimeout), "timeout");
+}
+
+}  // namespace
+}  // namespace llmconform::harness::check
