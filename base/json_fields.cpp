@@ -6,20 +6,88 @@
 namespace llmconform {
 namespace {
 
-std::unexpected<Error> Wrong(std::string_view key, std::string_view expected, const Json& got) {
+// Each reader below is written once over `Named`, which says how messages
+// name the field: `field "text"` for the plain readers, its JSON pointer
+// ("/history/2/role") for the located ones.
+struct Named {
+  const Json* value;  // nullptr when absent
+  std::string name;
+};
+
+Named Plain(const Json& j, std::string_view key) {
+  const Json* v = nullptr;
+  if (j.is_object()) {
+    auto it = j.find(key);
+    if (it != j.end()) v = &*it;
+  }
+  return {v, Format("field \"{}\"", key)};
+}
+
+Named Located(const Json& j, const JsonPointer& at, std::string_view key) {
+  Named n = Plain(j, key);
+  n.name = (at / std::string(key)).to_string();
+  return n;
+}
+
+std::unexpected<Error> Wrong(const Named& f, std::string_view expected) {
   return std::unexpected(
-      Error{Format("field \"{}\": expected {}, got {}", key, expected, JsonTypeName(got))});
+      Error{Format("{}: expected {}, got {}", f.name, expected, JsonTypeName(*f.value))});
 }
 
-std::unexpected<Error> Missing(std::string_view key, std::string_view expected) {
-  return std::unexpected(Error{
-      Format("field \"{}\": expected {}, got nothing (the field is required)", key, expected)});
+std::unexpected<Error> Missing(const Named& f, std::string_view expected) {
+  return std::unexpected(
+      Error{Format("{}: expected {}, got nothing (the field is required)", f.name, expected)});
 }
 
-const Json* Find(const Json& j, std::string_view key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
+std::expected<std::string, Error> String(const Named& f) {
+  if (!f.value) return Missing(f, "string");
+  if (!f.value->is_string()) return Wrong(f, "string");
+  return f.value->get<std::string>();
+}
+
+std::expected<std::int64_t, Error> Int(const Named& f) {
+  if (!f.value) return Missing(f, "integer");
+  const Json& v = *f.value;
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+  }
+  return Wrong(f, "integer");
+}
+
+std::expected<Json, Error> Array(const Named& f) {
+  if (!f.value) return Missing(f, "array");
+  if (!f.value->is_array()) return Wrong(f, "array");
+  return *f.value;
+}
+
+std::expected<Json, Error> Object(const Named& f) {
+  if (!f.value) return Missing(f, "object");
+  if (!f.value->is_object()) return Wrong(f, "object");
+  return *f.value;
+}
+
+bool Absent(const Named& f) { return !f.value || f.value->is_null(); }
+
+std::expected<std::optional<std::string>, Error> MaybeString(const Named& f) {
+  if (Absent(f)) return std::optional<std::string>{};
+  auto s = String(f);
+  if (!s) return std::unexpected(s.error());
+  return std::optional<std::string>{std::move(*s)};
+}
+
+std::expected<std::optional<std::int64_t>, Error> MaybeInt(const Named& f) {
+  if (Absent(f)) return std::optional<std::int64_t>{};
+  auto r = Int(f);
+  if (!r) return std::unexpected(r.error());
+  return std::optional<std::int64_t>{*r};
+}
+
+std::expected<std::optional<bool>, Error> MaybeBool(const Named& f) {
+  if (Absent(f)) return std::optional<bool>{};
+  if (!f.value->is_boolean()) return Wrong(f, "boolean");
+  return std::optional<bool>{f.value->get<bool>()};
 }
 
 }  // namespace
@@ -31,58 +99,91 @@ std::expected<void, Error> RequireObjectInput(const Json& j) {
 }
 
 std::expected<std::string, Error> RequireString(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v) return Missing(key, "string");
-  if (!v->is_string()) return Wrong(key, "string", *v);
-  return v->get<std::string>();
+  return String(Plain(j, key));
 }
 
 std::expected<std::int64_t, Error> RequireInt(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v) return Missing(key, "integer");
-  if (v->is_number_integer()) return v->get<std::int64_t>();
-  if (v->is_number_float()) {
-    const double d = v->get<double>();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
-  }
-  return Wrong(key, "integer", *v);
+  return Int(Plain(j, key));
 }
 
 std::expected<Json, Error> RequireArray(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v) return Missing(key, "array");
-  if (!v->is_array()) return Wrong(key, "array", *v);
-  return *v;
+  return Array(Plain(j, key));
 }
 
 std::expected<Json, Error> RequireObject(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v) return Missing(key, "object");
-  if (!v->is_object()) return Wrong(key, "object", *v);
-  return *v;
+  return Object(Plain(j, key));
 }
 
 std::expected<std::optional<std::string>, Error> OptionalString(const Json& j,
                                                                 std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v || v->is_null()) return std::optional<std::string>{};
-  if (!v->is_string()) return Wrong(key, "string", *v);
-  return std::optional<std::string>{v->get<std::string>()};
+  return MaybeString(Plain(j, key));
 }
 
 std::expected<std::optional<std::int64_t>, Error> OptionalInt(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v || v->is_null()) return std::optional<std::int64_t>{};
-  auto r = RequireInt(j, key);
-  if (!r) return std::unexpected(r.error());
-  return std::optional<std::int64_t>{*r};
+  return MaybeInt(Plain(j, key));
 }
 
 std::expected<std::optional<bool>, Error> OptionalBool(const Json& j, std::string_view key) {
-  const Json* v = Find(j, key);
-  if (!v || v->is_null()) return std::optional<bool>{};
-  if (!v->is_boolean()) return Wrong(key, "boolean", *v);
-  return std::optional<bool>{v->get<bool>()};
+  return MaybeBool(Plain(j, key));
+}
+
+Error ErrorAt(const JsonPointer& at, std::string_view what) {
+  const std::string where = at.to_string();
+  return Error::InvalidInput(Format("{}: {}", where.empty() ? "/" : where, what));
+}
+
+std::expected<void, Error> RequireObjectAt(const Json& j, const JsonPointer& at) {
+  if (!j.is_object())
+    return std::unexpected(ErrorAt(at, Format("expected object, got {}", JsonTypeName(j))));
+  return {};
+}
+
+std::expected<std::string, Error> RequireString(const Json& j, const JsonPointer& at,
+                                                std::string_view key) {
+  return String(Located(j, at, key));
+}
+
+std::expected<std::int64_t, Error> RequireInt(const Json& j, const JsonPointer& at,
+                                              std::string_view key) {
+  return Int(Located(j, at, key));
+}
+
+std::expected<Json, Error> RequireArray(const Json& j, const JsonPointer& at,
+                                        std::string_view key) {
+  return Array(Located(j, at, key));
+}
+
+std::expected<std::optional<std::string>, Error> OptionalString(const Json& j,
+                                                                const JsonPointer& at,
+                                                                std::string_view key) {
+  return MaybeString(Located(j, at, key));
+}
+
+std::expected<std::optional<std::int64_t>, Error> OptionalInt(const Json& j, const JsonPointer& at,
+                                                              std::string_view key) {
+  return MaybeInt(Located(j, at, key));
+}
+
+std::expected<std::optional<bool>, Error> OptionalBool(const Json& j, const JsonPointer& at,
+                                                       std::string_view key) {
+  return MaybeBool(Located(j, at, key));
+}
+
+std::expected<std::optional<std::vector<std::string>>, Error> OptionalStrings(
+    const Json& j, const JsonPointer& at, std::string_view key) {
+  const Named f = Located(j, at, key);
+  if (Absent(f)) return std::optional<std::vector<std::string>>{};
+  if (!f.value->is_array()) return Wrong(f, "array");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < f.value->size(); ++i) {
+    const Json& item = (*f.value)[i];
+    if (!item.is_string()) {
+      return std::unexpected(ErrorAt(at / std::string(key) / i,
+                                     Format("expected string, got {}", JsonTypeName(item))));
+    }
+    out.push_back(item.get<std::string>());
+  }
+  return std::optional<std::vector<std::string>>{std::move(out)};
 }
 
 }  // namespace llmconform

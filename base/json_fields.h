@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/error.h"
 #include "base/json.h"
@@ -28,5 +29,34 @@ std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j,
                                                        std::string_view key);
 // An error unless `j` is an object: "input: expected object, got array".
 std::expected<void, Error> RequireObjectInput(const nlohmann::json& j);
+
+// ---- Located reading, for the readers of a protocol's inputs (FromJson):
+// `at` is the JSON pointer of `j` in the document being read (empty for its
+// root), and every error names the value by its pointer, with kind
+// kInvalidInput: "/history/2/role: expected string, got number",
+// "/text: expected string, got nothing (the field is required)".
+using JsonPointer = nlohmann::json::json_pointer;
+
+// "POINTER: WHAT" (the root is named "/"), kind kInvalidInput.
+Error ErrorAt(const JsonPointer& at, std::string_view what);
+// An error unless `j` is an object: "/input: expected object, got array".
+std::expected<void, Error> RequireObjectAt(const nlohmann::json& j, const JsonPointer& at);
+std::expected<std::string, Error> RequireString(const nlohmann::json& j, const JsonPointer& at,
+                                                std::string_view key);
+std::expected<std::int64_t, Error> RequireInt(const nlohmann::json& j, const JsonPointer& at,
+                                              std::string_view key);
+std::expected<nlohmann::json, Error> RequireArray(const nlohmann::json& j, const JsonPointer& at,
+                                                  std::string_view key);
+std::expected<std::optional<std::string>, Error> OptionalString(const nlohmann::json& j,
+                                                                const JsonPointer& at,
+                                                                std::string_view key);
+std::expected<std::optional<std::int64_t>, Error> OptionalInt(const nlohmann::json& j,
+                                                              const JsonPointer& at,
+                                                              std::string_view key);
+std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j,
+                                                       const JsonPointer& at, std::string_view key);
+// Absent or null → nullopt; otherwise an array of strings.
+std::expected<std::optional<std::vector<std::string>>, Error> OptionalStrings(
+    const nlohmann::json& j, const JsonPointer& at, std::string_view key);
 
 }  // namespace llmconform

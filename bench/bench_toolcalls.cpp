@@ -86,8 +86,8 @@ void BM_FsSearch10kFiles(benchmark::State& state) {
   Project& p = TheProject();
   RealHost h(p.root / "project");
   for (auto _ : state) {
-    auto run =
-        h.host.Run("s", "fs.search", tc::OJson{{"query", "needle-7f3a"}, {"path", "@project/src"}});
+    auto run = h.host.Run("s", "fs.search",
+                          llmconform::OJson{{"query", "needle-7f3a"}, {"path", "@project/src"}});
     if (run.result["stats"]["filesScanned"] != kFiles)
       state.SkipWithError("not every file was scanned");
     benchmark::DoNotOptimize(run);
@@ -111,9 +111,10 @@ void BM_BaselineReadAndFind10kFiles(benchmark::State& state) {
 
 void BM_FsRead50MiBTruncatedWarm(benchmark::State& state) {
   RealHost h(TheProject().root / "big");
-  h.host.Run("warm", "fs.read", tc::OJson{{"path", "@project/huge.log"}});  // fills the hash cache
+  h.host.Run("warm", "fs.read",
+             llmconform::OJson{{"path", "@project/huge.log"}});  // fills the hash cache
   for (auto _ : state) {
-    auto run = h.host.Run("r", "fs.read", tc::OJson{{"path", "@project/huge.log"}});
+    auto run = h.host.Run("r", "fs.read", llmconform::OJson{{"path", "@project/huge.log"}});
     if (run.result["truncated"] != true) state.SkipWithError("expected a truncated answer");
     benchmark::DoNotOptimize(run);
   }
@@ -124,7 +125,7 @@ void BM_FsRead50MiBTruncatedWarm(benchmark::State& state) {
 void BM_FsRead50KBFile(benchmark::State& state) {
   RealHost h(TheProject().root / "big");
   for (auto _ : state) {
-    auto run = h.host.Run("r", "fs.read", tc::OJson{{"path", "@project/small.log"}});
+    auto run = h.host.Run("r", "fs.read", llmconform::OJson{{"path", "@project/small.log"}});
     benchmark::DoNotOptimize(run);
   }
 }
@@ -139,7 +140,7 @@ void BM_BaselinePread50KB(benchmark::State& state) {
 void BM_FsRead50MiBTruncatedCold(benchmark::State& state) {
   for (auto _ : state) {
     RealHost h(TheProject().root / "big");  // an empty hash cache
-    auto run = h.host.Run("r", "fs.read", tc::OJson{{"path", "@project/huge.log"}});
+    auto run = h.host.Run("r", "fs.read", llmconform::OJson{{"path", "@project/huge.log"}});
     benchmark::DoNotOptimize(run);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBigFile));

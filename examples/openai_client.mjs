@@ -2,7 +2,7 @@
 // written with the official openai SDK. It speaks two protocols:
 //
 //   multiturn  assemble [system, ...history, current] within the token budget
-//              (trimming the oldest history), send it, write {"reply"}.
+//              (trimming the oldest history), send it, write {"reply","usage"}.
 //   action     ask the voice assistant, read its reply (plain text, or JSON
 //              with an open_app command), write {"text","command","mcpPayload"}
 //              and, when it drops a command, "findings" saying why.
@@ -96,12 +96,19 @@ export async function main(impl = { buildLLMMessages, parseReply }) {
     const messages = impl.buildLLMMessages(input);
     if (input.stream) {
       let reply = '';
-      const stream = await client.chat.completions.create({ model, messages, stream: true });
-      for await (const chunk of stream) reply += chunk.choices[0]?.delta?.content ?? '';
-      output = { reply };
+      let usage = null;
+      const stream = await client.chat.completions.create({
+        model, messages, stream: true,
+        ...(input.includeUsage ? { stream_options: { include_usage: true } } : {}),
+      });
+      for await (const chunk of stream) {
+        reply += chunk.choices[0]?.delta?.content ?? '';
+        usage = chunk.usage ?? usage;  // the chunk with choices: [] before [DONE]
+      }
+      output = { reply, usage };
     } else {
       const completion = await client.chat.completions.create({ model, messages });
-      output = { reply: completion.choices[0].message.content };
+      output = { reply: completion.choices[0].message.content, usage: completion.usage ?? null };
     }
   } else if (scenario.startsWith('action/')) {
     const sessionId = input.sessionId ?? null;

@@ -26,6 +26,7 @@
 #include "harness/merge.h"
 #include "harness/oracle.h"
 #include "harness/parallel.h"
+#include "harness/probe.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
 #include "harness/spec_hash.h"
@@ -235,6 +236,11 @@ class RunCommand final : public Command {
     app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--dialects", dialects_,
+                   "all|NAME,...: run every scenario with a trace once per provider dialect, its "
+                   "replies rewritten into it (`mockllm dialects` lists them; docs/dialects.md); "
+                   "the matrix then has a row per dialect; with --client-cmd, your client meets "
+                   "every dialect");
   }
 
   int Run() override {
@@ -284,9 +290,21 @@ class RunCommand final : public Command {
     options.spec_hash = std::move(*hash);
     if (options.shard && !AnyMatches(*specs, filter_)) options.shard.reset();  // say no match below
     options.client_cmd = client_cmd_;
+    if (!dialects_.empty()) {
+      auto names = ParseDialectList(dialects_);
+      if (!names) {
+        std::cerr << "llmconform run: --dialects " << names.error().message << '\n';
+        return kExitUsage;
+      }
+      options.dialects = std::move(*names);
+    }
     options.client_timeout =
         std::chrono::milliseconds(static_cast<long long>(client_timeout_s_ * 1000));
     reports::RunResult run = RunScenarios(*specs, options, fan);
+    if (!options.dialects.empty()) {
+      std::cerr << Format("llmconform run: {} scenario run(s) in {} dialect(s) took {:.0f} ms\n",
+                          run.scenarios.size(), options.dialects.size(), run.duration_ms);
+    }
     if (run.scenarios.empty() && !options.shard) {
       std::cerr << "llmconform run: --filter '" << filter_
                 << "' matches no scenario (see `llmconform list`)\n";
@@ -309,6 +327,7 @@ class RunCommand final : public Command {
   fs::path timings_;
   std::string client_cmd_;
   double client_timeout_s_ = 60;
+  std::string dialects_;
 };
 
 // ---- merge -----------------------------------------------------------------
@@ -779,6 +798,17 @@ class DialectCommand final : public Command {
   DialectArgs args_;
 };
 
+// ---- probe (harness/probe.h) -----------------------------------------------
+
+class ProbeCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override { SetupProbe(app, args_); }
+  int Run() override { return RunProbe(args_); }
+
+ private:
+  ProbeArgs args_;
+};
+
 template <typename T>
 std::unique_ptr<Command> Make() {
   return std::make_unique<T>();
@@ -798,6 +828,8 @@ constexpr CommandKind kCommands[] = {
      "Differential property testing of your implementation (JSON lines) against the reference",
      &Make<CheckCommand>},
     {"dialect", "List the provider deviations each recorded exchange shows", &Make<DialectCommand>},
+    {"probe", "Probe a live OpenAI-compatible endpoint: its features and deviations",
+     &Make<ProbeCommand>},
 };
 
 }  // namespace
@@ -823,7 +855,8 @@ int Main(int argc, char** argv) {
       "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
       "                                         judge your own client's traffic\n"
       "  llmconform ref --list                  the JSON oracle's operations\n"
-      "  llmconform sse-check URL --request-id ID   judge a live GymBro event stream\n\n"
+      "  llmconform sse-check URL --request-id ID   judge a live GymBro event stream\n"
+      "  llmconform probe --base-url URL --model M  an endpoint's features and deviations\n\n"
       "Exit codes: 0 all conformant, 1 conformance failures, 2 usage or input error, 3 harness "
       "failure.");
   std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;

@@ -242,7 +242,8 @@ bool HasClientSide(const Scenario& s, std::string* why_not) {
   return why.empty();
 }
 
-std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& options) {
+std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& options,
+                                           const std::string& dialect) {
   std::string why;
   if (!HasClientSide(s, &why)) return SkipAll(s, "no client side: " + why);
   const SuiteKind* kind = FindSuite(s.protocol);
@@ -251,11 +252,13 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
   if (scratch.path().empty())
     return ErrorAll(s, "cannot create a scratch folder in the temp directory");
   ClientCommandDriver driver(s, options);
-  auto obs = ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed);
+  auto obs =
+      ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed, dialect);
   if (!obs) return ErrorAll(s, obs.error().message);
   std::vector<CheckResult> checks;
   try {
-    checks = kind->make()->Check(s, *obs);
+    checks = kind->make()->Check(
+        s, Observation{.outputs = obs->outputs, .journal = JournalTurns(obs->journal)});
   } catch (const std::exception& e) {
     return ErrorAll(s, Format("a check threw: {}", e.what()));
   }

@@ -27,8 +27,11 @@ namespace llmconform::harness {
 // without a trace, is skipped with a reason.
 bool HasClientSide(const Scenario& scenario, std::string* why_not = nullptr);
 
-// One scenario with the client command of `options`. Never throws.
+// One scenario with the client command of `options`, its trace's replies
+// rewritten into `dialect` ("" for none), judged as a run judges the
+// reference client (JournalTurns, then the request gate). Never throws.
 std::vector<reports::CheckResult> RunClientScenario(const Scenario& scenario,
-                                                    const RunOptions& options);
+                                                    const RunOptions& options,
+                                                    const std::string& dialect = "");
 
 }  // namespace llmconform::harness

@@ -6,6 +6,7 @@
 
 #include "base/format.h"
 #include "mockllm/atomic_file.h"
+#include "mockllm/dialect_rewrite.h"
 #include "mockllm/trace_files.h"
 
 namespace llmconform::harness {
@@ -74,6 +75,27 @@ std::string DialectMarkdown(const std::vector<ExchangeDialect>& rows) {
       md += Format("  - {} at `{}`: {}\n", d.id, d.where.empty() ? "/" : d.where, d.message);
   }
   return md;
+}
+
+std::expected<std::vector<std::string>, Error> ParseDialectList(std::string_view list) {
+  std::vector<std::string> out;
+  if (list == "all") {
+    for (const mockllm::Dialect& d : mockllm::BuiltinDialects()) out.push_back(d.name);
+    return out;
+  }
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string name(list.substr(at, comma - at));
+    at = comma + 1;
+    if (name.empty() || !mockllm::FindDialect(name)) {
+      return std::unexpected(Error{Format("\"{}\": {} (known: all, {})", name,
+                                          name.empty() ? "an empty name" : "unknown dialect",
+                                          mockllm::DialectNames())});
+    }
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
 }
 
 void SetupDialect(CLI::App& app, DialectArgs& a) {

@@ -37,6 +37,11 @@ struct DialectArgs {
   std::string out;
 };
 void SetupDialect(CLI::App& app, DialectArgs& a);
+
+// `run --dialects`: "all" (every dialect built into mockllm, sorted) or
+// "NAME,NAME,…" (in that order, duplicates dropped). Error: an unknown or
+// empty name, with the known ones.
+std::expected<std::vector<std::string>, Error> ParseDialectList(std::string_view list);
 // 0 done; 2 a trace could not be read; 3 the output could not be written.
 int RunDialect(const DialectArgs& a);
 

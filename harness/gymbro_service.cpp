@@ -2,21 +2,20 @@
 
 #include <httplib.h>
 
-#include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <condition_variable>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "base/format.h"
 #include "base/json.h"
 #include "base/json_read.h"
-#include "harness/http_transport.h"
 #include "protocols/wire/chat.h"
+#include "protocols/wire/inline_think.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -85,13 +84,13 @@ struct Failure {
   std::string message;
 };
 
-std::optional<Failure> Judge(const std::expected<wire::HttpResponse, Error>& result, bool any_bytes,
-                             const wire::AccumulatedStream& stream, bool stopping) {
+std::optional<Failure> Judge(const std::expected<wire::HttpResponse, HttpError>& result,
+                             bool any_bytes, const wire::AccumulatedStream& stream, bool stopping) {
   if (stopping)
     return Failure{"service_stopping", "the service stopped before the upstream finished"};
   if (!result) {
     const std::string& m = result.error().message;
-    if (m.find("timed out") != std::string::npos) return Failure{"upstream_timeout", m};
+    if (result.error().failure == HttpFailure::kTimeout) return Failure{"upstream_timeout", m};
     if (any_bytes)
       return Failure{"upstream_incomplete", Format("the upstream stream broke: {}", m)};
     return Failure{"provider_unavailable", m};
@@ -233,34 +232,61 @@ struct GymbroService::Impl {
     }
     wire::SseParser parser;
     wire::StreamAccumulator accumulator;
+    std::optional<wire::InlineThinkFilter> think;
+    if (options.inline_reasoning) think.emplace();
     bool any_bytes = false;
     std::vector<wire::SseEvent> events;
-    auto transport = MakeHttpTransport(options.upstream_base_url);
-    auto result = transport->PostJson("/chat/completions",
-                                      request.dump(-1, ' ', false, OJson::error_handler_t::replace),
-                                      options.upstream_timeout, [&](std::string_view bytes) {
-                                        any_bytes = true;
-                                        events.clear();
-                                        parser.Feed(bytes, events);
-                                        std::lock_guard lock(b.mu);
-                                        b.last_upstream_activity = Clock::now();
-                                        for (const auto& e : events) {
-                                          accumulator.AddEvent(e);
-                                          UpstreamPiece piece = ReadPiece(e);
-                                          if (piece.id && !b.route.upstream_request_id)
-                                            b.route.upstream_request_id = piece.id;
-                                          if (piece.model) b.route.resolved_model = *piece.model;
-                                          for (auto& delta : b.publisher.Deltas(piece.content))
-                                            b.Publish(std::move(delta));
-                                        }
-                                        return !stopping.load();
-                                      });
+    HttpClient& client = options.upstream_client ? *options.upstream_client : *RealHttpClient();
+    const HttpRequest upstream{
+        "POST",
+        options.upstream_base_url + "/chat/completions",
+        {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}},
+        request.dump(-1, ' ', false, OJson::error_handler_t::replace)};
+    int status = 0;
+    std::string error_body;  // kept only when the upstream answers an error, up to 1 MiB
+    auto result =
+        client.Send(upstream, HttpTimeouts::All(options.upstream_timeout),
+                    {.on_head =
+                         [&](const wire::HttpResponse& head) {
+                           status = head.status;
+                           return true;
+                         },
+                     .on_body =
+                         [&](std::string_view bytes) {
+                           any_bytes = true;
+                           if (status != 200) {
+                             constexpr std::size_t kMaxErrorBody = 1 << 20;
+                             error_body.append(bytes.substr(
+                                 0, kMaxErrorBody - std::min(kMaxErrorBody, error_body.size())));
+                             return !stopping.load();
+                           }
+                           events.clear();
+                           parser.Feed(bytes, events);
+                           std::lock_guard lock(b.mu);
+                           b.last_upstream_activity = Clock::now();
+                           for (const auto& e : events) {
+                             accumulator.AddEvent(e);
+                             UpstreamPiece piece = ReadPiece(e);
+                             if (piece.id && !b.route.upstream_request_id)
+                               b.route.upstream_request_id = piece.id;
+                             if (piece.model) b.route.resolved_model = *piece.model;
+                             const std::string text =
+                                 think ? think->Feed(piece.content) : std::move(piece.content);
+                             for (auto& delta : b.publisher.Deltas(text))
+                               b.Publish(std::move(delta));
+                           }
+                           return !stopping.load();
+                         }});
+    if (result) result->body = std::move(error_body);
     parser.Finish();
     accumulator.NoteComments(parser.comment_count());
     const wire::AccumulatedStream stream = accumulator.Finish();
     const auto failure = Judge(result, any_bytes, stream, stopping.load());
     std::lock_guard lock(b.mu);
     if (b.finished) return;
+    if (think) {
+      for (auto& delta : b.publisher.Deltas(think->Finish())) b.Publish(std::move(delta));
+    }
     b.Publish(failure ? b.publisher.Error(failure->code, failure->message, b.route)
                       : b.publisher.Completed(b.route));
   }
@@ -346,32 +372,14 @@ void GymbroService::Stop() { impl_->Stop(); }
 
 std::expected<wire::HttpResponse, Error> PostGymbroMessage(
     const std::string& base_url, const std::string& json_body,
-    const std::optional<std::string>& request_id, std::chrono::milliseconds timeout) {
-  const UrlParts parts = SplitHttpUrl(base_url).value_or(UrlParts{});
-  const std::string url = base_url + "/api/v1/messages";
-  if (parts.origin.empty())
-    return std::unexpected(Error{Format("POST {}: not an http(s) URL", url)});
-  httplib::Client client(parts.origin);
-  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-  const auto usecs = std::chrono::duration_cast<std::chrono::microseconds>(timeout - secs);
-  client.set_connection_timeout(secs.count(), usecs.count());
-  client.set_read_timeout(secs.count(), usecs.count());
-  client.set_write_timeout(secs.count(), usecs.count());
-  httplib::Headers headers;
-  if (request_id) headers.emplace("X-Request-Id", *request_id);
-  auto res = client.Post(parts.path + "/api/v1/messages", headers, json_body, "application/json");
-  if (!res)
-    return std::unexpected(Error{Format("POST {}: {}", url, httplib::to_string(res.error()))});
-  wire::HttpResponse out;
-  out.status = res->status;
-  out.body = res->body;
-  for (const auto& [k, v] : res->headers) {
-    std::string key = k;
-    std::transform(key.begin(), key.end(), key.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    out.headers[key] = v;
-  }
-  return out;
+    const std::optional<std::string>& request_id, std::chrono::milliseconds timeout,
+    HttpClient& client) {
+  HttpRequest request{
+      "POST", base_url + "/api/v1/messages", {{"Content-Type", "application/json"}}, json_body};
+  if (request_id) request.headers.emplace_back("X-Request-Id", *request_id);
+  auto res = client.Send(request, HttpTimeouts::All(timeout));
+  if (!res) return std::unexpected(Error::Io(res.error().message));
+  return std::move(*res);
 }
 
 }  // namespace llmconform::harness

@@ -38,6 +38,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "harness/http_client.h"
 #include "protocols/thinkingml/gymbro_publisher.h"
 #include "protocols/wire/transport.h"
 
@@ -50,7 +51,12 @@ struct GymbroServiceOptions {
   std::string provider = "openai";    // for the routed, completed and error events
   std::int64_t endpoint_id = 1;
   std::chrono::milliseconds heartbeat_interval{15000};
-  std::chrono::milliseconds upstream_timeout{120000};
+  std::chrono::milliseconds upstream_timeout{120000};  // connect, read and total
+  std::shared_ptr<HttpClient> upstream_client;         // null: RealHttpClient()
+  // The upstream puts its reasoning at the start of content between <think>
+  // tags: the service takes that block off before relaying, so the reply's
+  // own <think> is the only one (docs/protocols.md, "Inline reasoning").
+  bool inline_reasoning = false;
   std::string host = "127.0.0.1";
   int port = 0;  // 0: an ephemeral port
 };
@@ -82,9 +88,11 @@ class GymbroService {
 
 // The client side of POST /api/v1/messages: sends `json_body` to
 // "<base_url>/api/v1/messages" with X-Request-Id when given. An HTTP error
-// status is returned, not an Error; Error: no connection, not an http URL.
+// status is returned, not an Error; Error: no connection, not an http URL,
+// `timeout` (connect, read and total) passed.
 std::expected<wire::HttpResponse, Error> PostGymbroMessage(
     const std::string& base_url, const std::string& json_body,
-    const std::optional<std::string>& request_id, std::chrono::milliseconds timeout);
+    const std::optional<std::string>& request_id, std::chrono::milliseconds timeout,
+    HttpClient& client = *RealHttpClient());
 
 }  // namespace llmconform::harness

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/format.h"
+#include "harness/fake_http_client.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/sse_check.h"
 #include "mockllm/server.h"
@@ -23,25 +24,40 @@ struct Exchange {
   Json journal;
 };
 
+// The service under test listens on loopback; its upstream is a
+// FakeHttpClient (no mockllm, no sockets behind it, no stalls), except in
+// the end-to-end test against mockllm.
 class GymbroServiceTest : public ::testing::Test {
  protected:
+  // Starts the service with `reply` as the upstream's answer.
+  void Start(FakeHttpClient::Reply reply, milliseconds heartbeat = milliseconds(60000)) {
+    upstream_->Push(std::move(reply));
+    StartService("http://upstream/v1", heartbeat, upstream_);
+  }
+  // The upstream streams `chunks` and ends.
+  void StartStreaming(std::vector<std::string> chunks) {
+    Start(FakeHttpClient::Respond(200, "text/event-stream", std::move(chunks)));
+  }
+
   // Starts mockllm with the trace and the service against it.
-  void Start(const std::string& trace_text, milliseconds heartbeat = milliseconds(60000)) {
+  void StartAgainstMockllm(const std::string& trace_text) {
     auto trace = mockllm::ParseTrace(trace_text, "<test>");
     ASSERT_TRUE(trace) << trace.error().message;
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto upstream = mockllm::Server::Start(std::move(traces), {});
     ASSERT_TRUE(upstream) << upstream.error().message;
-    upstream_ = std::move(*upstream);
-    StartService(upstream_->TraceBaseUrl("gymbro/test"), heartbeat);
+    mockllm_ = std::move(*upstream);
+    StartService(mockllm_->TraceBaseUrl("gymbro/test"));
   }
 
-  void StartService(const std::string& upstream_url, milliseconds heartbeat = milliseconds(60000)) {
+  void StartService(const std::string& upstream_url, milliseconds heartbeat = milliseconds(60000),
+                    std::shared_ptr<HttpClient> client = {}) {
     GymbroServiceOptions options;
     options.upstream_base_url = upstream_url;
     options.heartbeat_interval = heartbeat;
     options.upstream_timeout = milliseconds(20000);
+    options.upstream_client = std::move(client);
     auto service = GymbroService::Start(options);
     ASSERT_TRUE(service) << service.error().message;
     service_ = std::move(*service);
@@ -63,7 +79,7 @@ class GymbroServiceTest : public ::testing::Test {
     if (!stream) return run;
     run.stream = *stream;
     run.check = gymbro::CheckEvents(stream->events, {request_id});
-    if (upstream_) run.journal = upstream_->Journal();
+    if (mockllm_) run.journal = mockllm_->Journal();
     return run;
   }
 
@@ -77,14 +93,15 @@ class GymbroServiceTest : public ::testing::Test {
     return out;
   }
 
-  std::unique_ptr<mockllm::Server> upstream_;
+  std::shared_ptr<FakeHttpClient> upstream_ = std::make_shared<FakeHttpClient>();
+  std::unique_ptr<mockllm::Server> mockllm_;
   std::unique_ptr<GymbroService> service_;
 };
 
 using V = std::vector<std::string>;
 
 TEST_F(GymbroServiceTest, StreamsTheReplyAsTheSeedEventSequence) {
-  Start(GymbroUpstreamTrace({"<thinking>", "中文", "</thinking>"}));
+  StartStreaming(GymbroUpstreamChunks({"<thinking>", "中文", "</thinking>"}));
   const Exchange run = Send();
   EXPECT_EQ(run.post.status, 200);
   EXPECT_EQ(run.post.body, R"({"message_id":"msg_1"})");
@@ -106,13 +123,30 @@ TEST_F(GymbroServiceTest, StreamsTheReplyAsTheSeedEventSequence) {
       R"("endpoint_id":1,"upstream_request_id":"chatcmpl-1","reply_len":23,"metadata":null})");
   EXPECT_TRUE(run.check.findings.empty()) << run.check.findings[0].message;
   EXPECT_EQ(run.check.reply, "<thinking>中文</thinking>");
+  const auto sent = upstream_->requests();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].method, "POST");
+  EXPECT_EQ(sent[0].url, "http://upstream/v1/chat/completions");
+  EXPECT_EQ(sent[0].body,
+            R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":true})");
+  EXPECT_EQ(upstream_->timeouts()[0], HttpTimeouts::All(milliseconds(20000)));
+}
+
+// End to end: the upstream is mockllm, over real sockets.
+TEST_F(GymbroServiceTest, StreamsFromMockllm) {
+  StartAgainstMockllm(GymbroUpstreamTrace({"<thinking>", "中文", "</thinking>"}));
+  const Exchange run = Send();
+  EXPECT_EQ(Names(run), (V{"status", "status", "status", "content_delta", "content_delta",
+                           "content_delta", "completed"}));
+  EXPECT_TRUE(run.check.findings.empty()) << run.check.findings[0].message;
+  EXPECT_EQ(run.check.reply, "<thinking>中文</thinking>");
   ASSERT_EQ(run.journal.size(), 1u);
   EXPECT_EQ(run.journal[0]["request"]["body"]["stream"], true);
   EXPECT_EQ(run.journal[0]["response"]["status"], 200);
 }
 
 TEST_F(GymbroServiceTest, MakesUpARequestIdWhenNoneIsSent) {
-  Start(GymbroUpstreamTrace({"a"}));
+  StartStreaming(GymbroUpstreamChunks({"a"}));
   const Exchange run = Send(std::nullopt);
   EXPECT_EQ(run.post.headers.at("x-request-id"), "req_1");
   EXPECT_EQ(run.check.request_id, "req_1");
@@ -120,7 +154,7 @@ TEST_F(GymbroServiceTest, MakesUpARequestIdWhenNoneIsSent) {
 }
 
 TEST_F(GymbroServiceTest, ALateSubscriberGetsTheWholeStream) {
-  Start(GymbroUpstreamTrace({"a", "b"}));
+  StartStreaming(GymbroUpstreamChunks({"a", "b"}));
   const Exchange first = Send();
   auto again = CaptureEventStream(EventsUrl("msg_1"), std::nullopt, milliseconds(20000));
   ASSERT_TRUE(again) << again.error().message;
@@ -131,7 +165,7 @@ TEST_F(GymbroServiceTest, SplitsLongChunks) {
   std::string text;
   for (int i = 0; i < 24; ++i)
     text += "深蹲时保持核心收紧，膝盖与脚尖方向一致。下蹲到大腿与地面平行。\n";
-  Start(GymbroUpstreamTrace({text}));
+  StartStreaming(GymbroUpstreamChunks({text}));
   const Exchange run = Send();
   const auto pieces = gymbro::SplitDelta(text);
   ASSERT_GT(pieces.size(), 2u);
@@ -146,7 +180,7 @@ TEST_F(GymbroServiceTest, SplitsLongChunks) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamEndingWithoutFinishingIsAnError) {
-  Start(GymbroUpstreamTrace({"a", "b"}, nullptr, /*finish=*/false));
+  StartStreaming(GymbroUpstreamChunks({"a", "b"}, /*finish=*/false));
   const Exchange run = Send();
   EXPECT_TRUE(run.check.valid);
   EXPECT_EQ(run.check.termination, gymbro::Termination::kError);
@@ -157,7 +191,10 @@ TEST_F(GymbroServiceTest, UpstreamEndingWithoutFinishingIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
-  Start(GymbroUpstreamTrace({"a", "b", "c", "d"}, {{"cut_after_events", 2}}));
+  FakeHttpClient::Reply cut =
+      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}, false));
+  cut.fail_after_chunks = HttpFailure::kBroken;
+  Start(std::move(cut));
   const Exchange run = Send();
   EXPECT_TRUE(run.check.valid);
   EXPECT_EQ(run.check.termination, gymbro::Termination::kError);
@@ -166,20 +203,19 @@ TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamErrorsAreProviderErrors) {
-  Start(GymbroUpstreamTrace({"a"}, {{"status", 500}}));
+  Start(FakeHttpClient::Respond(500, "application/json",
+                                {R"({"error":{"message":"boom","type":"server_error"}})"}));
   const Exchange http = Send();
   EXPECT_EQ(Names(http), (V{"status", "status", "status", "error"}));
   EXPECT_EQ(http.check.error_code, "provider_error");
-  EXPECT_TRUE(http.check.error_message.starts_with("the upstream answered HTTP 500: "))
-      << http.check.error_message;
+  EXPECT_EQ(http.check.error_message, "the upstream answered HTTP 500: boom");
   EXPECT_TRUE(http.check.valid);
 }
 
 TEST_F(GymbroServiceTest, AnErrorObjectInTheUpstreamStreamIsAProviderError) {
-  Start(GymbroUpstreamTrace(
-      {"a", "b", "c"},
-      {{"error_event",
-        {{"after_events", 2}, {"error", {{"message", "overloaded"}, {"type", "server_error"}}}}}}));
+  std::vector<std::string> chunks = GymbroUpstreamChunks({"a", "b"}, false);
+  chunks.push_back("data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n");
+  StartStreaming(std::move(chunks));
   const Exchange run = Send();
   EXPECT_EQ(run.check.error_code, "provider_error");
   EXPECT_EQ(run.check.error_message, "overloaded");
@@ -189,15 +225,42 @@ TEST_F(GymbroServiceTest, AnErrorObjectInTheUpstreamStreamIsAProviderError) {
 }
 
 TEST_F(GymbroServiceTest, AnUnreachableUpstreamIsAnError) {
-  StartService("http://127.0.0.1:1/v1");
+  Start(FakeHttpClient::Fail(HttpFailure::kUnreachable));
   const Exchange run = Send();
   EXPECT_EQ(run.check.error_code, "provider_unavailable");
+  EXPECT_EQ(run.check.error_message, "POST http://upstream/v1/chat/completions: Connection");
+  EXPECT_TRUE(run.check.valid);
+}
+
+TEST_F(GymbroServiceTest, AnUpstreamTimeoutIsAnError) {
+  FakeHttpClient::Reply stall =
+      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a"}, false));
+  stall.fail_after_chunks = HttpFailure::kTimeout;
+  Start(std::move(stall));
+  const Exchange run = Send();
+  EXPECT_EQ(run.check.error_code, "upstream_timeout");
+  EXPECT_EQ(run.check.error_message,
+            "POST http://upstream/v1/chat/completions: timed out after 20000 ms");
+  EXPECT_EQ(run.check.reply, "a");
   EXPECT_TRUE(run.check.valid);
 }
 
 TEST_F(GymbroServiceTest, HeartbeatsWhileTheUpstreamIsSilent) {
-  Start(GymbroUpstreamTrace({"a", "b"}, {{"stall_ms", 1000}, {"stall_after_events", 1}}),
-        milliseconds(50));
+  // The upstream holds its second chunk until the service has published a
+  // heartbeat, which the hook watches for on the service's own event stream.
+  FakeHttpClient::Reply reply =
+      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}));
+  reply.before_chunk = [this](std::size_t i) {
+    if (i != 1) return;
+    std::string seen;
+    RealHttpClient()->Send({"GET", EventsUrl("msg_1"), {}, ""},
+                           HttpTimeouts::All(milliseconds(20000)),
+                           {.on_head = {}, .on_body = [&](std::string_view bytes) {
+                              seen.append(bytes);
+                              return seen.find("event: heartbeat") == std::string::npos;
+                            }});
+  };
+  Start(std::move(reply), milliseconds(50));
   const Exchange run = Send();
   EXPECT_GE(run.check.heartbeats, 1u);
   EXPECT_TRUE(run.check.valid) << run.check.findings[0].message;
@@ -206,7 +269,7 @@ TEST_F(GymbroServiceTest, HeartbeatsWhileTheUpstreamIsSilent) {
 }
 
 TEST_F(GymbroServiceTest, RejectsBadInputAndUnknownMessages) {
-  StartService("http://127.0.0.1:1/v1");
+  StartService("http://upstream/v1", milliseconds(60000), upstream_);
   auto bad =
       PostGymbroMessage(service_->base_url(), R"({"text":5})", std::nullopt, milliseconds(5000));
   ASSERT_TRUE(bad);

@@ -1,5 +1,5 @@
-// Shared by the GymBro harness tests: upstream traces for the reference
-// service, as mockllm replays them.
+// Shared by the GymBro harness tests: what the reference service's upstream
+// streams, as FakeHttpClient chunks or as a trace mockllm replays.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,12 +8,11 @@
 
 namespace llmconform::harness {
 
-// The text of a trace (id "gymbro/test") whose one exchange answers the
-// service's upstream request for "hi" with `pieces` of streamed content, then
-// a finish (unless `finish` is false) and [DONE]; `fault`, when not null, is
-// the exchange's mockllm fault.
-inline std::string GymbroUpstreamTrace(const std::vector<std::string>& pieces,
-                                       const nlohmann::json& fault = nullptr, bool finish = true) {
+// The chunks the upstream streams for the service's request for "hi":
+// `pieces` of content, then a finish (unless `finish` is false) and [DONE],
+// each the `data` of one event.
+inline nlohmann::json GymbroUpstreamEvents(const std::vector<std::string>& pieces,
+                                           bool finish = true) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& p : pieces) {
     events.push_back(
@@ -33,6 +32,27 @@ inline std::string GymbroUpstreamTrace(const std::vector<std::string>& pieces,
             {{{"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", "stop"}}}}}}});
     events.push_back({{"data", "[DONE]"}});
   }
+  return events;
+}
+
+// The same events as text/event-stream frames, one chunk each.
+inline std::vector<std::string> GymbroUpstreamChunks(const std::vector<std::string>& pieces,
+                                                     bool finish = true) {
+  std::vector<std::string> chunks;
+  for (const auto& e : GymbroUpstreamEvents(pieces, finish)) {
+    const auto& data = e["data"];
+    chunks.push_back("data: " + (data.is_string() ? data.get<std::string>() : data.dump()) +
+                     "\n\n");
+  }
+  return chunks;
+}
+
+// The text of a trace (id "gymbro/test") whose one exchange answers the
+// service's upstream request for "hi" with GymbroUpstreamEvents; `fault`,
+// when not null, is the exchange's mockllm fault.
+inline std::string GymbroUpstreamTrace(const std::vector<std::string>& pieces,
+                                       const nlohmann::json& fault = nullptr, bool finish = true) {
+  const nlohmann::json events = GymbroUpstreamEvents(pieces, finish);
   nlohmann::json exchange{{"seq", 1},
                           {"request",
                            {{"method", "POST"},

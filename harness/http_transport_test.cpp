@@ -1,34 +1,28 @@
 #include "harness/http_transport.h"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 
-#include <thread>
+#include "harness/fake_http_client.h"
+#include "harness/loopback_server_test_support.h"
 
 namespace llmconform::harness {
 namespace {
 
-// A loopback server on an ephemeral port, stopped at the end of the test.
-class LoopbackServer {
- public:
-  explicit LoopbackServer(std::function<void(httplib::Server&)> routes) {
-    routes(server_);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~LoopbackServer() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+using std::chrono::milliseconds;
 
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
+// POSTs "{}" to "/chat/completions" under `base_url` through `client`,
+// appending what on_bytes is handed to `seen`.
+std::expected<wire::HttpResponse, Error> PostSeeing(std::shared_ptr<HttpClient> client,
+                                                    const std::string& base_url,
+                                                    milliseconds timeout, std::string& seen) {
+  return MakeHttpTransport(base_url, std::move(client))
+      ->PostJson("/chat/completions", "{}", timeout, [&](std::string_view b) {
+        seen.append(b);
+        return true;
+      });
+}
 
+// End to end, over a real socket.
 TEST(HttpTransport, PostsJsonUnderTheBasePathAndStreamsTheBody) {
   LoopbackServer server([](httplib::Server& s) {
     s.Post("/v1/chat/completions", [](const httplib::Request& req, httplib::Response& res) {
@@ -50,41 +44,127 @@ TEST(HttpTransport, PostsJsonUnderTheBasePathAndStreamsTheBody) {
   EXPECT_EQ(seen, r->body);
 }
 
+TEST(HttpTransport, SendsOneRequestWithItsTimeoutAsAllThree) {
+  auto fake = std::make_shared<FakeHttpClient>();
+  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n", "data: 2\n\n"}));
+  std::string seen;
+  auto r = PostSeeing(fake, "http://h:1/t/x%2Fy/v1", milliseconds(1234), seen);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->body, "data: 1\n\ndata: 2\n\n");
+  EXPECT_EQ(seen, r->body);
+  ASSERT_EQ(fake->requests().size(), 1u);
+  EXPECT_EQ(fake->requests()[0], (HttpRequest{"POST",
+                                              "http://h:1/t/x%2Fy/v1/chat/completions",
+                                              {{"Content-Type", "application/json"},
+                                               {"Accept", "application/json, text/event-stream"}},
+                                              "{}"}));
+  EXPECT_EQ(fake->timeouts()[0], HttpTimeouts::All(milliseconds(1234)));
+}
+
+FakeHttpClient::Reply TooManyRequests(std::string header, std::string value) {
+  FakeHttpClient::Reply r =
+      FakeHttpClient::Respond(429, "application/json", {R"({"error":{"message":"slow down"}})"});
+  r.headers[header] = value;
+  return r;
+}
+
+TEST(HttpTransport, A429ThatSaysWhenIsRetriedAndItsBodyIsNotPassedOn) {
+  auto fake = std::make_shared<FakeHttpClient>();
+  fake->Push(TooManyRequests("retry-after-ms", "5"));
+  fake->Push(TooManyRequests("retry-after", "0.01"));
+  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: ok\n\n"}));
+  std::string seen;
+  auto r = PostSeeing(fake, "http://h:1/v1", milliseconds(5000), seen);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(seen, "data: ok\n\n");
+  ASSERT_EQ(fake->requests().size(), 3u);
+  EXPECT_EQ(fake->requests()[2].body, "{}");
+}
+
+// OpenRouter's shape of a rate limit (DIA-ERROR-WITH-200): HTTP 200, an error
+// body with code 429, and the wait in the headers.
+TEST(HttpTransport, A200WithARateLimitErrorBodyIsRetriedLikeA429) {
+  auto fake = std::make_shared<FakeHttpClient>();
+  FakeHttpClient::Reply limited = FakeHttpClient::Respond(
+      200, "application/json", {R"({"error":{"message":"slow down","code":429}})"});
+  limited.headers["retry-after-ms"] = "5";
+  fake->Push(limited);
+  fake->Push(FakeHttpClient::Respond(200, "application/json", {R"({"choices":[]})"}));
+  auto r = MakeHttpTransport("http://h:1/v1", fake)
+               ->PostJson("/chat/completions", "{}", milliseconds(5000));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->body, R"({"choices":[]})");
+  EXPECT_EQ(fake->requests().size(), 2u);
+  // A 200 that names a wait but is no rate limit is the answer, passed on whole.
+  auto answer = std::make_shared<FakeHttpClient>();
+  FakeHttpClient::Reply ok =
+      FakeHttpClient::Respond(200, "application/json", {R"({"choices")", R"(:[]})"});
+  ok.headers["retry-after"] = "1";
+  answer->Push(ok);
+  std::string seen;
+  r = PostSeeing(answer, "http://h:1/v1", milliseconds(5000), seen);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(seen, R"({"choices":[]})");
+  EXPECT_EQ(answer->requests().size(), 1u);
+}
+
+TEST(HttpTransport, A429IsReturnedWhenItSaysNothingAsksTooMuchOrRetriesRunOut) {
+  for (const auto& [header, value] : std::vector<std::pair<std::string, std::string>>{
+           {"x-other", "1"},
+           {"retry-after", "3"},
+           {"retry-after", "Wed, 21 Oct 2026 07:28:00 GMT"},
+           {"retry-after-ms", "-1"}}) {
+    auto fake = std::make_shared<FakeHttpClient>();
+    fake->Push(TooManyRequests(header, value));
+    std::string seen;
+    auto r = PostSeeing(fake, "http://h:1/v1", milliseconds(5000), seen);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->status, 429) << header << ": " << value;
+    EXPECT_EQ(seen, r->body) << "the error body reaches the client";
+    EXPECT_EQ(fake->requests().size(), 1u) << header << ": " << value;
+  }
+  auto fake = std::make_shared<FakeHttpClient>();
+  for (int i = 0; i < 3; ++i) fake->Push(TooManyRequests("retry-after-ms", "1"));
+  auto r = MakeHttpTransport("http://h:1/v1", fake)
+               ->PostJson("/chat/completions", "{}", milliseconds(5000));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 429);
+  EXPECT_EQ(fake->requests().size(), 3u) << "the first try and two retries";
+}
+
 TEST(HttpTransport, ErrorStatusIsAResponseNotAnError) {
-  LoopbackServer server([](httplib::Server& s) {
-    s.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
-      res.status = 500;
-      res.set_content(
-          R"({"error":{"message":"boom","type":"server_error","param":null,"code":null}})",
-          "application/json");
-    });
-  });
-  auto r = MakeHttpTransport(server.url() + "/v1")
-               ->PostJson("/chat/completions", "{}", std::chrono::seconds(5));
+  auto fake = std::make_shared<FakeHttpClient>();
+  fake->Push(FakeHttpClient::Respond(500, "application/json", {R"({"error":{"message":"boom"}})"}));
+  auto r =
+      MakeHttpTransport("http://h/v1", fake)->PostJson("/chat/completions", "{}", milliseconds(5));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 500);
+  EXPECT_EQ(r->body, R"({"error":{"message":"boom"}})");
 }
 
-TEST(HttpTransport, StallLongerThanTheTimeoutIsATimeout) {
-  LoopbackServer server([](httplib::Server& s) {
-    s.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-      res.set_content("{}", "application/json");
-    });
-  });
-  auto r = MakeHttpTransport(server.url() + "/v1")
-               ->PostJson("/chat/completions", "{}", std::chrono::milliseconds(300));
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message,
-            "POST " + server.url() + "/v1/chat/completions: timed out after 300 ms");
-}
-
-TEST(HttpTransport, UnreachableEndpointIsAnError) {
-  auto r = MakeHttpTransport("http://127.0.0.1:1/v1")
-               ->PostJson("/chat/completions", "{}", std::chrono::seconds(2));
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("POST http://127.0.0.1:1/v1/chat/completions: "),
-            std::string::npos);
+TEST(HttpTransport, FailuresAreErrorsNamingTheRequest) {
+  auto fake = std::make_shared<FakeHttpClient>();
+  FakeHttpClient::Reply stall = FakeHttpClient::Respond(200, "text/event-stream", {});
+  stall.fail_after_chunks = HttpFailure::kTimeout;
+  fake->Push(std::move(stall));
+  fake->Push(FakeHttpClient::Fail(HttpFailure::kUnreachable));
+  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n"}));
+  auto transport = MakeHttpTransport("http://h/v1", fake);
+  auto slow = transport->PostJson("/chat/completions", "{}", milliseconds(300));
+  ASSERT_FALSE(slow);
+  EXPECT_EQ(slow.error().message, "POST http://h/v1/chat/completions: timed out after 300 ms");
+  auto down = transport->PostJson("/chat/completions", "{}", milliseconds(300));
+  ASSERT_FALSE(down);
+  EXPECT_EQ(down.error().message, "POST http://h/v1/chat/completions: Connection");
+  auto cancelled = transport->PostJson("/chat/completions", "{}", milliseconds(300),
+                                       [](std::string_view) { return false; });
+  ASSERT_FALSE(cancelled);
+  EXPECT_EQ(cancelled.error().message,
+            "POST http://h/v1/chat/completions: cancelled by the client");
+  auto bad = MakeHttpTransport("nope", fake)->PostJson("/chat/completions", "{}", milliseconds(5));
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "POST nope/chat/completions: not an http(s) URL");
 }
 
 }  // namespace

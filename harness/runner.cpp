@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <set>
@@ -15,6 +16,7 @@
 #include "harness/parallel.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
+#include "mockllm/dialect_rewrite.h"
 #include "mockllm/server.h"
 
 namespace llmconform::harness {
@@ -43,6 +45,12 @@ reports::ScenarioInfo InfoOf(const Scenario& s, const fs::path& source_root) {
   info.file = (ec || rel.empty() ? s.file : rel).generic_string();
   info.trace = s.trace;
   info.provider = s.raw.value("provider", "");
+  // Tags and client features (validated by the loader) label matrix columns.
+  for (const char* key : {"features", "tags"}) {
+    if (!s.raw.contains(key) || !s.raw[key].is_array()) continue;
+    for (const auto& t : s.raw[key])
+      if (t.is_string()) info.tags.push_back(t.get<std::string>());
+  }
   return info;
 }
 
@@ -59,7 +67,8 @@ void CompleteChecks(const Scenario& s, std::vector<CheckResult>& checks) {
 }
 
 std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scenario& s,
-                                          const Observation& obs) {
+                                          const Observation& raw) {
+  Observation obs{.outputs = raw.outputs, .journal = JournalTurns(raw.journal)};
   std::vector<CheckResult> checks;
   try {
     checks = suite.Check(s, obs);
@@ -72,10 +81,31 @@ std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scen
 
 }  // namespace
 
+Json JournalTurns(const Json& journal) {
+  if (!journal.is_array()) return journal;
+  Json turns = Json::array();
+  for (std::size_t i = 0; i < journal.size(); ++i) {
+    static const Json::json_pointer kBody("/request/body");
+    const Json& e = journal[i];
+    const auto body = [](const Json& entry) {
+      return entry.is_object() && entry.contains(kBody) ? entry.at(kBody) : Json();
+    };
+    if (i + 1 < journal.size() && !body(e).is_null() && body(journal[i + 1]) == body(e)) continue;
+    turns.push_back(e);
+  }
+  return turns;
+}
+
 std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Scenario& s,
                                                   const fs::path& source_root,
-                                                  const fs::path& work_dir, double speed) {
+                                                  const fs::path& work_dir, double speed,
+                                                  const std::string& dialect) {
   DriveContext ctx{.llm_base_url = "", .source_root = source_root, .work_dir = work_dir};
+  if (const mockllm::Dialect* d = mockllm::FindDialect(dialect)) {
+    const auto ids = d->Ids();
+    ctx.inline_reasoning =
+        std::find(ids.begin(), ids.end(), "DIA-THINK-TAGS-IN-CONTENT") != ids.end();
+  }
   std::unique_ptr<mockllm::Server> server;
   if (!s.trace.empty()) {
     auto trace = mockllm::LoadTraceFile(source_root / s.trace);
@@ -84,6 +114,11 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     const std::string trace_id = trace->id;
     mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
     server_options.speed = speed;
+    if (!dialect.empty()) {
+      server_options.dialect = dialect;
+      for (const char* field : {"reasoning_content", "reasoning", "reasoning_details"})
+        server_options.ignore_paths.push_back(Format("/messages/*/{}", field));
+    }
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);
@@ -112,7 +147,8 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
 namespace {
 
 // Drives one scenario; the checks it yields are in the suite's order.
-std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
+std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options,
+                                const std::string& dialect) {
   const SuiteKind* kind = FindSuite(s.protocol);
   if (!kind) return ErrorsForAll(s, Format("no suite drives protocol \"{}\"", s.protocol));
   std::unique_ptr<ProtocolSuite> suite = kind->make();
@@ -120,18 +156,33 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options) {
   ScratchDir scratch;
   if (scratch.path().empty())
     return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
-  auto obs = ObserveScenario(*suite, s, options.source_root, scratch.path(), options.speed);
+  auto obs =
+      ObserveScenario(*suite, s, options.source_root, scratch.path(), options.speed, dialect);
   if (!obs) return ErrorsForAll(s, obs.error().message);
   return CheckObservation(*suite, s, *obs);
+}
+
+const std::string kNoDialect;
+
+// The deviations of `dialect` that change the replies of `s`'s trace; empty
+// when the trace cannot be read (the scenario's own error says why).
+std::vector<std::string> DeviationsIn(const Scenario& s, const fs::path& source_root,
+                                      const std::string& dialect) {
+  const mockllm::Dialect* d = mockllm::FindDialect(dialect);
+  if (!d || s.trace.empty()) return {};
+  auto trace = mockllm::LoadTraceFile(source_root / s.trace);
+  if (!trace) return {};
+  return mockllm::DeviationsApplied(trace->exchanges, *d);
 }
 
 // The run skeleton shared by RunScenarios and JudgeObservation: checks_for
 // runs on up to options.jobs threads, the reporter hears of each scenario in
 // `selected` order on this thread.
+// `dialects`: empty, or the dialect of each selected scenario ("" for none).
 template <typename ChecksFor>
 reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected,
-                       const RunOptions& options, reports::Reporter& reporter,
-                       ChecksFor checks_for) {
+                       const RunOptions& options, reports::Reporter& reporter, ChecksFor checks_for,
+                       const std::vector<std::string>& dialects = {}) {
   const auto t0 = std::chrono::steady_clock::now();
   reports::RunResult run;
   run.tool_version = options.tool_version;
@@ -145,17 +196,27 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
                                             .scenario_count = static_cast<int>(selected.size()),
                                             .spec_dir = options.spec_dir});
   std::vector<reports::ScenarioResult> results(selected.size());
-  for (std::size_t i = 0; i < selected.size(); ++i)
+  // Written by work(i), moved into results[i].info by deliver(i): before(i)
+  // may read results[i].info while work(i) runs.
+  std::vector<std::vector<std::string>> deviations(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i) {
     results[i].info = InfoOf(*selected[i], options.source_root);
+    if (i < dialects.size()) results[i].info.dialect = dialects[i];
+  }
   RunInOrder(
       selected.size(), options.jobs,
       [&](std::size_t i) {
         const auto st = std::chrono::steady_clock::now();
-        results[i].checks = checks_for(*selected[i]);
+        const std::string& dialect = i < dialects.size() ? dialects[i] : kNoDialect;
+        results[i].checks = checks_for(*selected[i], dialect);
         results[i].duration_ms = MsSince(st);
+        const reports::Outcome o = results[i].Overall();
+        if (!dialect.empty() && (o == reports::Outcome::kFail || o == reports::Outcome::kError))
+          deviations[i] = DeviationsIn(*selected[i], options.source_root, dialect);
       },
       [&](std::size_t i) {
         reports::ScenarioResult& result = results[i];
+        result.info.deviations = std::move(deviations[i]);
         for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
         reporter.OnScenarioEnd(result);
         run.scenarios.push_back(std::move(result));
@@ -187,15 +248,37 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
   if (options.shard) selected = SelectShard(selected, *options.shard, options.timings);
-  return Run(specs, selected, options, reporter, [&](const Scenario& s) {
-    return options.client_cmd.empty() ? RunOne(s, options) : RunClientScenario(s, options);
-  });
+  std::vector<std::string> dialects;
+  if (!options.dialects.empty()) {
+    // Each scenario with a trace once per dialect, dialect by dialect.
+    std::vector<const Scenario*> expanded;
+    for (const std::string& d : options.dialects) {
+      for (const Scenario* s : selected) {
+        if (s->trace.empty()) continue;
+        expanded.push_back(s);
+        dialects.push_back(d);
+      }
+    }
+    for (const Scenario* s : selected) {
+      if (!s->trace.empty()) continue;
+      expanded.push_back(s);
+      dialects.emplace_back();
+    }
+    selected = std::move(expanded);
+  }
+  return Run(
+      specs, selected, options, reporter,
+      [&](const Scenario& s, const std::string& dialect) {
+        return options.client_cmd.empty() ? RunOne(s, options, dialect)
+                                          : RunClientScenario(s, options, dialect);
+      },
+      dialects);
 }
 
 reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,
                                     const Observation& observation, const RunOptions& options,
                                     reports::Reporter& reporter) {
-  return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s) {
+  return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s, const std::string&) {
     const SuiteKind* kind = FindSuite(s.protocol);
     if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
     auto checks = CheckObservation(*kind->make(), s, observation);

@@ -32,23 +32,40 @@ struct RunOptions {
   // (harness/client_cmd.h); "" = the reference.
   std::string client_cmd;
   std::chrono::milliseconds client_timeout{60000};
+  // run --dialects: every scenario with a trace runs once per dialect, its
+  // replies rewritten into it (mockllm/dialect_rewrite.h), the dialect in its
+  // result; scenarios without a trace run once. Empty: a plain run.
+  std::vector<std::string> dialects;
 };
 
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'
 // also matches the protocol alone or the name alone).
 bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 
+// The journal as the protocol rules read it: an entry whose next entry
+// carries the same request body is left out, so a refused attempt and its
+// retry are one turn, whatever the refusal looked like (a 429, or a 200 with
+// an error body as OpenRouter sends; docs/protocols.md, "Rate limits").
+// Anything that is not an array is returned as it is; never throws. The
+// request gate reads the whole journal, so a client that sends a request
+// twice unasked still fails there.
+Json JournalTurns(const Json& journal);
+
 // One scenario's observation, as a run makes it: the scenario's trace (if it
 // names one) replayed by an in-process mockllm on an ephemeral loopback port
 // at `speed`, `suite` driven against it with `work_dir` as its scratch
 // folder, and mockllm's journal attached. Trace paths are relative to
-// `source_root`. Errors say which step failed ("trace …: …", "mockllm could
+// `source_root`. With a `dialect`, replies are rewritten into it and the
+// reasoning fields a client echoes back in later requests (reasoning_content,
+// reasoning, reasoning_details of messages) are left out of request matching.
+// Errors say which step failed ("trace …: …", "mockllm could
 // not start: …", "the driver threw: …", "the driver could not run the
 // scenario: …").
 std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Scenario& s,
                                                   const std::filesystem::path& source_root,
                                                   const std::filesystem::path& work_dir,
-                                                  double speed = 0);
+                                                  double speed = 0,
+                                                  const std::string& dialect = "");
 
 // Runs every scenario of `specs` that matches the filter. Never throws: a
 // scenario that cannot run (a missing trace, a suite that failed) yields

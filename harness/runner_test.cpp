@@ -100,6 +100,42 @@ class FakeSuite : public ProtocolSuite {
   Drives drives_;
 };
 
+TEST(JournalTurns, ARefusedAttemptAndItsUnchangedRetryAreOneTurn) {
+  const Json ask = {{"messages", Json::array({{{"role", "user"}, {"content", "hi"}}})}};
+  const Json other = {{"messages", Json::array()}};
+  auto entry = [](const Json& body, int status) {
+    return Json{{"request", {{"body", body}}}, {"response", {{"status", status}}}};
+  };
+  const Json journal = Json::array({entry(ask, 429), entry(ask, 200), entry(ask, 200),
+                                    entry(other, 429), entry(ask, 200), entry(other, 429)});
+  const Json turns = JournalTurns(journal);
+  // The attempts before the last of a run of equal requests go, whatever
+  // they were answered (a 429, or OpenRouter's 200 with an error body); a
+  // request followed by a different one, and the last, are turns.
+  ASSERT_EQ(turns.size(), 4u);
+  EXPECT_EQ(turns[0], journal[2]);
+  EXPECT_EQ(turns[1], journal[3]);
+  EXPECT_EQ(turns[2], journal[4]);
+  EXPECT_EQ(turns[3], journal[5]);
+}
+
+TEST(JournalTurns, AnyShapeIsReadWithoutThrowing) {
+  for (const char* text :
+       {R"({"a":1})", R"([1,"x",null,[],{}])", R"([{"response":[429]},{}])",
+        R"([{"response":{"status":"429"}},{"request":7}])",
+        R"([{"response":{"status":429},"request":{"body":1}},{"request":{"body":1}}])"}) {
+    const Json journal = Json::parse(text);
+    Json turns;
+    EXPECT_NO_THROW(turns = JournalTurns(journal)) << text;
+    EXPECT_LE(turns.is_array() ? turns.size() : 0, journal.is_array() ? journal.size() : 0);
+  }
+  EXPECT_EQ(JournalTurns(
+                Json::parse(
+                    R"([{"response":{"status":429},"request":{"body":1}},{"request":{"body":1}}])"))
+                .size(),
+            1u);
+}
+
 TEST(Runner, RunsABundledScenarioAgainstItsFixture) {
   Recorder reporter;
   const reports::RunResult run =

@@ -123,14 +123,14 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
     problems.Add(Pointer(), Format("expected a scenario object, got {}", JsonTypeName(*doc)));
     return std::unexpected(problems.ToError());
   }
-  static const std::set<std::string> kKnown = {"protocol", "name", "description", "trace",
-                                               "provider", "tags", "input",       "expect",
-                                               "rules",    "notes"};
+  static const std::set<std::string> kKnown = {"protocol", "name",  "description", "trace",
+                                               "provider", "tags",  "input",       "expect",
+                                               "rules",    "notes", "features"};
   for (auto it = doc->begin(); it != doc->end(); ++it) {
     if (!kKnown.contains(it.key())) {
       problems.Add(Pointer() / it.key(), Format("unknown field \"{}\"; expected one of protocol, "
                                                 "name, description, trace, provider, tags, "
-                                                "input, expect, rules, notes",
+                                                "input, expect, rules, notes, features",
                                                 it.key()));
     }
   }
@@ -170,6 +170,17 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
       } else {
         (std::string_view(key) == "input" ? s.input : s.expect) = *it;
       }
+    }
+  }
+  if (auto it = doc->find("features"); it != doc->end()) {
+    // The client features the scenario exercises: the matrix's columns.
+    bool strings = it->is_array();
+    for (std::size_t i = 0; strings && i < it->size(); ++i)
+      strings = (*it)[i].is_string() && !(*it)[i].get_ref<const std::string&>().empty();
+    if (!strings) {
+      problems.Add(Pointer() / "features",
+                   "\"features\": expected an array of non-empty strings "
+                   "(client features, e.g. \"streamed-tool-calls\")");
     }
   }
   if (auto it = doc->find("provider"); it != doc->end() && !it->is_string()) {

@@ -6,7 +6,8 @@
 //     description (string), trace? (path relative to the source root, under
 //     fixtures/, no "." or ".." segment, an existing file that does not lead
 //     outside fixtures/ through a symlink), provider? (string),
-//     tags? ([string]), input? (object), expect? (object), rules ([rule id]),
+//     tags? ([string]), features? ([string]: the client features it exercises,
+//     columns of the matrix), input? (object), expect? (object), rules ([rule id]),
 //     notes? (string)
 // Every error names the file, line and column and says what was expected and
 // what was found: `specs/skill/x.json:3:14: "rules"[2]: unknown rule id

@@ -47,7 +47,7 @@ TEST(ParseScenario, ErrorsSayWhereWhatWasExpectedAndWhatWasFound) {
       s.error().message,
       "specs/p/bad.json:5:12: unknown field \"inptu\"; expected one of protocol, name, "
       "description, trace, "
-      "provider, tags, input, expect, rules, notes\n"
+      "provider, tags, input, expect, rules, notes, features\n"
       "specs/p/bad.json:3:11: \"name\": expected string, got number\n"
       "specs/p/bad.json:4:20: \"rules\"[1]: unknown rule id \"R-9\" (not in specs/p/rules.json)");
 }

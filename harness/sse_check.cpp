@@ -1,18 +1,11 @@
 #include "harness/sse_check.h"
 
-#include <httplib.h>
-
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <map>
-#include <mutex>
-#include <thread>
 
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "base/utf8.h"
-#include "harness/http_transport.h"
 #include "protocols/thinkingml/thinkingml.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/sse.h"
@@ -143,87 +136,58 @@ std::expected<CapturedStream, Error> CapturedStreamFromJson(const Json& j) {
 
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
-    std::chrono::milliseconds timeout, const StreamLimits& limits) {
-  const UrlParts parts = SplitHttpUrl(url).value_or(UrlParts{});
-  if (parts.origin.empty())
-    return std::unexpected(Error{Format("GET {}: not an http(s) URL", url)});
-  httplib::Client client(parts.origin);
-  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-  const auto usecs = std::chrono::duration_cast<std::chrono::microseconds>(timeout - secs);
-  client.set_connection_timeout(secs.count(), usecs.count());
-  client.set_read_timeout(secs.count(), usecs.count());
-  httplib::Headers headers{{"Accept", "text/event-stream"}};
-  if (request_id) headers.emplace("X-Request-Id", *request_id);
+    std::chrono::milliseconds timeout, const StreamLimits& limits, HttpClient& client) {
+  HttpRequest request{"GET", url, {{"Accept", "text/event-stream"}}, ""};
+  if (request_id) request.headers.emplace_back("X-Request-Id", *request_id);
 
   CapturedStream out;
   out.url = url;
   wire::SseParser parser;
   std::vector<wire::SseEvent> parsed;
   bool got_response = false;
-  std::atomic<bool> timed_out = false;
   std::string limit_hit;
   std::size_t bytes = 0;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  // The total deadline: a server that sends a byte just inside each read
-  // timeout would otherwise hold the client for ever.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool finished = false;
-  std::thread watchdog([&] {
-    std::unique_lock lock(mu);
-    if (!cv.wait_until(lock, deadline, [&] { return finished; })) {
-      timed_out = true;
-      client.stop();
-    }
-  });
-  auto result = client.Get(
-      parts.path.empty() ? "/" : parts.path, headers,
-      [&](const httplib::Response& res) {
-        got_response = true;
-        out.status = res.status;
-        out.content_type = res.get_header_value("Content-Type");
-        return true;
-      },
-      [&](const char* data, std::size_t len) {
-        bytes += len;
-        if (bytes > limits.max_bytes) {
-          limit_hit = Format("reading stopped after {} bytes: more than --max-bytes {}",
-                             bytes - len, limits.max_bytes);
-          return false;
-        }
-        parser.Feed(std::string_view(data, len), parsed);
-        if (parsed.size() > limits.max_events) {
-          parsed.resize(limits.max_events);
-          limit_hit = Format("reading stopped after {} events: more than --max-events {}",
-                             limits.max_events, limits.max_events);
-          return false;
-        }
-        if (std::chrono::steady_clock::now() > deadline) {
-          timed_out = true;
-          return false;
-        }
-        return true;
-      });
-  {
-    std::lock_guard lock(mu);
-    finished = true;
-  }
-  cv.notify_all();
-  watchdog.join();
+  auto result = client.Send(
+      request, HttpTimeouts::All(timeout),
+      {.on_head =
+           [&](const wire::HttpResponse& head) {
+             got_response = true;
+             out.status = head.status;
+             auto ct = head.headers.find("content-type");
+             out.content_type = ct == head.headers.end() ? "" : ct->second;
+             return true;
+           },
+       .on_body =
+           [&](std::string_view data) {
+             bytes += data.size();
+             if (bytes > limits.max_bytes) {
+               limit_hit = Format("reading stopped after {} bytes: more than --max-bytes {}",
+                                  bytes - data.size(), limits.max_bytes);
+               return false;
+             }
+             parser.Feed(data, parsed);
+             if (parsed.size() > limits.max_events) {
+               parsed.resize(limits.max_events);
+               limit_hit = Format("reading stopped after {} events: more than --max-events {}",
+                                  limits.max_events, limits.max_events);
+               return false;
+             }
+             return true;
+           }});
   if (limit_hit.empty()) parser.Finish();
   for (auto& e : parsed) out.events.push_back({std::move(e.event), std::move(e.data)});
   if (!limit_hit.empty()) {
     out.transport_error = limit_hit;
   } else if (!result) {
+    const HttpError& e = result.error();
+    const bool timed_out = e.failure == HttpFailure::kTimeout;
     if (!got_response) {
       return std::unexpected(
-          Error{timed_out ? Format("GET {}: no response within {} ms", url, timeout.count())
-                          : Format("GET {}: {}", url, httplib::to_string(result.error()))});
+          Error::Io(timed_out ? Format("GET {}: no response within {} ms", url, timeout.count())
+                              : e.message));
     }
-    out.transport_error = timed_out || result.error() == httplib::Error::Read
-                              ? Format("reading stopped after {} ms: {}", timeout.count(),
-                                       timed_out ? "timed out" : httplib::to_string(result.error()))
-                              : httplib::to_string(result.error());
+    out.transport_error =
+        timed_out ? Format("reading stopped after {} ms: timed out", timeout.count()) : e.what;
   }
   return out;
 }
@@ -313,7 +277,8 @@ std::vector<CheckResult> JudgeStream(const CapturedStream& stream,
   return out;
 }
 
-reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options) {
+reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options,
+                                 HttpClient& client) {
   const auto t0 = std::chrono::steady_clock::now();
   reports::ScenarioResult result;
   result.info = {.protocol = "gymbro",
@@ -325,7 +290,8 @@ reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& 
   std::vector<std::string> rules;
   for (std::string_view id : StreamRuleIds()) rules.emplace_back(id);
   for (std::string_view id : thinkingml::kReplyRuleIds) rules.emplace_back(id);
-  auto stream = CaptureEventStream(url, options.request_id, options.timeout, options.limits);
+  auto stream =
+      CaptureEventStream(url, options.request_id, options.timeout, options.limits, client);
   if (!stream) {
     for (const auto& rule : rules) {
       result.checks.push_back(CheckResult::Error(

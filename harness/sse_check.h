@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "harness/http_client.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "reports/result.h"
 
@@ -50,13 +51,15 @@ struct StreamLimits {
   std::size_t max_bytes = 64 * 1024 * 1024;  // body bytes read
 };
 
-// GETs `url` (with X-Request-Id when given, and Accept: text/event-stream) and
-// reads the stream until the server ends it, `timeout` passes or a limit is
-// reached. Errors: the URL is not http(s), or no HTTP response came at all
-// (no connection).
+// GETs `url` through `client` (with X-Request-Id when given, and Accept:
+// text/event-stream) and reads the stream until the server ends it, `timeout`
+// (connect, read and total) passes or a limit is reached. Errors: the URL is
+// not http(s), or no HTTP response came at all (no connection, "no response
+// within N ms").
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
-    std::chrono::milliseconds timeout, const StreamLimits& limits = {});
+    std::chrono::milliseconds timeout, const StreamLimits& limits = {},
+    HttpClient& client = *RealHttpClient());
 
 struct StreamJudgeOptions {
   // The X-Request-Id the message was created with: request_id must echo it.
@@ -88,6 +91,7 @@ struct SseCheckOptions {
 // Connects to `url`, reads the stream and judges it by every stream and
 // ThinkingML rule; reported as the scenario "gymbro/sse-check". A stream that
 // cannot be read at all gives Error results (the check could not be made).
-reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options);
+reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options,
+                                 HttpClient& client = *RealHttpClient());
 
 }  // namespace llmconform::harness

@@ -1,13 +1,11 @@
 // sse-check against streams that never end (issue 17): reading stops at the
-// event and byte limits and at the total deadline, and says which.
+// event and byte limits and at the total deadline, and says which. The
+// streams are FakeHttpClient replies; the real client's deadline is tested in
+// http_client_test.cpp.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
 
-#include <atomic>
-#include <thread>
-
-#include "base/format.h"
+#include "harness/fake_http_client.h"
 #include "harness/sse_check.h"
 
 namespace llmconform::harness {
@@ -16,60 +14,44 @@ namespace {
 using std::chrono::milliseconds;
 using ::testing::HasSubstr;
 
-// Serves /events as an endless chunked stream: a heartbeat event every
-// `gap` (0: as fast as the socket takes them), or, with `silent`, headers
-// and then nothing.
-class EndlessService {
- public:
-  EndlessService(milliseconds gap, bool silent = false) {
-    http_.Get("/events", [this, gap, silent](const httplib::Request&, httplib::Response& res) {
-      res.set_chunked_content_provider(
-          "text/event-stream", [this, gap, silent](std::size_t, httplib::DataSink& sink) {
-            if (stop_) return false;
-            if (silent) {
-              std::this_thread::sleep_for(milliseconds(20));
-              return sink.is_writable();
-            }
-            static constexpr std::string_view kEvent =
-                "event: heartbeat\ndata: {\"message_id\":\"m\",\"request_id\":\"r\",\"ts\":1}\n\n";
-            if (gap.count() > 0) std::this_thread::sleep_for(gap);
-            return sink.write(kEvent.data(), kEvent.size());
-          });
-    });
-    port_ = http_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { http_.listen_after_bind(); });
-    while (!http_.is_running()) std::this_thread::sleep_for(milliseconds(1));
-  }
-  ~EndlessService() {
-    stop_ = true;
-    http_.stop();
-    thread_.join();
-  }
-  std::string url() const { return Format("http://127.0.0.1:{}/events", port_); }
+constexpr std::string_view kHeartbeat =
+    "event: heartbeat\ndata: {\"message_id\":\"m\",\"request_id\":\"r\",\"ts\":1}\n\n";
 
- private:
-  std::atomic<bool> stop_ = false;
-  httplib::Server http_;
-  int port_ = 0;
-  std::thread thread_;
-};
+// A 200 text/event-stream of heartbeats: endless, or `n` of them and then a
+// timeout.
+FakeHttpClient::Reply Heartbeats(std::optional<std::size_t> n) {
+  FakeHttpClient::Reply r =
+      FakeHttpClient::Respond(200, "text/event-stream", {std::string(kHeartbeat)});
+  if (!n) {
+    r.endless = true;
+  } else {
+    r.chunks.assign(*n, std::string(kHeartbeat));
+    r.fail_after_chunks = HttpFailure::kTimeout;
+  }
+  return r;
+}
 
 TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxEventsWithAFinding) {
-  EndlessService endless(milliseconds(0));
-  auto s = CaptureEventStream(endless.url(), "r", milliseconds(60000),
-                              StreamLimits{.max_events = 500, .max_bytes = 1 << 30});
+  FakeHttpClient endless;
+  endless.Push(Heartbeats(std::nullopt));
+  auto s = CaptureEventStream("http://h/events", "r", milliseconds(60000),
+                              StreamLimits{.max_events = 500, .max_bytes = 1 << 30}, endless);
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->events.size(), 500u);
-  EXPECT_THAT(s->transport_error, HasSubstr("more than --max-events 500"));
+  EXPECT_EQ(s->transport_error, "reading stopped after 500 events: more than --max-events 500");
 }
 
 TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxBytesWithAFinding) {
-  EndlessService endless(milliseconds(0));
-  auto s = CaptureEventStream(endless.url(), "r", milliseconds(60000),
-                              StreamLimits{.max_events = 1 << 30, .max_bytes = 100000});
+  FakeHttpClient endless;
+  endless.Push(Heartbeats(std::nullopt));
+  auto s = CaptureEventStream("http://h/events", "r", milliseconds(60000),
+                              StreamLimits{.max_events = 1 << 30, .max_bytes = 100000}, endless);
   ASSERT_TRUE(s) << s.error().message;
-  EXPECT_LT(s->events.size(), 100000u / 60);
-  EXPECT_THAT(s->transport_error, HasSubstr("more than --max-bytes 100000"));
+  const std::size_t whole = 100000 / kHeartbeat.size();
+  EXPECT_EQ(s->events.size(), whole);
+  EXPECT_EQ(s->transport_error, "reading stopped after " +
+                                    std::to_string(whole * kHeartbeat.size()) +
+                                    " bytes: more than --max-bytes 100000");
   // Judged: the stream has no terminal event, and the report says why.
   const std::vector<std::string> rules = {"GYMBRO-6.8"};
   const auto results = JudgeStream(*s, {}, rules);
@@ -79,19 +61,34 @@ TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxBytesWithAFinding) {
 }
 
 TEST(SseCheckBounds, ASilentStreamStopsAtTheTotalDeadline) {
-  EndlessService silent(milliseconds(0), /*silent=*/true);
-  auto s = CaptureEventStream(silent.url(), "r", milliseconds(300));
+  FakeHttpClient silent;
+  silent.Push(Heartbeats(0));
+  auto s = CaptureEventStream("http://h/events", "r", milliseconds(300), {}, silent);
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_TRUE(s->events.empty());
-  EXPECT_THAT(s->transport_error, HasSubstr("timed out"));
+  EXPECT_EQ(s->status, 200);
+  EXPECT_EQ(s->transport_error, "reading stopped after 300 ms: timed out");
+  EXPECT_EQ(silent.timeouts()[0], HttpTimeouts::All(milliseconds(300)));
 }
 
 TEST(SseCheckBounds, ATricklingStreamStopsAtTheTotalDeadline) {
-  EndlessService trickle(milliseconds(50));
-  auto s = CaptureEventStream(trickle.url(), "r", milliseconds(400));
+  FakeHttpClient trickle;
+  trickle.Push(Heartbeats(7));
+  auto s = CaptureEventStream("http://h/events", "r", milliseconds(400), {}, trickle);
   ASSERT_TRUE(s) << s.error().message;
-  EXPECT_THAT(s->transport_error, HasSubstr("timed out"));
-  EXPECT_FALSE(s->events.empty());
+  EXPECT_EQ(s->transport_error, "reading stopped after 400 ms: timed out");
+  EXPECT_EQ(s->events.size(), 7u);
+}
+
+TEST(SseCheckBounds, AStreamCutAfterItsHeadSaysSo) {
+  FakeHttpClient cut;
+  FakeHttpClient::Reply r = Heartbeats(2);
+  r.fail_after_chunks = HttpFailure::kBroken;
+  cut.Push(std::move(r));
+  auto s = CaptureEventStream("http://h/events", std::nullopt, milliseconds(400), {}, cut);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->events.size(), 2u);
+  EXPECT_EQ(s->transport_error, "Read");
 }
 
 }  // namespace

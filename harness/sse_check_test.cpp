@@ -1,11 +1,9 @@
 #include "harness/sse_check.h"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
-
-#include <thread>
 
 #include "base/format.h"
+#include "harness/fake_http_client.h"
 #include "harness/gymbro_service.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/suites/suite_test_support.h"
@@ -165,45 +163,30 @@ TEST(CapturedStream, RoundTripsThroughJson) {
   EXPECT_EQ(bad.error().message, "stream.events[0]: field \"data\": expected string, got number");
 }
 
-// A server that speaks a broken GymBro stream, for sse-check to judge.
-class BrokenService {
- public:
-  explicit BrokenService(std::string body) : body_(std::move(body)) {
-    http_.Get("/events", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(body_, "text/event-stream");
-    });
-    port_ = http_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { http_.listen_after_bind(); });
-    while (!http_.is_running()) std::this_thread::sleep_for(milliseconds(1));
-  }
-  ~BrokenService() {
-    http_.stop();
-    thread_.join();
-  }
-  std::string url() const { return Format("http://127.0.0.1:{}/events", port_); }
-
- private:
-  std::string body_;
-  httplib::Server http_;
-  int port_ = 0;
-  std::thread thread_;
-};
-
 TEST(SseCheck, JudgesABrokenServiceByEveryRule) {
-  BrokenService broken("event: status\ndata: {\"state\":\"routed\"," + Ids() +
-                       "}\n\n"
-                       "event: status\ndata: {\"state\":\"queued\"," +
-                       Ids() +
-                       "}\n\n"
-                       "event: content_delta\ndata: {" +
-                       Ids() +
-                       ",\"seq\":0,\"delta\":\"<<ParsingError>>\"}\n\n"
-                       "event: completed\ndata: {" +
-                       Ids() +
-                       ",\"reply_len\":16,\"text\":\"<<ParsingError>>\"}\n\n"
-                       "event: heartbeat\ndata: {" +
-                       Ids() + ",\"ts\":1736253242}\n\n");
-  const reports::ScenarioResult result = SseCheck(broken.url(), {"r2", milliseconds(10000)});
+  FakeHttpClient broken;
+  broken.Push(FakeHttpClient::Respond(200, "text/event-stream",
+                                      {"event: status\ndata: {\"state\":\"routed\"," + Ids() +
+                                       "}\n\n"
+                                       "event: status\ndata: {\"state\":\"queued\"," +
+                                       Ids() +
+                                       "}\n\n"
+                                       "event: content_delta\ndata: {" +
+                                       Ids() +
+                                       ",\"seq\":0,\"delta\":\"<<ParsingError>>\"}\n\n"
+                                       "event: completed\ndata: {" +
+                                       Ids() +
+                                       ",\"reply_len\":16,\"text\":\"<<ParsingError>>\"}\n\n"
+                                       "event: heartbeat\ndata: {" +
+                                       Ids() + ",\"ts\":1736253242}\n\n"}));
+  const reports::ScenarioResult result =
+      SseCheck("http://service/events", {"r2", milliseconds(10000)}, broken);
+  ASSERT_EQ(broken.requests().size(), 1u);
+  EXPECT_EQ(broken.requests()[0],
+            (HttpRequest{"GET",
+                         "http://service/events",
+                         {{"Accept", "text/event-stream"}, {"X-Request-Id", "r2"}},
+                         ""}));
   EXPECT_EQ(result.info.protocol, "gymbro");
   EXPECT_EQ(result.info.name, "sse-check");
   EXPECT_EQ(NotPassing(result.checks), (V{"GYMBRO-6.4 fail", "GYMBRO-6.5 fail", "GYMBRO-6.7 fail",
@@ -233,12 +216,18 @@ TEST(SseCheck, PassesTheReferenceService) {
 }
 
 TEST(SseCheck, AnUnreachableStreamIsAnErrorNotAVerdict) {
-  const auto result = SseCheck("http://127.0.0.1:1/events", {std::nullopt, milliseconds(2000)});
+  FakeHttpClient down;
+  down.Push(FakeHttpClient::Fail(HttpFailure::kUnreachable));
+  down.Push(FakeHttpClient::Fail(HttpFailure::kTimeout));
+  const auto result =
+      SseCheck("http://127.0.0.1:1/events", {std::nullopt, milliseconds(2000)}, down);
   ASSERT_FALSE(result.checks.empty());
   for (const auto& r : result.checks) EXPECT_EQ(r.outcome, Outcome::kError) << DescribeCheck(r);
-  EXPECT_TRUE(result.checks[0].message.starts_with(
-      "the stream could not be read: GET http://127.0.0.1:1/events: "))
-      << result.checks[0].message;
+  EXPECT_EQ(result.checks[0].message,
+            "the stream could not be read: GET http://127.0.0.1:1/events: Connection");
+  const auto silent = SseCheck("http://h/events", {std::nullopt, milliseconds(2000)}, down);
+  EXPECT_EQ(silent.checks[0].message,
+            "the stream could not be read: GET http://h/events: no response within 2000 ms");
   const auto bad_url = SseCheck("ftp://x", {});
   EXPECT_EQ(bad_url.checks[0].message,
             "the stream could not be read: GET ftp://x: not an http(s) URL");

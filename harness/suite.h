@@ -41,6 +41,12 @@ struct DriveContext {
   std::string llm_base_url;
   std::filesystem::path source_root;  // the repository (specs/, fixtures/)
   std::filesystem::path work_dir;     // an empty folder owned by this scenario
+  // The endpoint puts reasoning at the start of content between <think> tags
+  // (its dialect has DIA-THINK-TAGS-IN-CONTENT). Clients of protocols that
+  // give <think> a meaning of their own (ThinkingML) are configured with it,
+  // as their users configure them per provider (docs/protocols.md, "Inline
+  // reasoning"); the others take such a block off always.
+  bool inline_reasoning = false;
 };
 
 struct Observation {

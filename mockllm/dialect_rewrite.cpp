@@ -983,6 +983,26 @@ RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialec
   return out;
 }
 
+std::vector<std::string> DeviationsApplied(const std::vector<Exchange>& exchanges,
+                                           const Dialect& dialect) {
+  std::vector<std::string> out;
+  Dialect before{.name = dialect.name, .about = {}, .steps = {}, .not_reproduced = {}};
+  for (const DialectStep& step : dialect.steps) {
+    Dialect after = before;
+    after.steps.push_back(step);
+    for (const Exchange& x : exchanges) {
+      const bool streams = RequestStreams(x.request);
+      if (RewriteResponse(x.response, before, streams) !=
+          RewriteResponse(x.response, after, streams)) {
+        out.push_back(step.id);
+        break;
+      }
+    }
+    before = std::move(after);
+  }
+  return out;
+}
+
 ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, const OJson& fault_json,
                                  std::uint64_t seed) {
   auto parsed = FaultFromJson(fault_json);

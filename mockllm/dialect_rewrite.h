@@ -82,6 +82,14 @@ std::string DialectNames();
 RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialect& dialect,
                                  bool stream_requested);
 
+// The ids of `dialect`'s steps that change at least one of `exchanges`'
+// replies, in step order: step i is listed when the reply rewritten by
+// steps 0..i differs from the one rewritten by steps 0..i-1. What a failing
+// `run --dialects` scenario reports as the deviations that could have broken
+// it (reports/matrix_reporter.h).
+std::vector<std::string> DeviationsApplied(const std::vector<Exchange>& exchanges,
+                                           const Dialect& dialect);
+
 // What replay writes for exchange `x` in `dialect`: its response rewritten,
 // then planned with `fault` (the fault object the replay book applies; it was
 // validated when the trace loaded) and `seed`. A fault that answers with an

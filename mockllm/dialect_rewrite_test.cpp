@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -195,6 +196,29 @@ const Trace* ById(const std::vector<Trace>& traces, std::string_view id) {
   for (const Trace& t : traces)
     if (t.id == id) return &t;
   return nullptr;
+}
+
+TEST(DialectRewrite, DeviationsAppliedAreTheStepsThatChangeTheReplies) {
+  const std::vector<Trace> traces = ProbeTraces();
+  const Trace* stream = ById(traces, "probe/stream");
+  const Trace* tools = ById(traces, "probe/streamed-tools");
+  ASSERT_TRUE(stream && tools);
+  // Gemini changes tool calls and errors only: nothing in a text stream.
+  EXPECT_EQ(DeviationsApplied(stream->exchanges, *FindDialect("gemini")),
+            std::vector<std::string>{});
+  EXPECT_EQ(DeviationsApplied(tools->exchanges, *FindDialect("openai")),
+            std::vector<std::string>{});
+  // Every step of a dialect touches a streamed tool call it can change, and
+  // the list is in the dialect's own order.
+  const std::vector<std::string> gemini =
+      DeviationsApplied(tools->exchanges, *FindDialect("gemini"));
+  EXPECT_NE(std::find(gemini.begin(), gemini.end(), "DIA-TOOLCALL-NO-INDEX"), gemini.end());
+  const std::vector<std::string> ids = FindDialect("gemini")->Ids();
+  std::size_t at = 0;
+  for (const std::string& id : gemini) {
+    while (at < ids.size() && ids[at] != id) ++at;
+    EXPECT_LT(at, ids.size()) << id << " out of the dialect's order";
+  }
 }
 
 TEST(DialectRewrite, ShapesOfSomeRewrites) {

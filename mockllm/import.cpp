@@ -413,9 +413,11 @@ std::expected<int, YamlProblem> StatusOf(const YAML::Node& response) {
   int code = 0;
   const std::string& t = s.Scalar();
   const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), code);
-  if (ec != std::errc() || p != t.data() + t.size() || code < 100 || code > 999) {
+  // 100-599, the range a trace holds (docs/trace-format.md): an import must
+  // write a trace its own reader takes.
+  if (ec != std::errc() || p != t.data() + t.size() || code < 100 || code > 599) {
     return std::unexpected(YamlProblem{
-        s.Mark(), Format("response.status: expected an HTTP status code, got \"{}\"", t)});
+        s.Mark(), Format("response.status: expected an HTTP status code 100-599, got \"{}\"", t)});
   }
   return code;
 }
@@ -575,8 +577,9 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
     auto status = Need(**res, p + "/response", "status", Json::value_t::number_integer, "integer");
     if (!status) return std::unexpected(status.error());
     const double s = (*status)->get<double>();
-    if (!(s >= 100 && s <= 999))
-      return std::unexpected(HarProblem{p + "/response/status", "expected an HTTP status code"});
+    if (!(s >= 100 && s <= 599))
+      return std::unexpected(
+          HarProblem{p + "/response/status", "expected an HTTP status code 100-599"});
     e.status = static_cast<int>(s);
     auto sh = HarHeaders(**res, p + "/response");
     if (!sh) return std::unexpected(sh.error());

@@ -71,15 +71,6 @@ struct Recorder::Impl {
   std::set<std::shared_ptr<Flow>> flows;
   bool stopping = false;
 
-  OJson HeadersOf(const httplib::Headers& headers) const {
-    OJson out = OJson::object();
-    for (const auto& [name, value] : RequestHeaders(headers)) {
-      if (HopByHop(name)) continue;
-      out[name] = redactor.HeaderValue(name, value);
-    }
-    return out;
-  }
-
   void Write(Exchange x) {
     std::lock_guard lock(file_mu);
     x.seq = next_seq++;
@@ -89,36 +80,16 @@ struct Recorder::Impl {
   }
 
   void Record(const httplib::Request& req, Flow& flow, bool streamed) {
-    Exchange x;
-    x.request.method = req.method;
-    x.request.path = req.path;
-    x.request.headers = HeadersOf(req.headers);
-    if (!req.body.empty()) {
-      x.request.body = redactor.RequestBody(req.body);
-    }
-    x.response.status = flow.status;
-    OJson headers = OJson::object();
-    for (const auto& [name, value] : flow.headers) {
-      const std::string lower = Lower(name);
-      if (HopByHop(lower)) continue;
-      headers[lower] = redactor.HeaderValue(lower, value);
-    }
-    x.response.headers = std::move(headers);
-    if (streamed) {
-      x.response.streamed = true;
-      std::size_t total = 0;
-      for (Chunk c : flow.chunks) {
-        c.raw = RedactText(c.raw);
-        total += c.raw.size();
-        x.response.chunks.push_back(std::move(c));
-      }
-      if (!flow.upstream_ok) x.fault = OJson{{"cut_after_bytes", total}};
-    } else {
-      std::string raw;
-      for (const Chunk& c : flow.chunks) raw += c.raw;
-      redactor.SetResponseBody(x.response, raw);
-    }
-    Write(std::move(x));
+    WireExchange w{.method = req.method,
+                   .path = req.path,
+                   .request_headers = RequestHeaders(req.headers),
+                   .request_body = req.body,
+                   .status = flow.status,
+                   .response_headers = {flow.headers.begin(), flow.headers.end()},
+                   .pieces = flow.chunks,
+                   .streamed = streamed,
+                   .complete = flow.upstream_ok};
+    Write(redactor.Record(w));
   }
 
   void RunUpstream(const std::shared_ptr<Flow>& flow, httplib::Request upstream_req) {

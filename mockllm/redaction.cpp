@@ -101,4 +101,36 @@ void Redactor::SetResponseBody(RecordedResponse& r, std::string_view raw) const 
   }
 }
 
+Exchange Redactor::Record(const WireExchange& w) const {
+  Exchange x;
+  x.request.method = w.method;
+  x.request.path = w.path;
+  for (const auto& [name, value] : w.request_headers) {
+    if (!HopByHop(name)) x.request.headers[name] = HeaderValue(name, value);
+  }
+  if (!w.request_body.empty()) x.request.body = RequestBody(w.request_body);
+  x.response.status = w.status;
+  OJson headers = OJson::object();
+  for (const auto& [name, value] : w.response_headers) {
+    const std::string lower = Lower(name);
+    if (!HopByHop(lower)) headers[lower] = HeaderValue(lower, value);
+  }
+  x.response.headers = std::move(headers);
+  if (w.streamed) {
+    x.response.streamed = true;
+    std::size_t total = 0;
+    for (Chunk c : w.pieces) {
+      c.raw = RedactText(c.raw);
+      total += c.raw.size();
+      x.response.chunks.push_back(std::move(c));
+    }
+    if (!w.complete) x.fault = OJson{{"cut_after_bytes", total}};
+  } else {
+    std::string raw;
+    for (const Chunk& c : w.pieces) raw += c.raw;
+    SetResponseBody(x.response, raw);
+  }
+  return x;
+}
+
 }  // namespace llmconform::mockllm

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mockllm/trace.h"
@@ -31,6 +32,19 @@ OJson ParseShallowJson(std::string_view text);
 void RedactSecrets(OJson& j);
 void RedactSecrets(nlohmann::json& j);
 
+// One exchange as a recorder saw it on the wire, before anything is redacted.
+struct WireExchange {
+  std::string method = "POST";
+  std::string path;
+  std::vector<std::pair<std::string, std::string>> request_headers;  // names lower-cased
+  std::string request_body;
+  int status = 0;
+  std::vector<std::pair<std::string, std::string>> response_headers;  // names as received
+  std::vector<Chunk> pieces;  // the response body as read, `t_ms` since the request was sent
+  bool streamed = false;      // an SSE answer: kept as `chunks`, otherwise as one body
+  bool complete = true;       // the body ended normally (false: it broke off)
+};
+
 class Redactor {
  public:
   // `redact_json`: JSON pointer patterns split into tokens (`*` for any key or
@@ -53,6 +67,10 @@ class Redactor {
   // redaction changed it) or `r.raw` (the exact bytes, redacted) from a
   // non-streamed response body. Empty `raw` sets neither.
   void SetResponseBody(RecordedResponse& r, std::string_view raw) const;
+  // The exchange to write for `x` (no `seq`): hop-by-hop headers left out,
+  // header values, bodies and stream text redacted; a stream that broke off
+  // gets a {"cut_after_bytes": N} fault so that replay breaks off the same way.
+  Exchange Record(const WireExchange& x) const;
 
  private:
   std::vector<std::vector<std::string>> redact_json_;

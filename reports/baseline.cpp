@@ -25,7 +25,8 @@ std::vector<Aggregate> Flatten(const RunResult& run) {
   std::map<Key, std::size_t> index;
   for (const ScenarioResult& s : run.scenarios) {
     for (const CheckResult& c : s.checks) {
-      Key key{s.info.protocol, s.info.name, c.rule};
+      Key key{s.info.protocol,
+              s.info.dialect.empty() ? s.info.name : s.info.name + "@" + s.info.dialect, c.rule};
       auto [it, inserted] = index.try_emplace(key, out.size());
       if (inserted) {
         out.push_back({std::move(key), c.outcome, c.message});

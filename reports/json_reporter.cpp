@@ -136,6 +136,8 @@ std::expected<ScenarioResult, Error> ReadScenario(const Json& j, const std::stri
   r.String("trace", s.info.trace);
   r.String("provider", s.info.provider);
   r.Array("tags", s.info.tags, ReadTag, /*optional=*/true);
+  if (j.is_object() && j.contains("dialect")) r.String("dialect", s.info.dialect);
+  r.Array("deviations", s.info.deviations, ReadTag, /*optional=*/true);
   r.Number("duration_ms", s.duration_ms);
   r.Array("checks", s.checks, ReadCheck);
   return Finish(r, std::move(s));
@@ -176,6 +178,8 @@ Json ScenarioInfoToJson(const ScenarioInfo& info) {
   Json j = {{"protocol", info.protocol}, {"name", info.name},   {"description", info.description},
             {"file", info.file},         {"trace", info.trace}, {"provider", info.provider}};
   if (!info.tags.empty()) j["tags"] = info.tags;
+  if (!info.dialect.empty()) j["dialect"] = info.dialect;
+  if (!info.deviations.empty()) j["deviations"] = info.deviations;
   return j;
 }
 

@@ -7,7 +7,9 @@
 //    "totals":{"scenarios":{"pass","fail","skip","error","total"},"checks":{…}},
 //    "rules":[{"id","protocol","source","text","severity"}],
 //    "scenarios":[{"protocol","name","description","file","trace","provider",
-//                  "tags"? (only when there are any),"outcome","duration_ms",
+//                  "tags"? (only when there are any),"dialect"? (run --dialects),
+//                  "deviations"? (run --dialects, a failed scenario: the deviations
+//                  of its dialect that changed its replies),"outcome","duration_ms",
 //                  "checks":[{"rule","outcome","message",
 //                             "evidence"?:{"expected","actual","where"}}]}]}
 //

@@ -51,7 +51,10 @@ std::string Details(const RunResult& run, const ScenarioResult& s, const CheckRe
 void AddTestcase(pugi::xml_node suite, const RunResult& run, const ScenarioResult& s,
                  const CheckResult& c) {
   pugi::xml_node tc = suite.append_child("testcase");
-  AddAttribute(tc, "classname", Format("{}.{}", s.info.protocol, s.info.name));
+  AddAttribute(tc, "classname",
+               s.info.dialect.empty()
+                   ? Format("{}.{}", s.info.protocol, s.info.name)
+                   : Format("{}.{}[{}]", s.info.protocol, s.info.name, s.info.dialect));
   AddAttribute(tc, "name", c.rule);
   switch (c.outcome) {
     case Outcome::kPass:

@@ -17,9 +17,22 @@ table.matrix td.cell.error { color: var(--error); background: var(--error-bg); }
 table.matrix td.cell.none { color: var(--muted); font-weight: 400; }
 table.matrix th.feature { text-align: center; }
 p.legend { color: var(--muted); margin: 12px 0 0; }
+.page { max-width: 1800px; }
+table.matrix td.cell code.dia { display: block; font-size: 11px; font-weight: 400; }
+table.matrix td.cell span.failed { display: block; font-size: 11px; font-weight: 400;
+  white-space: normal; min-width: 140px; max-width: 220px; margin: 0 auto; }
+table.matrix td.cell span.failed a { color: inherit; margin: 0 3px; }
 )css";
 
 std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
+
+// "toolcalls/parallel-tool-calls@gemini" -> "parallel-tool-calls": the cell
+// already says the dialect, and the title attribute has the whole id.
+std::string_view ScenarioName(std::string_view id) {
+  if (const auto at = id.rfind('@'); at != std::string_view::npos) id = id.substr(0, at);
+  if (const auto slash = id.find('/'); slash != std::string_view::npos) id = id.substr(slash + 1);
+  return id;
+}
 
 }  // namespace
 
@@ -36,23 +49,45 @@ std::string RenderMatrixHtml(const RunResult& run) {
                 H(run.started_at), HumanDuration(run.duration_ms));
   out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
          HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
-  out += "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th>provider</th>";
+  out += "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr>";
+  out += Format("<th>{}</th>", H(m.row_label));
   for (const std::string& f : m.features) out += Format("<th class=\"feature\">{}</th>", H(f));
   out += "</tr></thead>\n<tbody>\n";
   for (std::size_t p = 0; p < m.providers.size(); ++p) {
     out += Format("<tr><td>{}</td>", H(m.providers[p]));
     for (std::size_t f = 0; f < m.features.size(); ++f) {
       const auto& cell = m.cells[p][f];
-      out += Format("<td class=\"cell {}\" data-provider=\"{}\" data-feature=\"{}\">{}</td>",
+      std::string why;  // a failure: the deviations, and links to the failed scenarios
+      if (cell && !cell->failures.empty()) {
+        for (const std::string& d : cell->Deviations())
+          why += Format("<code class=\"dia\">{}</code>", H(d));
+        std::string links;
+        constexpr std::size_t kShown = 3;  // a cell stays small; the rest are counted
+        for (std::size_t i = 0; i < cell->failures.size() && i < kShown; ++i) {
+          const MatrixFailure& fail = cell->failures[i];
+          links += Format("<a href=\"{}\" title=\"{}\">{}</a> ", H(fail.ReportLink()),
+                          H(fail.scenario), H(ScenarioName(fail.scenario)));
+        }
+        if (cell->failures.size() > kShown)
+          links += Format("+{} more", cell->failures.size() - kShown);
+        why += Format("<span class=\"failed\">{}</span>", links);
+      }
+      out += Format("<td class=\"cell {}\" data-provider=\"{}\" data-feature=\"{}\">{}{}</td>",
                     cell ? OutcomeName(cell->outcome) : "none", H(m.providers[p]), H(m.features[f]),
-                    cell ? H(cell->Label()) : "—");
+                    cell ? H(cell->Label()) : "—", why);
     }
     out += "</tr>\n";
   }
   out +=
       "</tbody>\n</table></div>\n<p class=\"legend\">A cell: the worst scenario outcome, then "
-      "scenarios passed / scenarios run (skipped ones not counted); — no scenario. Columns after "
-      "the protocols are scenario tags.</p>\n</header>\n";
+      "scenarios passed / scenarios run (skipped ones not counted); — no scenario. ";
+  out +=
+      m.row_label == "dialect"
+          ? "Rows are the dialects the replies were rewritten into (<code>run --dialects</code>), "
+            "columns the client features the scenarios name. A failed cell names the "
+            "deviations of its dialect that changed the failed scenarios' replies and links "
+            "each failed scenario to its entry in report.html.</p>\n</header>\n"
+          : "Columns after the protocols are scenario tags.</p>\n</header>\n";
   out += Format("<footer>llmconform {} · {}</footer>\n</div>\n</body>\n</html>\n",
                 H(run.tool_version), H(run.started_at));
   return out;

@@ -13,8 +13,11 @@ std::size_t IndexOf(const std::vector<std::string>& v, const std::string& s) {
   return static_cast<std::size_t>(std::find(v.begin(), v.end(), s) - v.begin());
 }
 
-void Count(std::optional<MatrixCell>& cell, Outcome o) {
+void Count(std::optional<MatrixCell>& cell, const ScenarioResult& s, std::size_t index) {
+  const Outcome o = s.Overall();
   if (!cell) cell = MatrixCell{};
+  if (o == Outcome::kFail || o == Outcome::kError)
+    cell->failures.push_back({s.info.Id(), index, s.info.deviations});
   cell->outcome = cell->Scenarios() == 0 ? o : Worse(cell->outcome, o);
   if (o == Outcome::kSkip) {
     ++cell->skipped;
@@ -24,46 +27,85 @@ void Count(std::optional<MatrixCell>& cell, Outcome o) {
   }
 }
 
+// Column order of a feature matrix: kFeatureOrder, then the others sorted.
+bool FeatureBefore(const std::string& a, const std::string& b) {
+  const auto rank = [](const std::string& f) {
+    const auto* it = std::find(std::begin(kFeatureOrder), std::end(kFeatureOrder), f);
+    return static_cast<std::size_t>(it - std::begin(kFeatureOrder));
+  };
+  const std::size_t ra = rank(a), rb = rank(b);
+  return ra != rb ? ra < rb : a < b;
+}
+
 }  // namespace
+
+std::string MatrixFailure::ReportLink() const { return Format("report.html#s{}", index + 1); }
+
+std::vector<std::string> MatrixCell::Deviations() const {
+  std::vector<std::string> out;
+  for (const MatrixFailure& f : failures)
+    for (const std::string& d : f.deviations)
+      if (IndexOf(out, d) == out.size()) out.push_back(d);
+  return out;
+}
 
 std::string MatrixCell::Label() const {
   if (run == 0) return std::string(OutcomeName(Outcome::kSkip));
   return Format("{} {}/{}", OutcomeName(outcome), passed, run);
 }
 
+namespace {
+// The row: the dialect a scenario ran in (run --dialects), else its provider.
+const std::string& RowOf(const ScenarioInfo& info) {
+  return info.dialect.empty() ? info.provider : info.dialect;
+}
+}  // namespace
+
 Matrix BuildMatrix(const RunResult& run) {
   Matrix m;
   std::vector<std::string> tags;
   bool any_without_provider = false;
+  // A run --dialects matrix: rows are dialects, columns client features only.
+  const bool by_feature =
+      std::any_of(run.scenarios.begin(), run.scenarios.end(),
+                  [](const ScenarioResult& s) { return !s.info.dialect.empty(); });
+  if (by_feature) m.row_label = "dialect";
   for (const ScenarioResult& s : run.scenarios) {
-    if (s.info.provider.empty()) {
+    if (by_feature && s.info.dialect.empty()) continue;
+    if (RowOf(s.info).empty()) {
       any_without_provider = true;
-    } else if (IndexOf(m.providers, s.info.provider) == m.providers.size()) {
-      m.providers.push_back(s.info.provider);
+    } else if (IndexOf(m.providers, RowOf(s.info)) == m.providers.size()) {
+      m.providers.push_back(RowOf(s.info));
     }
-    if (IndexOf(m.features, s.info.protocol) == m.features.size()) {
+    if (!by_feature && IndexOf(m.features, s.info.protocol) == m.features.size()) {
       m.features.push_back(s.info.protocol);
     }
+    const std::string prefix = by_feature ? "" : "#";
     for (const std::string& tag : s.info.tags) {
-      if (IndexOf(tags, "#" + tag) == tags.size()) tags.push_back("#" + tag);
+      if (IndexOf(tags, prefix + tag) == tags.size()) tags.push_back(prefix + tag);
     }
   }
   std::sort(m.providers.begin(), m.providers.end());
   if (any_without_provider) m.providers.emplace_back(kNoProvider);
-  std::sort(tags.begin(), tags.end());
+  if (by_feature) {
+    std::sort(tags.begin(), tags.end(), FeatureBefore);
+  } else {
+    std::sort(tags.begin(), tags.end());
+  }
   m.features.insert(m.features.end(), tags.begin(), tags.end());
 
   m.cells.assign(m.providers.size(), std::vector<std::optional<MatrixCell>>(m.features.size()));
-  for (const ScenarioResult& s : run.scenarios) {
-    auto& row = m.cells[IndexOf(
-        m.providers, s.info.provider.empty() ? std::string(kNoProvider) : s.info.provider)];
-    const Outcome o = s.Overall();
-    Count(row[IndexOf(m.features, s.info.protocol)], o);
+  for (std::size_t i = 0; i < run.scenarios.size(); ++i) {
+    const ScenarioResult& s = run.scenarios[i];
+    if (by_feature && s.info.dialect.empty()) continue;
+    auto& row = m.cells[IndexOf(m.providers,
+                                RowOf(s.info).empty() ? std::string(kNoProvider) : RowOf(s.info))];
+    if (!by_feature) Count(row[IndexOf(m.features, s.info.protocol)], s, i);
     std::vector<std::string> seen;  // a tag listed twice counts once
     for (const std::string& tag : s.info.tags) {
       if (IndexOf(seen, tag) != seen.size()) continue;
       seen.push_back(tag);
-      Count(row[IndexOf(m.features, "#" + tag)], o);
+      Count(row[IndexOf(m.features, (by_feature ? "" : "#") + tag)], s, i);
     }
   }
   return m;
@@ -72,20 +114,31 @@ Matrix BuildMatrix(const RunResult& run) {
 std::string RenderMatrixMarkdown(const Matrix& m) {
   std::string out = "# Provider × feature matrix\n\n";
   if (m.providers.empty()) return out + "No scenarios ran.\n";
-  std::vector<std::string> header = {"provider"};
+  std::vector<std::string> header = {m.row_label};
   for (const std::string& f : m.features) header.push_back(MarkdownText(f));
   std::vector<std::vector<std::string>> rows;
   for (std::size_t p = 0; p < m.providers.size(); ++p) {
     std::vector<std::string> row = {MarkdownText(m.providers[p])};
     for (const auto& cell : m.cells[p]) {
-      row.push_back(cell ? Format("{} {}", OutcomeEmoji(cell->outcome), cell->Label()) : "—");
+      std::string text = cell ? Format("{} {}", OutcomeEmoji(cell->outcome), cell->Label()) : "—";
+      if (cell) {
+        std::string devs;
+        for (const std::string& d : cell->Deviations()) devs += (devs.empty() ? "" : ", ") + d;
+        if (!devs.empty()) text += Format(" ({})", devs);
+      }
+      row.push_back(std::move(text));
     }
     rows.push_back(std::move(row));
   }
   out += MarkdownTable(header, {}, rows);
   out +=
       "\nA cell: the worst scenario outcome, then scenarios passed / scenarios run (skipped ones "
-      "not counted); — no scenario. Columns after the protocols are scenario tags.\n";
+      "not counted); — no scenario. ";
+  out += m.row_label == "dialect"
+             ? "Rows are the dialects the replies were rewritten into (`run --dialects`), columns "
+               "the client features the scenarios name; a failed cell names the deviations of its "
+               "dialect that changed the failed scenarios' replies.\n"
+             : "Columns after the protocols are scenario tags.\n";
   return out;
 }
 
@@ -99,12 +152,22 @@ nlohmann::json MatrixToJson(const Matrix& m) {
         row[m.features[f]] = nullptr;
         continue;
       }
+      nlohmann::json failures = nlohmann::json::array();
+      for (const MatrixFailure& fail : cell->failures) {
+        failures.push_back({{"scenario", fail.scenario},
+                            {"report", fail.ReportLink()},
+                            {"deviations", fail.deviations}});
+      }
       row[m.features[f]] = {{"outcome", OutcomeName(cell->outcome)},
                             {"passed", cell->passed},
                             {"run", cell->run},
                             {"skipped", cell->skipped},
                             {"scenarios", cell->Scenarios()},
                             {"label", cell->Label()}};
+      if (!failures.empty()) {
+        row[m.features[f]]["deviations"] = cell->Deviations();
+        row[m.features[f]]["failures"] = std::move(failures);
+      }
     }
   }
   return {{"format", kMatrixFormat},

@@ -54,8 +54,16 @@ struct ScenarioInfo {
   // Optional labels from the scenario file ("streaming", "tools"); the matrix
   // shows each tag as a feature column beside the protocols.
   std::vector<std::string> tags;
+  // `run --dialects`: the provider dialect the trace was rewritten into
+  // (mockllm/dialect_rewrite.h); "" in a plain run.
+  std::string dialect;
+  // `run --dialects`, a scenario that failed: the deviations of its dialect
+  // that changed its replies (mockllm::DeviationsApplied), the suspects for
+  // the failure; empty otherwise.
+  std::vector<std::string> deviations;
 
-  std::string Id() const { return protocol + "/" + name; }  // "skill/git-quick-commit"
+  // "skill/git-quick-commit", and "skill/git-quick-commit@deepseek" in a dialect.
+  std::string Id() const { return protocol + "/" + name + (dialect.empty() ? "" : "@" + dialect); }
   friend bool operator==(const ScenarioInfo&, const ScenarioInfo&) = default;
 };
 

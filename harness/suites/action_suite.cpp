@@ -1,70 +1,23 @@
 #include "harness/suites/action_suite.h"
 
-#include <algorithm>
 #include <chrono>
-#include <map>
 
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "harness/http_transport.h"
+#include "harness/suites/action_checks.h"
 #include "protocols/action/client.h"
-#include "protocols/action/json_spelling.h"
-#include "protocols/action/mcp_payload.h"
+#include "protocols/action/json_input.h"
 #include "protocols/action/response_json.h"
 
 namespace llmconform::harness {
 namespace {
 
 using reports::CheckResult;
-using reports::Evidence;
 
 constexpr auto kTimeout = std::chrono::seconds(30);
 
-std::expected<action::AssistantRequest, Error> ReadInput(const Json& in) {
-  action::AssistantRequest request;
-  auto utterance = RequireString(in, "utterance");
-  if (!utterance) return std::unexpected(utterance.error());
-  request.utterance = std::move(*utterance);
-  auto session_id = OptionalString(in, "sessionId");
-  if (!session_id) return std::unexpected(session_id.error());
-  request.session_id = std::move(*session_id);
-  auto model = OptionalString(in, "model");
-  if (!model) return std::unexpected(model.error());
-  if (*model) request.model = std::move(**model);
-  if (in.contains("supportedCommands")) {
-    const Json& list = in["supportedCommands"];
-    if (!list.is_array() ||
-        !std::all_of(list.begin(), list.end(), [](const Json& c) { return c.is_string(); })) {
-      return std::unexpected(Error{"field \"supportedCommands\": expected an array of strings"});
-    }
-    request.supported_commands = list.get<std::vector<std::string>>();
-  }
-  return request;
-}
-
-// A JSON value for evidence: compact, "(absent)" for a missing one.
-std::string Show(const Json* j) {
-  return j ? j->dump(-1, ' ', false, Json::error_handler_t::replace) : "(absent)";
-}
-
-const Json* Member(const Json& object, std::string_view key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-bool IsNullOrAbsent(const Json* j) { return !j || j->is_null(); }
-
-// The rule ids `expect.findings` says the reply breaks.
-std::vector<std::string> ExpectedFindings(const Scenario& s) {
-  std::vector<std::string> ids;
-  if (const Json* list = Member(s.expect, "findings"); list && list->is_array()) {
-    for (const auto& id : *list) {
-      if (id.is_string()) ids.push_back(id.get<std::string>());
-    }
-  }
-  return ids;
-}
+const JsonPointer kInput("/input");
 
 class ActionSuite final : public ProtocolSuite {
  public:
@@ -74,10 +27,8 @@ class ActionSuite final : public ProtocolSuite {
 
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
-    auto request = ReadInput(scenario.input);
-    if (!request)
-      return std::unexpected(
-          Error{Format("{}: input: {}", scenario.name, request.error().message)});
+    auto request = action::AssistantRequestFromJson(scenario.input, kInput);
+    if (!request) return std::unexpected(request.error().Within(scenario.name));
     if (ctx.llm_base_url.empty()) {
       return std::unexpected(Error{
           Format("{}: the scenario has no trace; the action suite asks the LLM", scenario.name)});
@@ -95,255 +46,14 @@ class ActionSuite final : public ProtocolSuite {
   }
 
   std::vector<CheckResult> Check(const Scenario& scenario, const Observation& obs) const override {
-    using Checker = CheckResult (*)(const std::string&, const Scenario&, const Observation&);
-    static const std::map<std::string, Checker, std::less<>> kCheckers = {
-        {"ACT-1", &ReplyRule},  {"ACT-2", &ReplyRule},      {"ACT-3", &ReplyRule},
-        {"ACT-4", &ReplyRule},  {"ACT-5", &ReplyRule},      {"ACT-6", &ReplyRule},
-        {"ACT-7", &ReplyRule},  {"ACT-8", &ReplyRule},      {"ACT-9", &TextOnly},
-        {"ACT-10", &TextOnly},  {"ACT-11", &TextAsWritten}, {"ACT-12", &Dropped},
-        {"ACT-13", &SessionId}, {"ACT-14", &Payload},       {"ACT-15", &RequestCarriesSessionId},
-    };
     std::vector<CheckResult> out;
-    for (const auto& rule : scenario.rules) {
-      const auto it = kCheckers.find(rule);
+    for (const auto& rule : scenario.rules)
       out.push_back(
-          it == kCheckers.end()
-              ? CheckResult::Error(rule, Format("no check is implemented for rule {}", rule))
-              : it->second(rule, scenario, obs));
-    }
+          RunRuleCheck(action_suite::Rules(), rule, action_suite::Context{scenario, obs}));
     return out;
   }
 
  private:
-  // ACT-1 … ACT-8: a finding for the rule exactly when the reply breaks it.
-  static CheckResult ReplyRule(const std::string& rule, const Scenario& s, const Observation& obs) {
-    const Json* findings = Member(obs.outputs, "findings");
-    if (!findings || !findings->is_array()) {
-      return CheckResult::Skip(rule, "the implementation reported no findings (outputs/findings)");
-    }
-    const auto expected = ExpectedFindings(s);
-    const bool broken = std::find(expected.begin(), expected.end(), rule) != expected.end();
-    std::optional<std::size_t> reported;
-    for (std::size_t i = 0; i < findings->size() && !reported; ++i) {
-      const Json* id = Member((*findings)[i], "rule");
-      if (id && *id == rule) reported = i;
-    }
-    if (broken && reported) {
-      const Json* message = Member((*findings)[*reported], "message");
-      return CheckResult::Pass(
-          rule, Format("the reply breaks {} and it was reported: {}", rule,
-                       message && message->is_string() ? message->get<std::string>() : ""));
-    }
-    if (!broken && !reported)
-      return CheckResult::Pass(rule, Format("the reply meets {}; nothing was reported", rule));
-    if (broken) {
-      return CheckResult::Fail(
-          rule, Format("the reply breaks {} but no finding reports it", rule),
-          {Format("a finding with rule {}", rule), Show(findings), "outputs/findings"});
-    }
-    return CheckResult::Fail(
-        rule, Format("a finding reports {} though the reply meets it", rule),
-        {Format("no finding with rule {}", rule), Show(&(*findings)[*reported]),
-         Format("outputs/findings/{}", *reported)});
-  }
-
-  // ACT-9, ACT-10: a plain answer: its text and no command.
-  static CheckResult TextOnly(const std::string& rule, const Scenario& s, const Observation& obs) {
-    if (!IsNullOrAbsent(Member(s.expect, "command"))) {
-      return CheckResult::Error(rule,
-                                Format("{} is listed, but the scenario expects a command", rule));
-    }
-    if (auto text = CompareText(rule, s, obs)) return *text;
-    if (auto none = NoCommandSent(rule, obs)) return *none;
-    return CheckResult::Pass(rule, "a plain answer: the text as written, and no command");
-  }
-
-  // ACT-11: the text for speech, byte for byte.
-  static CheckResult TextAsWritten(const std::string& rule, const Scenario& s,
-                                   const Observation& obs) {
-    if (auto text = CompareText(rule, s, obs)) return *text;
-    return CheckResult::Pass(
-        rule, Format("the text for speech is {} as written", Show(Member(obs.outputs, "text"))));
-  }
-
-  // ACT-12: an incomplete or unsupported command reaches no one, and why is said.
-  static CheckResult Dropped(const std::string& rule, const Scenario& s, const Observation& obs) {
-    if (!IsNullOrAbsent(Member(s.expect, "command"))) {
-      return CheckResult::Error(rule,
-                                Format("{} is listed, but the scenario expects a command", rule));
-    }
-    if (auto none = NoCommandSent(rule, obs)) return *none;
-    if (auto text = CompareText(rule, s, obs)) return *text;
-    const auto expected = ExpectedFindings(s);
-    const Json* findings = Member(obs.outputs, "findings");
-    if (findings && findings->is_array()) {
-      for (const auto& f : *findings) {
-        const Json* id = Member(f, "rule");
-        if (id && id->is_string() &&
-            std::find(expected.begin(), expected.end(), id->get<std::string>()) != expected.end()) {
-          const Json* message = Member(f, "message");
-          return CheckResult::Pass(
-              rule, Format("the command was ignored, the text alone delivered, and the reason "
-                           "reported: {}",
-                           message && message->is_string() ? message->get<std::string>() : ""));
-        }
-      }
-    }
-    std::string want;
-    for (const auto& id : expected) want += (want.empty() ? "" : " or ") + id;
-    return CheckResult::Fail(
-        rule, "the command was ignored, but no finding says why",
-        {Format("a finding with rule {}", want.empty() ? "(none expected?)" : want), Show(findings),
-         "outputs/findings"});
-  }
-
-  // ACT-13: the command carries the request's session id (the reply's only without one).
-  static CheckResult SessionId(const std::string& rule, const Scenario& s, const Observation& obs) {
-    const Json* want_command = Member(s.expect, "command");
-    if (IsNullOrAbsent(want_command))
-      return CheckResult::Skip(rule, "no command is expected, so no session id is sent");
-    const Json* want = Member(*want_command, "session_id");
-    const Json* request_id = Member(s.input, "sessionId");
-    if (!want || !want->is_string())
-      return CheckResult::Error(rule, "expect.command has no string session_id");
-    if (request_id && request_id->is_string() && !request_id->get<std::string>().empty() &&
-        *request_id != *want) {
-      return CheckResult::Error(rule,
-                                "expect.command.session_id differs from input.sessionId: the "
-                                "scenario contradicts ACT-13");
-    }
-    const Json* command = Member(obs.outputs, "command");
-    if (!command)
-      return CheckResult::Skip(rule, "the implementation reported no command (outputs/command)");
-    const Json* got = Member(*command, "session_id");
-    if (!got || *got != *want) {
-      return CheckResult::Fail(rule, "the command does not carry the expected session id",
-                               {want->dump(), Show(got), "outputs/command/session_id"});
-    }
-    if (const Json* payload = Member(obs.outputs, "mcpPayload"); payload && payload->is_string()) {
-      auto sent = action::ParseMcpPayload(payload->get<std::string>());
-      if (sent && sent->session_id != want->get<std::string>()) {
-        return CheckResult::Fail(rule, "the __MCP__ payload does not carry the expected session id",
-                                 {want->dump(), Show(payload), "outputs/mcpPayload"});
-      }
-    }
-    return CheckResult::Pass(rule, Format("the command carries session id {}{}", want->dump(),
-                                          request_id && request_id->is_string() &&
-                                                  !request_id->get<std::string>().empty()
-                                              ? " (the request's)"
-                                              : " (the reply's; the request has none)"));
-  }
-
-  // ACT-14: the __MCP__ payload, when a command is kept, and nothing otherwise.
-  static CheckResult Payload(const std::string& rule, const Scenario& s, const Observation& obs) {
-    if (!obs.outputs.contains("text"))
-      return CheckResult::Skip(rule, "the implementation reported no outputs");
-    const Json* want = Member(s.expect, "mcpPayload");
-    const Json* got = Member(obs.outputs, "mcpPayload");
-    if (IsNullOrAbsent(want)) {
-      if (IsNullOrAbsent(got))
-        return CheckResult::Pass(rule, "no command is kept, and no __MCP__ payload is sent");
-      return CheckResult::Fail(rule, "an __MCP__ payload was sent though no command should be kept",
-                               {"null", Show(got), "outputs/mcpPayload"});
-    }
-    if (!want->is_string())
-      return CheckResult::Error(rule, "expect.mcpPayload is neither a string nor null");
-    auto want_command = action::ParseMcpPayload(want->get<std::string>());
-    if (!want_command)
-      return CheckResult::Error(rule,
-                                Format("expect.mcpPayload: {}", want_command.error().message));
-    if (!got || !got->is_string()) {
-      return CheckResult::Fail(rule, "no __MCP__ payload was sent",
-                               {want->get<std::string>(), Show(got), "outputs/mcpPayload"});
-    }
-    auto got_command = action::ParseMcpPayload(got->get<std::string>());
-    if (!got_command) {
-      return CheckResult::Fail(
-          rule, got_command.error().message,
-          {want->get<std::string>(), got->get<std::string>(), "outputs/mcpPayload"});
-    }
-    // Compared as JSON values: the layout of the JSON is free, its content is
-    // not, and numbers in args keep their spelling.
-    if (got_command->session_id != want_command->session_id ||
-        got_command->command != want_command->command ||
-        !action::SameJsonSpelling(got_command->args_json, want_command->args_json)) {
-      return CheckResult::Fail(
-          rule, "the __MCP__ payload differs from the expected one",
-          {want->get<std::string>(), got->get<std::string>(), "outputs/mcpPayload"});
-    }
-    return CheckResult::Pass(rule, Format("the client receives {}", got->get<std::string>()));
-  }
-
-  // ACT-15: the request carries the session id, so that the model can return it.
-  static CheckResult RequestCarriesSessionId(const std::string& rule, const Scenario& s,
-                                             const Observation& obs) {
-    const Json* id = Member(s.input, "sessionId");
-    if (!id || !id->is_string() || id->get<std::string>().empty()) {
-      return CheckResult::Skip(rule, "the scenario's request has no session id");
-    }
-    const Json* body = nullptr;
-    std::string where;
-    if (!obs.journal.empty()) {
-      const Json* request = Member(obs.journal.front(), "request");
-      body = request ? Member(*request, "body") : nullptr;
-      where = "journal[0]/request/body/messages";
-    } else {
-      body = Member(obs.outputs, "request");
-      where = "outputs/request/messages";
-    }
-    const Json* messages = body ? Member(*body, "messages") : nullptr;
-    if (!messages || !messages->is_array()) {
-      return CheckResult::Fail(rule, "no request messages were observed",
-                               {"a messages array", Show(body), where});
-    }
-    const std::string& session_id = id->get_ref<const std::string&>();
-    for (std::size_t i = 0; i < messages->size(); ++i) {
-      const Json* content = Member((*messages)[i], "content");
-      if (content && content->is_string() &&
-          content->get_ref<const std::string&>().find(session_id) != std::string::npos) {
-        return CheckResult::Pass(rule,
-                                 Format("{}/{} carries the session id {}", where, i, id->dump()));
-      }
-    }
-    return CheckResult::Fail(
-        rule, "no message of the request carries the session id",
-        {Format("a message containing {}", id->dump()), Show(messages), where});
-  }
-
-  // Fails unless outputs.text is expect.text exactly; nullopt when it is.
-  static std::optional<CheckResult> CompareText(const std::string& rule, const Scenario& s,
-                                                const Observation& obs) {
-    const Json* want = Member(s.expect, "text");
-    if (!want || !want->is_string())
-      return CheckResult::Error(rule, "expect.text is missing or not a string");
-    const Json* got = Member(obs.outputs, "text");
-    if (!got) return CheckResult::Skip(rule, "the implementation reported no text (outputs/text)");
-    if (!got->is_string()) {
-      return CheckResult::Fail(rule, "the text for speech is not a string",
-                               {want->dump(), Show(got), "outputs/text"});
-    }
-    if (*got != *want) {
-      return CheckResult::Fail(rule, "the text for speech differs from the reply's text as written",
-                               {want->dump(), Show(got), "outputs/text"});
-    }
-    return std::nullopt;
-  }
-
-  // Fails if a command or a payload was sent; nullopt when none was.
-  static std::optional<CheckResult> NoCommandSent(const std::string& rule, const Observation& obs) {
-    const Json* command = Member(obs.outputs, "command");
-    const Json* payload = Member(obs.outputs, "mcpPayload");
-    if (!IsNullOrAbsent(command)) {
-      return CheckResult::Fail(rule, "a command was kept though none should be",
-                               {"null", Show(command), "outputs/command"});
-    }
-    if (!IsNullOrAbsent(payload)) {
-      return CheckResult::Fail(rule, "an __MCP__ payload was sent though no command should be kept",
-                               {"null", Show(payload), "outputs/mcpPayload"});
-    }
-    return std::nullopt;
-  }
-
   TransportFactory factory_;
 };
 

@@ -162,8 +162,8 @@ TEST(ActionSuite, BadInputAndNoTraceAreDriveErrors) {
   auto no_utterance = ReplaySuite(s)->Drive(s, Context());
   ASSERT_FALSE(no_utterance);
   EXPECT_EQ(no_utterance.error().message,
-            "seed-open-safari: input: field \"utterance\": expected string, got nothing (the field "
-            "is required)");
+            "seed-open-safari: /input/utterance: expected string, got nothing (the field is "
+            "required)");
 }
 
 // The checks fail on a client that gets it wrong.

@@ -27,15 +27,19 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "harness/suite.h"
+#include "harness/suites/gymbro_checks.h"
 
 namespace llmconform::harness {
 
 std::unique_ptr<ProtocolSuite> MakeGymbroSuite();
 
-// The suite above under another protocol name (the thinkingml suite).
-std::unique_ptr<ProtocolSuite> MakeGymbroStreamSuite(std::string protocol);
+// The suite above under another protocol name, with that protocol's rule
+// table (the thinkingml suite).
+std::unique_ptr<ProtocolSuite> MakeGymbroStreamSuite(
+    std::string protocol, std::span<const gymbro_suite::StreamRule> rules);
 
 }  // namespace llmconform::harness

@@ -116,17 +116,17 @@ TEST(GymbroSuites, BadScenarioInputIsAnError) {
   auto obs =
       suite->Drive(s, DriveContext{"http://127.0.0.1:1/v1", kRoot, fs::temp_directory_path()});
   ASSERT_FALSE(obs);
-  EXPECT_EQ(obs.error().message, "input.heartbeatMs: expected at least 1, got 0");
+  EXPECT_EQ(obs.error().message, "/input/heartbeatMs: expected at least 1, got 0");
   s.input.erase("text");
   obs = suite->Drive(s, DriveContext{"http://127.0.0.1:1/v1", kRoot, fs::temp_directory_path()});
   ASSERT_FALSE(obs);
   EXPECT_EQ(obs.error().message,
-            "input.text: field \"text\": expected string, got nothing (the field is required)");
+            "/input/text: expected string, got nothing (the field is required)");
   Scenario bad_expect = NamedScenario("gymbro", "seed-event-sequence");
   bad_expect.expect["outcome"] = "done";
   for (const auto& r : suite->Check(bad_expect, Observation{})) {
     EXPECT_EQ(r.outcome, Outcome::kError);
-    EXPECT_EQ(r.message, "expect.outcome: expected \"completed\" or \"error\", got \"done\"");
+    EXPECT_EQ(r.message, "/expect/outcome: expected \"completed\" or \"error\", got \"done\"");
   }
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "harness/suite.h"
 
@@ -12,6 +13,9 @@ namespace llmconform::harness {
 struct SuiteKind {
   std::string_view protocol;
   std::unique_ptr<ProtocolSuite> (*make)();
+  // The rule IDs of the suite's table (harness/suites/rule_table.h): the rules
+  // it checks, each once.
+  std::vector<std::string_view> (*rule_ids)();
 };
 
 std::span<const SuiteKind> Suites();

@@ -172,12 +172,11 @@ TEST(SkillSuiteDrive, BadInputIsAnError) {
   Scenario s;
   s.name = "broken";
   s.input = {{"skillMarkdown", "x"}};
-  EXPECT_EQ(
-      suite->Drive(s, {}).error().message,
-      "broken: input: field \"skillName\": expected string, got nothing (the field is required)");
+  EXPECT_EQ(suite->Drive(s, {}).error().message,
+            "broken: /input/skillName: expected string, got nothing (the field is required)");
   s.input = {{"skillName", "a"}, {"skillMarkdown", "x"}, {"commands", {{{"skip", "yes"}}}}};
   EXPECT_EQ(suite->Drive(s, {}).error().message,
-            "broken: input.commands[0]: field \"skip\": expected boolean, got string");
+            "broken: /input/commands/0/skip: expected boolean, got string");
   s.input = {{"skillName", "a"}, {"skillMarkdown", "x"}};
   EXPECT_EQ(suite->Drive(s, {}).error().message,
             "broken: a skill scenario needs a trace to talk to");

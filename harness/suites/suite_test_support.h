@@ -52,13 +52,16 @@ inline const Scenario& NamedScenario(std::string_view protocol, std::string_view
 }
 
 // What the runner does for one scenario (ObserveScenario), in a scratch
-// folder removed afterwards; a failure fails the calling test and yields an
-// empty observation.
+// folder removed afterwards, with the journal as the rules read it
+// (JournalTurns); a failure fails the calling test and yields an empty
+// observation.
 inline Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
   const ScratchDir work("llmconform-suite-test-");
   auto obs = ObserveScenario(suite, s, LLMCONFORM_SOURCE_ROOT, work.path());
   EXPECT_TRUE(obs) << s.name << ": " << (obs ? "" : obs.error().message);
-  return obs ? std::move(*obs) : Observation{};
+  if (!obs) return Observation{};
+  obs->journal = JournalTurns(obs->journal);
+  return std::move(*obs);
 }
 
 // The result for `rule`, or nullptr.

@@ -4,6 +4,8 @@
 
 namespace llmconform::harness {
 
-std::unique_ptr<ProtocolSuite> MakeThinkingmlSuite() { return MakeGymbroStreamSuite("thinkingml"); }
+std::unique_ptr<ProtocolSuite> MakeThinkingmlSuite() {
+  return MakeGymbroStreamSuite("thinkingml", gymbro_suite::ThinkingmlRules());
+}
 
 }  // namespace llmconform::harness

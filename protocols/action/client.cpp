@@ -4,6 +4,7 @@
 #include "base/json_read.h"
 #include "protocols/action/mcp_payload.h"
 #include "protocols/wire/chat.h"
+#include "protocols/wire/inline_think.h"
 
 namespace llmconform::action {
 
@@ -61,7 +62,11 @@ std::expected<ClientOutcome, Error> AskAssistant(wire::ChatTransport& transport,
     return std::unexpected(Error{"the LLM's answer has no choices"});
   }
   ClientOutcome out;
-  out.reply = completion->choices.front().message.Text();
+  // A provider's inline reasoning is not the reply (docs/protocols.md,
+  // "Inline reasoning").
+  wire::ChatMessage& message = completion->choices.front().message;
+  wire::MoveInlineThink(message);
+  out.reply = message.Text();
   const std::optional<std::string_view> session_id =
       request.session_id ? std::optional<std::string_view>(*request.session_id) : std::nullopt;
   out.response = ParseAssistantResponse(out.reply, session_id, request.supported_commands);

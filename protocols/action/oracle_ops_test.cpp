@@ -124,16 +124,14 @@ TEST(ActionParseOp, RejectsInputItCannotTake) {
     auto out = RunParse(in);
     return out ? std::string("(ran)") : out.error().message;
   };
-  EXPECT_EQ(error(Json::array()), "input: expected object, got array");
-  EXPECT_EQ(error(Json::object()),
-            "field \"text\": expected string, got nothing (the field is required)");
-  EXPECT_EQ(error({{"text", 1}}), "field \"text\": expected string, got number");
-  EXPECT_EQ(error({{"text", ""}, {"sessionId", 5}}),
-            "field \"sessionId\": expected string, got number");
+  EXPECT_EQ(error(Json::array()), "/: expected object, got array");
+  EXPECT_EQ(error(Json::object()), "/text: expected string, got nothing (the field is required)");
+  EXPECT_EQ(error({{"text", 1}}), "/text: expected string, got number");
+  EXPECT_EQ(error({{"text", ""}, {"sessionId", 5}}), "/sessionId: expected string, got number");
   EXPECT_EQ(error({{"text", ""}, {"supportedCommands", "open_app"}}),
-            "field \"supportedCommands\": expected array, got string");
+            "/supportedCommands: expected array, got string");
   EXPECT_EQ(error({{"text", ""}, {"supportedCommands", {"open_app", 2}}}),
-            "field \"supportedCommands\"[1]: expected string, got number");
+            "/supportedCommands/1: expected string, got number");
 }
 
 }  // namespace

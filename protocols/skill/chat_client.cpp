@@ -5,6 +5,7 @@
 #include "base/format.h"
 #include "base/json_read.h"
 #include "protocols/wire/chat.h"
+#include "protocols/wire/inline_think.h"
 
 namespace llmconform::skill {
 namespace {
@@ -51,9 +52,13 @@ std::expected<std::string, Error> ReplyFromAnswer(const wire::HttpResponse& answ
         auto message = first.find("message");
         if (message != first.end() && message->is_object()) {
           auto content = message->find("content");
-          if (content != message->end() && content->is_string() &&
-              !content->get_ref<const std::string&>().empty()) {
-            return content->get<std::string>();
+          if (content != message->end() && content->is_string()) {
+            // A provider's inline reasoning is not the reply (docs/protocols.md,
+            // "Inline reasoning"); reasoning alone is an empty reply.
+            const std::string& text = content->get_ref<const std::string&>();
+            const auto split = wire::SplitInlineThink(text);
+            const std::string_view reply = split ? split->answer : std::string_view(text);
+            if (!reply.empty()) return std::string(reply);
           }
         }
       }

@@ -35,24 +35,11 @@ std::expected<Json, Error> SystemPromptOp(const Json& in) {
 }
 
 std::expected<Json, Error> InitialPromptOp(const Json& in) {
-  if (auto ok = RequireObjectInput(in); !ok) return std::unexpected(ok.error());
-  auto name = RequireString(in, "skillName");
-  if (!name) return std::unexpected(name.error());
-  Parameters parameters;
-  if (auto it = in.find("parameters"); it != in.end() && !it->is_null()) {
-    auto p = ParametersFromJson(*it);
-    if (!p) return std::unexpected(p.error());
-    parameters = std::move(*p);
-  }
-  auto custom = OptionalString(in, "customPrompt");
-  if (!custom) return std::unexpected(custom.error());
-  auto step = OptionalInt(in, "step");
-  if (!step) return std::unexpected(step.error());
-  auto max_steps = OptionalInt(in, "maxSteps");
-  if (!max_steps) return std::unexpected(max_steps.error());
-  return Json{
-      {"text", BuildInitialUserPrompt(*name, parameters, custom->value_or(""), step->value_or(1),
-                                      max_steps->value_or(kDefaultMaxSteps))}};
+  auto input = InitialPromptInputFromJson(in);
+  if (!input) return std::unexpected(input.error());
+  return Json{{"text", BuildInitialUserPrompt(input->skill_name, input->parameters,
+                                              input->custom_prompt, input->step,
+                                              input->max_steps)}};
 }
 
 std::expected<Json, Error> CheckReplyOp(const Json& in) {

@@ -55,7 +55,7 @@ TEST(SkillOracle, BuildSkillSystemPrompt) {
       (*Call("skill.buildSkillSystemPrompt", {{"skillName", "s"}, {"skillMarkdown", "b"}}))["text"],
       std::string(kSkillSystemPromptWithAsk) + "\n\n--- Active Skill: s ---\nb");
   EXPECT_EQ(Call("skill.buildSkillSystemPrompt", {{"skillName", "s"}}).error().message,
-            "field \"skillMarkdown\": expected string, got nothing (the field is required)");
+            "/skillMarkdown: expected string, got nothing (the field is required)");
 }
 
 TEST(SkillOracle, BuildInitialUserPrompt) {
@@ -73,20 +73,20 @@ TEST(SkillOracle, BuildInitialUserPrompt) {
   EXPECT_EQ(Call("skill.buildInitialUserPrompt", {{"skillName", "s"}, {"parameters", {{"k", "v"}}}})
                 .error()
                 .message,
-            "field \"parameters\": expected array, got object");
+            "/parameters: expected array, got object");
   EXPECT_EQ(Call("skill.buildInitialUserPrompt",
                  {{"skillName", "s"}, {"parameters", Json::array({Json::array({"k"})})}})
                 .error()
                 .message,
-            "field \"parameters\"[0]: expected [key, value], got an array of 1");
+            "/parameters/0: expected [key, value], got an array of 1");
   EXPECT_EQ(
       Call("skill.buildInitialUserPrompt",
            {{"skillName", "s"}, {"parameters", Json::array({Json::array({"k", Json::array()})})}})
           .error()
           .message,
-      "field \"parameters\"[0][1]: expected string, number, boolean or null, got array");
+      "/parameters/0/1: expected string, number, boolean or null, got array");
   EXPECT_EQ(Call("skill.buildInitialUserPrompt", Json::array()).error().message,
-            "input: expected object, got array");
+            "/: expected object, got array");
 }
 
 TEST(SkillOracle, CheckReply) {

@@ -9,6 +9,7 @@
 #include "protocols/toolcalls/workflow_graph.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
+#include "protocols/wire/inline_think.h"
 #include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::toolcalls {
@@ -311,6 +312,9 @@ RunOutcome ExecutionEngine::Loop() {
       message = std::move(r->choices[0].message);
     }
     message.role = "assistant";
+    // A provider's inline reasoning goes back as reasoning_content, not as
+    // the answer (docs/protocols.md, "Inline reasoning").
+    wire::MoveInlineThink(message);
     const Json echoed = EchoAssistant(message);
     turn.assistant = echoed;
     window_.push_back(echoed);

@@ -33,6 +33,21 @@ print("\n".join(sorted({c["rule"] for s in r["scenarios"] for c in s["checks"] i
 run mt_ok 0 --client-cmd "node $work/openai_client.mjs" --filter 'multiturn/*'
 run act_ok 0 --client-cmd "node $work/openai_client.mjs" --filter 'action/*'
 
+# Your client in every dialect: the example reads content as the answer, so
+# Hugging Face's inline <think> block breaks it there and nowhere else, and
+# the matrix names the deviation.
+run act_dialects 1 --client-cmd "node $work/openai_client.mjs" --filter 'action/*' \
+  --dialects openai,azure,huggingface -j 2 --report "matrix:out=matrix.md"
+python3 - "$work/act_dialects/report.json" <<'PY' || fail "act_dialects: failures outside huggingface"
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = {s["dialect"] for s in r["scenarios"] if s["outcome"] in ("fail", "error")}
+assert bad == {"huggingface"}, bad
+assert {s["dialect"] for s in r["scenarios"]} == {"openai", "azure", "huggingface"}
+PY
+grep -q "| huggingface | .*DIA-THINK-TAGS-IN-CONTENT" "$work/act_dialects/matrix.md" ||
+  fail "act_dialects: the matrix does not name DIA-THINK-TAGS-IN-CONTENT"
+
 run mt_trim 1 --client-cmd "node $work/broken_client.mjs trim" --filter 'multiturn/*'
 rules=$(failed_rules "$work/mt_trim/report.json")
 grep -qx "REQ-AIS-MULTITURN-4" <<<"$rules" || fail "trim: REQ-AIS-MULTITURN-4 not failed: $rules"

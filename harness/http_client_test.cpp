@@ -1,0 +1,156 @@
+// The real HttpClient against loopback servers: what it sends, how it
+// streams, and which HttpFailure each way of going wrong gives.
+#include "harness/http_client.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "harness/loopback_server_test_support.h"
+
+namespace llmconform::harness {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(HttpClient, SendsTheRequestAndReturnsTheResponse) {
+  LoopbackServer server([](httplib::Server& s) {
+    s.Post("/a/b", [](const httplib::Request& req, httplib::Response& res) {
+      res.status = 201;
+      res.set_header("X-Seen", req.get_header_value("X-Thing"));
+      res.set_content(req.get_header_value("Content-Type") + "|" + req.body, "text/plain");
+    });
+  });
+  const HttpRequest request{"POST",
+                            server.url() + "/a/b",
+                            {{"X-Thing", "t1"}, {"Content-Type", "application/json"}},
+                            "{}"};
+  auto r = RealHttpClient()->Send(request, HttpTimeouts::All(milliseconds(5000)));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->status, 201);
+  EXPECT_EQ(r->headers.at("x-seen"), "t1");
+  EXPECT_EQ(r->headers.at("content-type"), "text/plain");
+  EXPECT_EQ(r->body, "application/json|{}");
+}
+
+TEST(HttpClient, StreamsTheHeadThenTheBodyAndKeepsNoCopy) {
+  LoopbackServer server([](httplib::Server& s) {
+    s.Get("/events", [](const httplib::Request&, httplib::Response& res) {
+      res.status = 404;
+      res.set_chunked_content_provider("text/event-stream",
+                                       [n = 0](std::size_t, httplib::DataSink& sink) mutable {
+                                         if (n++ == 3) {
+                                           sink.done();
+                                           return true;
+                                         }
+                                         return sink.write("data: x\n\n", 9);
+                                       });
+    });
+  });
+  std::string order;
+  std::string body;
+  auto r = RealHttpClient()->Send({"GET", server.url() + "/events", {}, ""},
+                                  HttpTimeouts::All(milliseconds(5000)),
+                                  {.on_head =
+                                       [&](const wire::HttpResponse& head) {
+                                         order += "head " + std::to_string(head.status) + ";";
+                                         return true;
+                                       },
+                                   .on_body =
+                                       [&](std::string_view bytes) {
+                                         if (body.empty()) order += "body;";
+                                         body.append(bytes);
+                                         return true;
+                                       }});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(order, "head 404;body;");
+  EXPECT_EQ(body, "data: x\n\ndata: x\n\ndata: x\n\n");
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(r->body, "");
+}
+
+TEST(HttpClient, AHandlerReturningFalseCancels) {
+  LoopbackServer server([](httplib::Server& s) {
+    s.Get("/",
+          [](const httplib::Request&, httplib::Response& res) { res.set_content("x", "a/b"); });
+  });
+  auto r =
+      RealHttpClient()->Send({"GET", server.url(), {}, ""}, HttpTimeouts::All(milliseconds(5000)),
+                             {.on_head = [](const wire::HttpResponse&) { return false; }});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kCancelled);
+  EXPECT_EQ(r.error().message, "GET " + server.url() + ": cancelled by the client");
+}
+
+TEST(HttpClient, ANonHttpUrlAndAClosedPortFailAtOnce) {
+  auto bad = RealHttpClient()->Send({"GET", "ftp://x", {}, ""}, {});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().failure, HttpFailure::kBadUrl);
+  EXPECT_EQ(bad.error().message, "GET ftp://x: not an http(s) URL");
+  auto closed = RealHttpClient()->Send({"POST", "http://127.0.0.1:1/v1", {}, "{}"},
+                                       HttpTimeouts::All(milliseconds(2000)));
+  ASSERT_FALSE(closed);
+  EXPECT_EQ(closed.error().failure, HttpFailure::kUnreachable);
+  EXPECT_EQ(closed.error().message, "POST http://127.0.0.1:1/v1: " + closed.error().what);
+}
+
+// Serves /trickle as an endless chunked stream, one event every 50 ms, and
+// /silent as headers and then nothing; both end when the server stops.
+class SlowServer {
+ public:
+  SlowServer()
+      : server_([this](httplib::Server& s) {
+          s.Get("/trickle", [this](const httplib::Request&, httplib::Response& res) {
+            res.set_chunked_content_provider("text/event-stream",
+                                             [this](std::size_t, httplib::DataSink& sink) {
+                                               if (stop_) return false;
+                                               std::this_thread::sleep_for(milliseconds(50));
+                                               return sink.write("data: x\n\n", 9);
+                                             });
+          });
+          s.Get("/silent", [this](const httplib::Request&, httplib::Response& res) {
+            res.set_chunked_content_provider("text/event-stream",
+                                             [this](std::size_t, httplib::DataSink& sink) {
+                                               if (stop_) return false;
+                                               std::this_thread::sleep_for(milliseconds(20));
+                                               return sink.is_writable();
+                                             });
+          });
+        }) {}
+  ~SlowServer() { stop_ = true; }
+  std::string url() const { return server_.url(); }
+
+ private:
+  std::atomic<bool> stop_ = false;
+  LoopbackServer server_;
+};
+
+TEST(HttpClient, ATricklingStreamStopsAtTheTotalDeadline) {
+  SlowServer server;
+  std::size_t bytes = 0;
+  auto r = RealHttpClient()->Send(
+      {"GET", server.url() + "/trickle", {}, ""},
+      {.connect = milliseconds(5000), .read = milliseconds(5000), .total = milliseconds(400)},
+      {.on_head = {}, .on_body = [&](std::string_view b) {
+         bytes += b.size();
+         return true;
+       }});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kTimeout);
+  EXPECT_EQ(r.error().what, "timed out after 400 ms");  // the total, not the read timeout
+  EXPECT_GT(bytes, 0u);
+}
+
+TEST(HttpClient, ASilentStreamStopsAtTheReadTimeout) {
+  SlowServer server;
+  auto r = RealHttpClient()->Send(
+      {"GET", server.url() + "/silent", {}, ""},
+      {.connect = milliseconds(5000), .read = milliseconds(300), .total = milliseconds(60000)});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kTimeout);
+  EXPECT_EQ(r.error().what, "timed out after 300 ms");
+}
+
+}  // namespace
+}  // namespace llmconform::harness

@@ -1,0 +1,111 @@
+// `llmconform probe`: a fixed battery of Chat Completions requests sent to a
+// live OpenAI-compatible endpoint, and that endpoint's row of the provider
+// matrix: which client features work (pass / fail / unsupported) and which
+// deviations from OpenAI's wire format it shows, each with its evidence.
+//
+// The battery's requests are exactly the recorded requests of
+// fixtures/probe/*.trace.jsonl (with the model replaced), so
+// `mockllm serve --traces fixtures/probe [--dialect X]` is a stand-in
+// endpoint. Deviations are found by the code of `llmconform dialect`
+// (harness/dialect_cmd.h) run on the trace each exchange becomes; features
+// are judged as a careful client reads the reply (protocols/wire:
+// StreamAccumulator, ResponseFromJson, ErrorBodyFromJson), so a dialect the
+// toolkit knows does not fail a feature, it shows a deviation.
+// docs/dialects.md "Probing a live endpoint" is the user's description.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/json.h"
+#include "harness/http_client.h"
+#include "mockllm/trace.h"
+#include "protocols/wire/dialect.h"
+
+namespace llmconform::harness {
+
+// One exchange's answer, kept as it arrived (status, headers, body pieces
+// with their times) so that it can be judged and recorded as a trace.
+struct ProbeReply {
+  int status = 0;                                            // 0: no status line arrived
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
+  std::vector<mockllm::Chunk> pieces;  // the body as read, `t_ms` since the request was sent
+  std::optional<std::string> error;    // the exchange failed: "timed out after 2000 ms", …
+  bool timed_out = false;
+  long long ms = 0;  // how long the exchange took
+
+  std::string Body() const;
+  std::string Header(std::string_view lower) const;  // "" when absent
+};
+
+// POSTs `body` to `url` with `headers` through `http`. `timeout` is each of
+// the three HttpTimeouts, so it bounds the whole exchange (connect, headers
+// and body); a body larger than `max_body_bytes` is cut there and reported
+// as an error. The status and headers are kept when the body then fails.
+// Never throws.
+ProbeReply ProbePost(HttpClient& http, const std::string& url,
+                     const std::vector<std::pair<std::string, std::string>>& headers,
+                     const std::string& body, std::chrono::milliseconds timeout,
+                     std::size_t max_body_bytes = 16 * 1024 * 1024);
+
+struct ProbeItem {
+  std::string name;     // "plain": fixtures/probe/plain.trace.jsonl holds its canonical answer
+  std::string feature;  // "plain-text"
+  OJson body;           // the request body
+  // The request asks for something an endpoint may refuse (tools, usage in a
+  // stream, reasoning): a 400/422 answer makes the feature "unsupported".
+  bool optional_params = false;
+};
+
+// The features, in report order: plain-text, streamed-text, usage, tool-call,
+// parallel-tool-calls, streamed-tool-calls, reasoning, error-mapping.
+const std::vector<std::string>& ProbeFeatures();
+
+// The battery for `model`, in the order it is sent.
+std::vector<ProbeItem> ProbeBattery(const std::string& model);
+
+enum class ProbeOutcome { kPass, kFail, kUnsupported, kNotProvoked };
+std::string_view OutcomeName(ProbeOutcome o);  // "pass", "fail", "unsupported", "not-provoked"
+
+struct ProbeItemResult {
+  std::string name;
+  std::string feature;
+  ProbeOutcome outcome = ProbeOutcome::kFail;
+  std::string detail;  // the evidence: which response, which field, what was seen
+  int status = 0;      // 0: no answer
+  bool streamed = false;
+  long long ms = 0;
+  std::vector<wire::Deviation> deviations;
+};
+
+// Judges `reply` to `item` (the reply's deviations already found, for
+// reasoning blocks only the detector sees). Pure; never throws.
+ProbeItemResult JudgeProbeReply(const ProbeItem& item, const ProbeReply& reply,
+                                const std::vector<wire::Deviation>& deviations);
+
+// A feature's result from its items: fail if one failed, else pass if one
+// passed, else unsupported.
+ProbeOutcome CombineOutcomes(const std::vector<ProbeOutcome>& items);
+
+struct ProbeArgs {
+  std::string base_url;
+  std::string model;
+  std::string api_key_env = "OPENAI_API_KEY";
+  std::vector<std::string> features;
+  std::string record_dir;
+  std::string provider;
+  double timeout_s = 60;
+  bool json = false;
+};
+void SetupProbe(CLI::App& app, ProbeArgs& a);
+// 0 every probed feature passed (or is unsupported); 1 a feature failed;
+// 2 usage or input error (a bad URL, an unknown feature); 3 internal (a
+// recording could not be written).
+// Every request goes through `http`.
+int RunProbe(const ProbeArgs& a, HttpClient& http = *RealHttpClient());
+
+}  // namespace llmconform::harness

@@ -1,0 +1,55 @@
+// Rule dispatch of the protocol suites. Each suite has one table from rule ID
+// to the function that checks the rule (its `<protocol>_checks.cpp` or
+// `<protocol>_rules.cpp`), so a rule ID in a report leads to its check in one
+// step: grep the ID under harness/suites/. suite_rules_test.cpp holds every
+// table to its catalogue, specs/<protocol>/rules.json: one entry per rule.
+#pragma once
+
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/format.h"
+#include "reports/result.h"
+
+namespace llmconform::harness {
+
+// One entry: the rule and its check. `Context` is what the suite's checks
+// read (the scenario, the observation and what the suite made of them).
+template <typename Context>
+struct RuleCheck {
+  std::string_view rule;
+  reports::CheckResult (*check)(const std::string& rule, const Context& c);
+};
+
+// The rule's check applied to `c`, or an Error result when `table` has no
+// entry for the rule.
+template <typename Context>
+reports::CheckResult RunRuleCheck(std::span<const RuleCheck<Context>> table,
+                                  const std::string& rule, const Context& c) {
+  for (const auto& entry : table) {
+    if (entry.rule == rule) return entry.check(rule, c);
+  }
+  return reports::CheckResult::Error(rule, Format("no check is implemented for rule {}", rule));
+}
+
+// One table of the parts of a suite's table kept beside their checks, in order.
+template <typename Context>
+std::vector<RuleCheck<Context>> JoinRuleTables(
+    std::initializer_list<std::span<const RuleCheck<Context>>> parts) {
+  std::vector<RuleCheck<Context>> all;
+  for (auto part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// The rule IDs of `table`, in table order.
+template <typename Entry>
+std::vector<std::string_view> RuleIdsOf(std::span<const Entry> table) {
+  std::vector<std::string_view> ids;
+  for (const auto& entry : table) ids.push_back(entry.rule);
+  return ids;
+}
+
+}  // namespace llmconform::harness

@@ -1,0 +1,80 @@
+#include "harness/suites/toolcalls_journal.h"
+
+#include <set>
+
+#include "base/json_read.h"
+#include "protocols/toolcalls/tool_schemas.h"
+
+namespace llmconform::harness::toolcalls_suite {
+
+namespace tc = toolcalls;
+
+std::vector<SentRequest> Requests(const Observation& obs) {
+  std::vector<SentRequest> out;
+  for (std::size_t i = 0; i < obs.journal.size(); ++i) {
+    const Json& e = obs.journal[i];
+    if (!e.is_object() || !e.contains("request")) continue;
+    const Json& body = e["request"].value("body", Json());
+    if (body.is_object() && body.contains("messages") && body["messages"].is_array())
+      out.push_back({i, body});
+  }
+  return out;
+}
+
+std::vector<AnsweredCall> AnsweredCalls(const std::vector<SentRequest>& requests) {
+  std::vector<AnsweredCall> out;
+  std::set<std::string> seen;
+  for (const auto& r : requests) {
+    const Json& ms = r.messages();
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const Json& m = ms[i];
+      if (m.value("role", "") != "assistant" || !m.contains("tool_calls") ||
+          !m["tool_calls"].is_array())
+        continue;
+      for (const auto& call : m["tool_calls"]) {
+        const std::string id = call.value("id", "");
+        if (id.empty() || seen.count(id)) continue;
+        AnsweredCall a;
+        a.id = id;
+        a.name = call.contains("function") ? call["function"].value("name", "") : "";
+        a.args = ReadJsonOrDiscarded(
+            call.contains("function") ? call["function"].value("arguments", "") : "");
+        if (a.args.is_discarded()) a.args = nullptr;
+        for (std::size_t j = i + 1; j < ms.size() && ms[j].value("role", "") == "tool"; ++j) {
+          if (ms[j].value("tool_call_id", "") == id && ms[j]["content"].is_string()) {
+            a.result = ReadJsonOrDiscarded(ms[j]["content"].get<std::string>());
+            if (a.result.is_discarded()) a.result = nullptr;
+            a.where = Format("{}/{}", r.where(), j);
+          }
+        }
+        if (!a.result.is_null()) {
+          seen.insert(id);
+          out.push_back(std::move(a));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string ToolOf(const AnsweredCall& c) {
+  auto t = tc::ToolFromName(c.name);
+  return t ? std::string(tc::ToolName(*t)) : c.name;
+}
+
+std::vector<std::pair<std::string, std::string>> UserTexts(const std::vector<SentRequest>& requests,
+                                                           std::string_view prefix) {
+  std::vector<std::pair<std::string, std::string>> out;  // (where, text)
+  for (const auto& r : requests) {
+    const Json& ms = r.messages();
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      if (ms[i].value("role", "") == "user" && ms[i]["content"].is_string() &&
+          ms[i]["content"].get<std::string>().starts_with(prefix)) {
+        out.emplace_back(Format("{}/{}", r.where(), i), ms[i]["content"].get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace llmconform::harness::toolcalls_suite

@@ -1,0 +1,486 @@
+// End to end: `llmconform probe` against real servers on loopback: a real
+// `mockllm serve --traces fixtures/probe --dialect X` for every dialect X, and
+// small hostile servers (one that closes the connection, one that answers
+// garbage, one that stalls, one that echoes the key back).
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/subprocess.h"
+
+namespace llmconform {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::ReadWholeFile;
+using testing::RunProcess;
+
+const std::string kLlmconform = LLMCONFORM_BINARY;
+const std::string kMockllm = MOCKLLM_BINARY;
+const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+// Not shaped like any known secret, so only the probe's own scrubbing can
+// keep it out of what it prints and writes.
+const std::string kKey = "probe-test-key-Zq9w7Lx";
+
+// A background `mockllm serve` on an ephemeral port, stopped (SIGTERM, then
+// SIGKILL) when destroyed.
+class MockllmServer {
+ public:
+  explicit MockllmServer(std::vector<std::string> args) {
+    int out[2];
+    if (pipe(out) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, 2);
+      close(out[0]);
+      close(out[1]);
+      std::vector<std::string> argv = {kMockllm, "serve", "--port", "0", "--speed", "0"};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+    close(out[1]);
+    std::string text;
+    char buf[4096];
+    // The first line is "listening on http://127.0.0.1:PORT"; bounded by 60 s.
+    for (int waited = 0; text.find('\n') == std::string::npos && waited < 600; ++waited) {
+      pollfd p{out[0], POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      const ssize_t n = read(out[0], buf, sizeof buf);
+      if (n <= 0) break;
+      text.append(buf, static_cast<std::size_t>(n));
+    }
+    close(out[0]);
+    const auto at = text.find("http://");
+    if (at != std::string::npos) url_ = text.substr(at, text.find('\n', at) - at);
+  }
+  ~MockllmServer() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+      usleep(50000);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  MockllmServer(const MockllmServer&) = delete;
+  MockllmServer& operator=(const MockllmServer&) = delete;
+  const std::string& url() const { return url_; }  // "" when it did not start
+
+ private:
+  pid_t pid_ = -1;
+  std::string url_;
+};
+
+// A misbehaving HTTP server on 127.0.0.1, one connection at a time.
+enum class Misbehaviour { kClose, kNotJson, kGarbageSse, kStall, kTrickle, kEchoKey };
+
+class HostileServer {
+ public:
+  explicit HostileServer(Misbehaviour how) : how_(how) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof addr;
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd_, 16) != 0 ||
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0 || pipe(stop_) != 0) {
+      return;
+    }
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~HostileServer() {
+    if (thread_.joinable()) {
+      const char c = 'x';
+      (void)!write(stop_[1], &c, 1);
+      thread_.join();
+    }
+    close(fd_);
+    close(stop_[0]);
+    close(stop_[1]);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  int connections() const { return connections_; }
+
+ private:
+  // Waits for `fd` to be readable; false when asked to stop.
+  bool Wait(int fd) {
+    pollfd p[2] = {{fd, POLLIN, 0}, {stop_[0], POLLIN, 0}};
+    while (poll(p, 2, -1) < 0) {
+    }
+    return !(p[1].revents & POLLIN);
+  }
+  void Serve() {
+    while (Wait(fd_)) {
+      const int c = accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      ++connections_;
+      Handle(c);
+      close(c);
+    }
+  }
+  void Handle(int c) {
+    std::string req;
+    char buf[8192];
+    // The request head and its body (Content-Length).
+    for (;;) {
+      const auto head = req.find("\r\n\r\n");
+      if (head != std::string::npos) {
+        std::size_t length = 0;
+        const auto cl = req.find("ontent-Length: ");
+        if (cl != std::string::npos && cl < head) length = std::stoul(req.substr(cl + 15));
+        if (req.size() >= head + 4 + length) break;
+      }
+      if (!Wait(c)) return;
+      const ssize_t n = read(c, buf, sizeof buf);
+      if (n <= 0) return;
+      req.append(buf, static_cast<std::size_t>(n));
+    }
+    auto send_all = [c](const std::string& s) {
+      for (std::size_t at = 0; at < s.size();) {
+        const ssize_t n = send(c, s.data() + at, s.size() - at, MSG_NOSIGNAL);
+        if (n <= 0) return;
+        at += static_cast<std::size_t>(n);
+      }
+    };
+    auto answer = [&](std::string status, std::string type, std::string body) {
+      send_all("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "\r\nContent-Length: " +
+               std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    };
+    switch (how_) {
+      case Misbehaviour::kClose:
+        return;
+      case Misbehaviour::kNotJson:
+        return answer("200 OK", "application/json", "<html><body>Bad gateway</body></html>");
+      case Misbehaviour::kGarbageSse:
+        send_all(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+            "data: {\"choices\":[{\"delta\":{\"content\"\n\n\xff\xfe\x01"
+            "data: [\n\n");
+        return;
+      case Misbehaviour::kStall:
+        // Say nothing until the client gives up (or the test ends).
+        while (Wait(c) && read(c, buf, sizeof buf) > 0) {
+        }
+        return;
+      case Misbehaviour::kTrickle: {
+        // A status line, then a header one byte at a time, never ending: each
+        // read gets something, so only a deadline on the whole exchange stops it.
+        send_all("HTTP/1.1 200 OK\r\nX-Slow: ");
+        for (;;) {
+          pollfd p[2] = {{c, POLLIN, 0}, {stop_[0], POLLIN, 0}};
+          if (poll(p, 2, 200) != 0) return;  // stop, or the client went away
+          if (send(c, "x", 1, MSG_NOSIGNAL) != 1) return;
+        }
+      }
+      case Misbehaviour::kEchoKey: {
+        // Some providers quote the key they refuse; this one quotes the whole request.
+        const auto at = req.find("uthorization: Bearer ");
+        const std::string key =
+            at == std::string::npos ? "" : req.substr(at + 21, req.find("\r\n", at) - at - 21);
+        json err = {{"error",
+                     {{"message", "Incorrect API key provided: " + key + ". You sent: " + req},
+                      {"type", "invalid_request_error"},
+                      {"header_echo", req.substr(0, req.find("\r\n\r\n"))}}}};
+        return answer(
+            req.find("\"stream\":true") != std::string::npos ? "200 OK" : "401 Unauthorized",
+            req.find("\"stream\":true") != std::string::npos ? "text/event-stream"
+                                                             : "application/json",
+            req.find("\"stream\":true") != std::string::npos
+                ? "data: " + err.dump() + "\n\ndata: [DONE]\n\n"
+                : err.dump());
+      }
+    }
+  }
+
+  Misbehaviour how_;
+  int fd_ = -1;
+  int stop_[2] = {-1, -1};
+  int port_ = 0;
+  std::atomic<int> connections_ = 0;
+  std::thread thread_;
+};
+
+ProcessResult Probe(const std::string& url, std::vector<std::string> extra = {},
+                    std::vector<std::string> env = {"OPENAI_API_KEY=" + kKey}) {
+  std::vector<std::string> argv = {kLlmconform, "probe",   "--base-url",
+                                   url,         "--model", "gpt-4o-mini"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return RunProcess(argv, "", "", env, std::chrono::seconds(300));
+}
+
+json ParseOrFail(const ProcessResult& r) {
+  json j = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+  return j;
+}
+
+std::set<std::string> Ids(const json& array) {
+  std::set<std::string> out;
+  if (array.is_array())
+    for (const auto& v : array) out.insert(v.get<std::string>());
+  return out;
+}
+
+fs::path TempDir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("llmconform-probe-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The probe of a stand-in endpoint for dialect X reports exactly X's
+// deviations (as `mockllm dialects --json` lists them), none for openai, and
+// no feature fails: the toolkit's readers handle every dialect it knows.
+TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
+  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json dialects = json::parse(listed.out);
+  ASSERT_GE(dialects.size(), 10u);
+  ASSERT_TRUE(dialects.contains("openai"));
+  for (const auto& [name, deviations] : dialects.items()) {
+    SCOPED_TRACE(name);
+    MockllmServer server({"--traces", (kRoot / "fixtures/probe").string(), "--dialect", name});
+    ASSERT_FALSE(server.url().empty());
+    const ProcessResult r = Probe(server.url() + "/v1", {"--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    const json row = ParseOrFail(r);
+    if (row.is_discarded()) continue;
+    EXPECT_EQ(Ids(row["deviations"]), Ids(deviations)) << row.dump(1);
+    EXPECT_EQ(row["endpoint"], server.url() + "/v1");
+    EXPECT_EQ(row["model"], "gpt-4o-mini");
+    ASSERT_EQ(row["features"].size(), 8u) << row.dump(1);
+    for (const auto& [feature, result] : row["features"].items()) {
+      EXPECT_NE(result, "fail") << feature << ": " << row["evidence"]["features"][feature].dump(1);
+      // Every request was answered by its own canonical reply: nothing fell through to
+      // mockllm's no-match.
+      for (const auto& e : row["evidence"]["features"][feature])
+        EXPECT_EQ(e["detail"].get<std::string>().find("mockllm_"), std::string::npos) << e.dump();
+    }
+    // Each deviation comes with the responses and fields that show it.
+    for (const auto& id : row["deviations"]) {
+      const json& ev = row["evidence"]["deviations"][id.get<std::string>()];
+      ASSERT_TRUE(ev.is_array() && !ev.empty()) << id;
+      EXPECT_TRUE(ev[0]["request"].is_string() && ev[0]["message"].is_string()) << ev.dump();
+    }
+  }
+}
+
+TEST(ProbeCli, OpenaiPassesEverythingButShowsNoReasoning) {
+  MockllmServer server({"--traces", (kRoot / "fixtures/probe").string()});
+  ASSERT_FALSE(server.url().empty());
+  const ProcessResult r = Probe(server.url() + "/v1", {"--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  EXPECT_EQ(row["deviations"], json::array());
+  const json want = {{"plain-text", "pass"},
+                     {"streamed-text", "pass"},
+                     {"usage", "pass"},
+                     {"tool-call", "pass"},
+                     {"parallel-tool-calls", "pass"},
+                     {"streamed-tool-calls", "pass"},
+                     {"reasoning", "unsupported"},
+                     {"error-mapping", "pass"}};
+  EXPECT_EQ(row["features"], want) << row.dump(1);
+  // The evidence names the response and what was read.
+  const std::string plain = row["evidence"]["features"]["plain-text"][0]["detail"];
+  EXPECT_NE(plain.find("plain: HTTP 200, text \"Hello there, nice to meet you.\""),
+            std::string::npos)
+      << plain;
+  const json errors = row["evidence"]["features"]["error-mapping"];
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0]["request"], "invalid-request");
+  EXPECT_EQ(errors[0]["status"], 400);
+
+  // The text row says the same.
+  const ProcessResult text = Probe(server.url() + "/v1", {"--features", "plain-text,reasoning"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("plain-text           pass"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("reasoning            unsupported"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("tool-call"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("deviations from OpenAI's wire format: 0"), std::string::npos);
+}
+
+TEST(ProbeCli, AClosedConnectionFailsEachFeature) {
+  HostileServer server(Misbehaviour::kClose);
+  const ProcessResult r = Probe(server.url(), {"--json", "--timeout", "30"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  for (const auto& [feature, result] : row["features"].items()) {
+    EXPECT_EQ(result, "fail") << feature;
+    const std::string detail = row["evidence"]["features"][feature][0]["detail"];
+    EXPECT_NE(detail.find("no answer: "), std::string::npos) << detail;
+  }
+  EXPECT_GE(server.connections(), 10);
+}
+
+TEST(ProbeCli, ANonJsonAnswerFails) {
+  HostileServer server(Misbehaviour::kNotJson);
+  const ProcessResult r = Probe(server.url(), {"--json", "--features", "plain-text,error-mapping"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  EXPECT_EQ(row["features"]["plain-text"], "fail");
+  const std::string detail = row["evidence"]["features"]["plain-text"][0]["detail"];
+  EXPECT_NE(detail.find("plain: HTTP 200: the body is not JSON: \"<html>"), std::string::npos)
+      << detail;
+  EXPECT_EQ(row["features"].size(), 2u);
+}
+
+TEST(ProbeCli, GarbageSseFails) {
+  HostileServer server(Misbehaviour::kGarbageSse);
+  const fs::path dir = TempDir("garbage");
+  const ProcessResult r = Probe(
+      server.url(), {"--json", "--features", "streamed-text,usage", "--record", dir.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  EXPECT_EQ(row["features"]["streamed-text"], "fail") << row.dump(1);
+  EXPECT_EQ(row["features"]["usage"], "fail");
+  // Even garbage becomes a trace that lints.
+  const ProcessResult lint = RunProcess({kMockllm, "lint", dir.string()});
+  EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+  EXPECT_TRUE(fs::exists(dir / "stream.trace.jsonl"));
+  fs::remove_all(dir);
+}
+
+TEST(ProbeCli, AStallIsATimeoutOfThatRequest) {
+  HostileServer server(Misbehaviour::kStall);
+  const ProcessResult r =
+      Probe(server.url(), {"--json", "--timeout", "1", "--features", "plain-text,streamed-text"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  for (const char* f : {"plain-text", "streamed-text"}) {
+    EXPECT_EQ(row["features"][f], "fail");
+    const std::string detail = row["evidence"]["features"][f][0]["detail"];
+    EXPECT_NE(detail.find("timed out after 1000 ms"), std::string::npos) << detail;
+  }
+}
+
+TEST(ProbeCli, ATrickleIsStoppedAtTheTimeout) {
+  HostileServer server(Misbehaviour::kTrickle);
+  const ProcessResult r =
+      Probe(server.url(), {"--json", "--timeout", "1", "--features", "plain-text"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json row = ParseOrFail(r);
+  EXPECT_EQ(row["features"]["plain-text"], "fail");
+  const std::string detail = row["evidence"]["features"]["plain-text"][0]["detail"];
+  EXPECT_NE(detail.find("timed out after 1000 ms"), std::string::npos) << detail;
+}
+
+// The key is sent (the echo server sees it) but never printed or written,
+// even when the endpoint quotes it back in an error body, a stream or a header.
+TEST(ProbeCli, TheKeyIsNeverPrintedNorRecorded) {
+  HostileServer server(Misbehaviour::kEchoKey);
+  const fs::path dir = TempDir("key");
+  for (const char* format : {"--json", "--timeout=30"}) {
+    const ProcessResult r = Probe(server.url(), {format, "--record", dir.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_EQ(r.out.find(kKey), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(kKey), std::string::npos) << r.err;
+    // The echo is there, redacted: proof the key was sent and scrubbed.
+    EXPECT_NE(r.out.find("[redacted]"), std::string::npos) << r.out;
+  }
+  int traces = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    ++traces;
+    const std::string text = ReadWholeFile(e.path());
+    EXPECT_EQ(text.find(kKey), std::string::npos) << e.path();
+    EXPECT_NE(text.find("\"authorization\":\"[redacted]\""), std::string::npos) << e.path();
+  }
+  EXPECT_EQ(traces, 10);
+  const ProcessResult lint = RunProcess({kMockllm, "lint", dir.string()});
+  EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+  fs::remove_all(dir);
+}
+
+// `--record` turns a probe into fixtures: they lint, `llmconform dialect`
+// finds in them what the probe reported, and probing a mockllm that replays
+// them gives the same row.
+TEST(ProbeCli, ARecordedProbeIsNewFixtures) {
+  const fs::path dir = TempDir("record");
+  json first;
+  {
+    MockllmServer server(
+        {"--traces", (kRoot / "fixtures/probe").string(), "--dialect", "openrouter"});
+    ASSERT_FALSE(server.url().empty());
+    const ProcessResult r =
+        Probe(server.url() + "/v1", {"--json", "--record", dir.string(), "--provider", "or"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    first = ParseOrFail(r);
+  }
+  const ProcessResult lint = RunProcess({kMockllm, "lint", dir.string()});
+  EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+  const ProcessResult dialect = RunProcess({kLlmconform, "dialect", "--json", dir.string()});
+  ASSERT_EQ(dialect.exit_code, 0) << dialect.err;
+  std::set<std::string> found;
+  for (const auto& row : json::parse(dialect.out)) {
+    EXPECT_EQ(row["provider"], "or");
+    EXPECT_TRUE(row["id"].get<std::string>().starts_with("or/probe-")) << row["id"];
+    for (const auto& d : row["deviations"]) found.insert(d["id"].get<std::string>());
+  }
+  EXPECT_EQ(found, Ids(first["deviations"]));
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(ReadWholeFile(e.path()).find(kKey), std::string::npos) << e.path();
+
+  MockllmServer replay({"--traces", dir.string()});
+  ASSERT_FALSE(replay.url().empty());
+  const ProcessResult again = Probe(replay.url() + "/v1", {"--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  const json second = ParseOrFail(again);
+  EXPECT_EQ(second["deviations"], first["deviations"]);
+  EXPECT_EQ(second["features"], first["features"]);
+  fs::remove_all(dir);
+}
+
+TEST(ProbeCli, UsageErrorsExitTwo) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--base-url", "ftp://x/v1", "--model", "m"},
+           {"--base-url", "http://", "--model", "m"},
+           {"--base-url", "http://127.0.0.1:1/v1"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--features",
+            "plain-text,telepathy"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--timeout", "-3"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "\xff\xfe"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--provider", "\xc3"}}) {
+    std::vector<std::string> argv = {kLlmconform, "probe"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessResult r = RunProcess(argv);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.out << r.err;
+  }
+  const ProcessResult bad_key =
+      Probe("http://127.0.0.1:1/v1", {}, {"OPENAI_API_KEY=" + kKey + "\nX-Injected: 1"});
+  EXPECT_EQ(bad_key.exit_code, 2);
+  EXPECT_EQ(bad_key.err.find(kKey), std::string::npos) << bad_key.err;
+  const ProcessResult help = RunProcess({kLlmconform, "probe", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("streamed-tool-calls"), std::string::npos);
+  EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmconform
