@@ -1,6 +1,7 @@
 #include "mockllm/secrets.h"
 
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include <algorithm>
 #include <cctype>
@@ -82,27 +83,60 @@ const SecretRule* SecretFieldRule(std::string_view name, std::string_view value)
   return nullptr;
 }
 
-std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
-  std::vector<SecretMatch> all;
-  for (const SecretRule& rule : SecretRules()) {
-    if (rule.applies != SecretRule::Applies::kText) continue;
-    const bool grouped = rule.pattern->NumberOfCapturingGroups() >= 1;
-    re2::StringPiece m[2];
-    std::size_t at = 0;
-    const re2::StringPiece whole(text.data(), text.size());
-    while (at <= text.size() &&
-           rule.pattern->Match(whole, at, text.size(), re2::RE2::UNANCHORED, m, grouped ? 2 : 1)) {
-      const re2::StringPiece secret = grouped && m[1].data() != nullptr ? m[1] : m[0];
-      const auto pos = static_cast<std::size_t>(secret.data() - text.data());
-      const std::string_view seen(secret.data(), secret.size());
-      if (!seen.empty() && !IsRedactedValue(seen))
-        all.push_back({pos, secret.size(), rule.kind, rule.name});
-      // Go on after the secret (not after the whole match: a pattern that
-      // consumes a boundary character after the secret may start there).
-      const auto match_pos = static_cast<std::size_t>(m[0].data() - text.data());
-      at = std::max(pos + secret.size(), match_pos + 1);
+namespace {
+
+// Every text rule in one RE2::Set: a single linear pass over a string tells
+// which rules can match anywhere in it. Any match the per-rule search finds
+// is a match of its pattern in the whole text, so the set never hides one;
+// most strings (bodies, stream chunks) contain no secret and are done after
+// that pass instead of one pass per rule.
+struct TextRuleSet {
+  std::unique_ptr<re2::RE2::Set> set;    // null: not built (every rule is tried)
+  std::vector<const SecretRule*> rules;  // by the set's index
+};
+
+const TextRuleSet& TextRules() {
+  static const TextRuleSet built = [] {
+    TextRuleSet out;
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    options.set_max_mem(64 << 20);
+    auto set = std::make_unique<re2::RE2::Set>(options, re2::RE2::UNANCHORED);
+    for (const SecretRule& rule : SecretRules()) {
+      if (rule.applies != SecretRule::Applies::kText) continue;
+      if (set->Add(rule.pattern->pattern(), nullptr) < 0) return TextRuleSet{};
+      out.rules.push_back(&rule);
     }
+    if (!set->Compile()) return TextRuleSet{};
+    out.set = std::move(set);
+    return out;
+  }();
+  return built;
+}
+
+// Appends the matches of `rule` in `text` to `all`.
+void SearchRule(const SecretRule& rule, std::string_view text, std::vector<SecretMatch>& all) {
+  const bool grouped = rule.pattern->NumberOfCapturingGroups() >= 1;
+  re2::StringPiece m[2];
+  std::size_t at = 0;
+  const re2::StringPiece whole(text.data(), text.size());
+  while (at <= text.size() &&
+         rule.pattern->Match(whole, at, text.size(), re2::RE2::UNANCHORED, m, grouped ? 2 : 1)) {
+    const re2::StringPiece secret = grouped && m[1].data() != nullptr ? m[1] : m[0];
+    const auto pos = static_cast<std::size_t>(secret.data() - text.data());
+    const std::string_view seen(secret.data(), secret.size());
+    if (!seen.empty() && !IsRedactedValue(seen))
+      all.push_back({pos, secret.size(), rule.kind, rule.name});
+    // Go on after the secret (not after the whole match: a pattern that
+    // consumes a boundary character after the secret may start there).
+    const auto match_pos = static_cast<std::size_t>(m[0].data() - text.data());
+    at = std::max(pos + secret.size(), match_pos + 1);
   }
+}
+
+// Sorted by position, the longest first at one position; overlaps dropped
+// (the earliest wins).
+std::vector<SecretMatch> Disjoint(std::vector<SecretMatch> all) {
   std::sort(all.begin(), all.end(), [](const SecretMatch& a, const SecretMatch& b) {
     return a.pos != b.pos ? a.pos < b.pos : a.len > b.len;
   });
@@ -112,6 +146,33 @@ std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
     out.push_back(std::move(m));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
+  const TextRuleSet& set = TextRules();
+  if (!set.set) return FindSecretsInTextRuleByRule(text);
+  std::vector<int> hits;
+  re2::RE2::Set::ErrorInfo error{};
+  if (!set.set->Match(re2::StringPiece(text.data(), text.size()), &hits, &error)) {
+    // No rule matches — or the DFA ran out of memory on this text, in which
+    // case every rule is tried.
+    if (error.kind == re2::RE2::Set::kNoError) return {};
+    return FindSecretsInTextRuleByRule(text);
+  }
+  std::sort(hits.begin(), hits.end());  // the rules' own order
+  std::vector<SecretMatch> all;
+  for (const int i : hits) SearchRule(*set.rules[static_cast<std::size_t>(i)], text, all);
+  return Disjoint(std::move(all));
+}
+
+std::vector<SecretMatch> FindSecretsInTextRuleByRule(std::string_view text) {
+  std::vector<SecretMatch> all;
+  for (const SecretRule& rule : SecretRules()) {
+    if (rule.applies == SecretRule::Applies::kText) SearchRule(rule, text, all);
+  }
+  return Disjoint(std::move(all));
 }
 
 std::string RedactText(std::string_view text) {
