@@ -170,7 +170,10 @@ rc::Gen<Json> BuildMessages() {
       [](std::string role, std::string content) {
         return Json{{"role", std::move(role)}, {"content", std::move(content)}};
       },
-      gen::element<std::string>("user", "assistant", "user", "assistant", "system", "tool"),
+      // History is user and assistant turns (the reference refuses other roles);
+      // a rare other role checks that refusal without starving the reference.
+      gen::weightedElement<std::string>(
+          {{50, "user"}, {50, "assistant"}, {1, "system"}, {1, "tool"}}),
       ShortText());
   // The budget sits at the edges that decide trimming: the total of system +
   // current, then each cut between history messages (newest first), ± a
@@ -610,7 +613,9 @@ rc::Gen<std::string> ChatStream() {
                   s += ": keep-alive\n\n";
                   break;
                 case 1:
-                  s += "event: message\n";
+                  // `message` is the unnamed event's type (WHATWG); llama.cpp
+                  // names others (DIA-NAMED-EVENT).
+                  s += c.text.size() % 2 ? "event: message\n" : "event: completion\n";
                   data(choice(Json{{"content", c.text}}, nullptr));
                   break;
                 case 2:
@@ -902,9 +907,19 @@ rc::Gen<Json> ComposeNodeBrief() {
 
 rc::Gen<Json> FunctionTools() {
   return gen::map(
-      Opt(gen::resize(6, gen::container<std::vector<std::string>>(gen::element<std::string>(
-                             "fs.read", "fs.list", "fs.search", "fs.write", "fs.apply_patch",
-                             "fs_read", "fs_write", "fs.delete", "FS.READ", "")))),
+      // Mostly the five tools under either name; rarely one the reference
+      // refuses (unknown, wrong case, empty), so most inputs reach TC-4.1-3.
+      Opt(gen::resize(6, gen::container<std::vector<std::string>>(
+                             gen::weightedElement<std::string>({{10, "fs.read"},
+                                                                {10, "fs.list"},
+                                                                {10, "fs.search"},
+                                                                {10, "fs.write"},
+                                                                {10, "fs.apply_patch"},
+                                                                {10, "fs_read"},
+                                                                {10, "fs_write"},
+                                                                {1, "fs.delete"},
+                                                                {1, "FS.READ"},
+                                                                {1, ""}})))),
       [](std::optional<std::vector<std::string>> tools) {
         Json in = Json::object();
         if (tools) in["tools"] = *tools;

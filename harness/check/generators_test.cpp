@@ -27,8 +27,7 @@ std::vector<Json> Inputs(std::string_view op, std::size_t n, std::uint64_t seed 
 
 // Every generator is deterministic, and the reference takes what it makes
 // (an input the reference refuses outright tests nothing but the refusal).
-// DISABLED: fails at line 41 for an op whose reference refuses >10% of its inputs (open, see report).
-TEST(Generators, DISABLED_AreDeterministicAndFeedTheReference) {
+TEST(Generators, AreDeterministicAndFeedTheReference) {
   for (const auto& op : GeneratedOps()) {
     const OracleOp* ref = FindOracleOperation(op);
     ASSERT_NE(ref, nullptr) << op;
@@ -99,8 +98,7 @@ TEST(Generators, ReachTheReferenceFidelityCases) {
 
 // The rules each generator reaches in the reference (what `check --coverage`
 // prints): every rule the op can decide.
-// DISABLED: wire.dialect never reaches DIA-NAMED-EVENT with these counts (open, see report).
-TEST(Generators, DISABLED_ReachEveryRuleTheirOpDecides) {
+TEST(Generators, ReachEveryRuleTheirOpDecides) {
   const std::map<std::string, std::size_t> cases = {{"gymbro.checkEvents", 3000},
                                                     {"wire.accumulate", 2000},
                                                     {"wire.dialect", 3000},
