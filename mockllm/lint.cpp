@@ -60,13 +60,15 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
 // the line (seq, request, response without its stream, each chunk or event,
 // each fault key) are checked one by one, each next to valid stand-ins for
 // the others, and what they report is kept once.
-std::vector<std::string> ExchangeProblems(std::string_view line, std::string_view name,
+std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& parsed,
+                                          std::string_view line, std::string_view name,
                                           std::size_t line_no) {
-  auto whole = ParseExchange(line, name, line_no);
+  if (!parsed) return {parsed.error().message};
+  const OJson& j = *parsed;
+  auto whole = ExchangeFromJson(j);
   if (whole) return {};
-  std::vector<std::string> out{whole.error().message};
-  const OJson j = llmconform::ReadOrderedJsonOrDiscarded(line);
-  if (j.is_discarded() || !j.is_object()) return out;
+  std::vector<std::string> out{LocatedError(whole.error(), line, name, line_no).message};
+  if (!j.is_object()) return out;
   const OJson request = {{"method", "POST"}, {"path", "/v1/x"}};
   const OJson response = {{"status", 200}};
   auto check = [&](OJson part, std::string_view from = "", std::string_view to = "") {
@@ -124,6 +126,7 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
   bool have_header = false;
   ForEachTraceLine(text, [&](std::string_view line, std::size_t line_no) {
     const LineContext ctx{line, name, line_no, problems};
+    const auto parsed = ParseTraceLine(line, name, line_no);  // each line is parsed once
     if (!have_header) {
       have_header = true;
       if (auto h = ParseTraceHeader(line, name, line_no); !h) {
@@ -134,16 +137,15 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         report.id_line = line_no;
       }
     } else {
-      for (std::string& p : ExchangeProblems(line, name, line_no)) {
+      for (std::string& p : ExchangeProblems(parsed, line, name, line_no)) {
         problems.push_back(std::move(p));
         ++report.format_errors;
       }
     }
-    const OJson j = llmconform::ReadOrderedJsonOrDiscarded(line);
-    if (j.is_discarded()) {
-      ScanText(line, "", ctx);  // unparseable: look at the text itself
+    if (parsed) {
+      ScanValue(*parsed, "", ctx);
     } else {
-      ScanValue(j, "", ctx);
+      ScanText(line, "", ctx);  // unparseable: look at the text itself
     }
   });
   if (!have_header) {

@@ -327,6 +327,11 @@ std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_
   return std::move(*x);
 }
 
+std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_view name,
+                                           std::size_t line_no) {
+  return ParseLine(line, name, line_no);
+}
+
 std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
 
 Error LocatedError(const PointedError& e, std::string_view line, std::string_view name,

@@ -116,6 +116,11 @@ std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_
                                              std::size_t line_no);
 std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_view name,
                                              std::size_t line_no);
+// One line as JSON, without looking at its fields: the parse step of the two
+// above (a raw NUL byte, too deep, invalid UTF-8, out-of-range numbers and
+// syntax errors are located errors). Lint parses a line once with it.
+std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_view name,
+                                           std::size_t line_no);
 
 // An exchange from a parsed line, the error pointed but not located (lint
 // checks the parts of a line one by one); and the located form of such an error.
