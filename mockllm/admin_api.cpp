@@ -48,35 +48,37 @@ Json FilteredJournal(const Journal& journal,
 
 std::atomic<std::uint64_t> stub_count{0};
 
-// One JSON value of a POST body as trace file text.
-std::expected<std::string, Error> AsTraceText(const OJson& j, std::string_view name,
-                                              std::string_view where) {
+// One JSON value of a POST body as a trace: a trace object or a stub. Errors
+// point into that value.
+std::expected<Trace, PointedError> AsTrace(const OJson& j, std::string_view name) {
   if (!j.is_object()) {
-    return std::unexpected(Error{Format("{}: {}: expected a trace object or a stub, got {}", name,
-                                        where.empty() ? "/" : where, j.type_name())});
+    return std::unexpected(
+        PointedError{"", Format("expected a trace object or a stub, got {}", JsonTypeName(j))});
   }
   if (j.contains("request") && j.contains("response")) {
     const std::string id =
         j.contains("id") && j["id"].is_string()
             ? j["id"].get<std::string>()
             : Format("stub-{}", stub_count.fetch_add(1, std::memory_order_relaxed) + 1);
-    OJson header = {{"format", kTraceFormat}, {"id", id}, {"origin", "admin"}};
     OJson exchange = j;
     exchange.erase("id");
-    return header.dump() + "\n" + exchange.dump() + "\n";
+    auto trace = TraceFromJson({{"format", kTraceFormat}, {"id", id}, {"origin", "admin"}},
+                               OJson::array({std::move(exchange)}), name);
+    if (!trace) {
+      // The stub is the trace's only exchange: point into the stub itself.
+      PointedError e = std::move(trace.error());
+      constexpr std::string_view kOnly = "/exchanges/0";
+      if (e.pointer.starts_with(kOnly)) e.pointer.erase(0, kOnly.size());
+      return std::unexpected(std::move(e));
+    }
+    return trace;
   }
+  static const OJson kNoExchanges;
+  const auto exchanges = j.find("exchanges");
   OJson header = j;
   header.erase("exchanges");
   if (!header.contains("format")) header["format"] = kTraceFormat;
-  std::string text = header.dump() + "\n";
-  if (j.contains("exchanges")) {
-    if (!j["exchanges"].is_array()) {
-      return std::unexpected(Error{Format("{}: {}/exchanges: expected an array, got {}", name,
-                                          where, j["exchanges"].type_name())});
-    }
-    for (const OJson& x : j["exchanges"]) text += x.dump() + "\n";
-  }
-  return text;
+  return TraceFromJson(std::move(header), exchanges == j.end() ? kNoExchanges : *exchanges, name);
 }
 
 }  // namespace
@@ -88,27 +90,32 @@ std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view bo
     return std::unexpected(Error{Format("{}:{}:{}: {}", name, at.line, at.column, problem->what)});
   }
   const OJson j = ReadOrderedJsonOrDiscarded(body);
-  std::vector<std::string> texts;
   if (j.is_discarded() || (j.is_object() && j.contains("format") && !j.contains("exchanges"))) {
-    texts.emplace_back(body);  // JSON Lines (a trace file)
-  } else if (j.is_array()) {
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      auto text = AsTraceText(j[i], name, Format("/{}", i));
-      if (!text) return std::unexpected(text.error());
-      texts.push_back(std::move(*text));
-    }
-  } else {
-    auto text = AsTraceText(j, name, "");
-    if (!text) return std::unexpected(text.error());
-    texts.push_back(std::move(*text));
+    auto trace = ParseTrace(body, name);  // JSON Lines (a trace file)
+    if (!trace) return std::unexpected(trace.error());
+    return std::vector<Trace>{std::move(*trace)};
   }
+  // JSON: one trace object or stub, or an array of them, read as it stands;
+  // errors are located in the body.
   std::vector<Trace> traces;
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::string label =
-        texts.size() == 1 ? std::string(name) : Format("{} (trace {})", name, i);
-    auto t = ParseTrace(texts[i], label);
-    if (!t) return std::unexpected(t.error());
-    traces.push_back(std::move(*t));
+  auto add = [&](const OJson& v, const std::string& pointer,
+                 std::string_view label) -> std::expected<void, Error> {
+    auto trace = AsTrace(v, label);
+    if (!trace) {
+      return std::unexpected(
+          LocatedError({pointer + trace.error().pointer, trace.error().message}, body, name, 1));
+    }
+    traces.push_back(std::move(*trace));
+    return {};
+  };
+  if (!j.is_array()) {
+    if (auto added = add(j, "", name); !added) return std::unexpected(added.error());
+    return traces;
+  }
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string label = j.size() == 1 ? std::string(name) : Format("{} (trace {})", name, i);
+    if (auto added = add(j[i], Format("/{}", i), label); !added)
+      return std::unexpected(added.error());
   }
   return traces;
 }

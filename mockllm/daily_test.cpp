@@ -281,11 +281,61 @@ TEST(Admin, LoadsFiltersAndRemovesTracesAtRuntime) {
   EXPECT_TRUE(unmatched[0].contains("nearest"));
 }
 
+TEST(Admin, JsonBodiesBecomeTracesDirectly) {
+  // A stub without an id is named stub-N.
+  auto stub = TracesFromAdminBody(
+      R"({"request":{"path":"/v1/x","body":{"b":1,"a":2}},"response":{"status":200},"note":1})",
+      "POST");
+  ASSERT_TRUE(stub) << stub.error().message;
+  ASSERT_EQ(stub->size(), 1u);
+  const Trace& s = (*stub)[0];
+  EXPECT_TRUE(s.id.starts_with("stub-")) << s.id;
+  EXPECT_EQ(s.header, (OJson{{"format", "llmconform-trace/1"}, {"id", s.id}, {"origin", "admin"}}));
+  ASSERT_EQ(s.exchanges.size(), 1u);
+  EXPECT_EQ(Json(*s.exchanges[0].request.body).dump(), R"({"a":2,"b":1})");
+  EXPECT_EQ(s.exchanges[0].extra, (OJson{{"note", 1}}));
+  EXPECT_EQ(s.source, "POST");
+  // A trace object without format, and a stub with an id, in one array.
+  auto both = TracesFromAdminBody(
+      R"([{"id":"obj","origin":"test","exchanges":[{"request":{"path":"/v1/a"},"response":{"status":201}}]},
+          {"id":"named","request":{"path":"/v1/b"},"response":{"status":202}}])",
+      "POST");
+  ASSERT_TRUE(both) << both.error().message;
+  ASSERT_EQ(both->size(), 2u);
+  EXPECT_EQ((*both)[0].header,
+            (OJson{{"id", "obj"}, {"origin", "test"}, {"format", "llmconform-trace/1"}}));
+  EXPECT_EQ((*both)[0].exchanges[0].response.status, 201);
+  EXPECT_EQ((*both)[0].source, "POST (trace 0)");
+  EXPECT_EQ((*both)[1].id, "named");
+  EXPECT_TRUE((*both)[1].exchanges[0].extra.empty());
+  EXPECT_EQ((*both)[1].source, "POST (trace 1)");
+  // A trace file's JSON Lines still go through ParseTrace.
+  auto lines = TracesFromAdminBody(
+      "{\"format\":\"llmconform-trace/1\",\"id\":\"l\"}\n"
+      "{\"request\":{\"path\":\"/v1/c\"},\"response\":{\"status\":200}}\n",
+      "POST");
+  ASSERT_TRUE(lines) << lines.error().message;
+  EXPECT_EQ((*lines)[0].exchanges[0].line, 2u);
+}
+
 TEST(Admin, BadTraceBodiesAreLocatedErrors) {
-  EXPECT_FALSE(TracesFromAdminBody("[1]", "POST"));
-  auto bad = TracesFromAdminBody(R"({"id":"x","exchanges":[{"request":{}}]})", "POST");
-  ASSERT_FALSE(bad);
-  EXPECT_THAT(bad.error().message, HasSubstr("POST:2:"));
+  auto message = [](std::string_view body) {
+    auto r = TracesFromAdminBody(body, "POST");
+    return r ? std::string("(loaded)") : r.error().message;
+  };
+  EXPECT_EQ(message("[1]"), "POST:1:2: /0: expected a trace object or a stub, got number");
+  EXPECT_EQ(message(R"({"id":"x","exchanges":[{"request":{}}]})"),
+            "POST:1:35: /exchanges/0/request: missing field \"path\"");
+  // Pointers and lines are the body's own, also in an array over several lines.
+  EXPECT_EQ(message("[\n  {\"request\":{\"path\":\"/v1/x\"},\"response\":{\"status\":200}},\n"
+                    "  {\"id\":\"t\",\"exchanges\":\"none\"}\n]"),
+            "POST:3:25: /1/exchanges: expected array, got string");
+  EXPECT_EQ(message(R"({"request":{"path":"v1"},"response":{"status":200}})"),
+            "POST:1:20: /request/path: expected a path starting with '/', got \"v1\"");
+  EXPECT_EQ(message(R"([{"request":{"path":"/v1"},"response":{}}])"),
+            "POST:1:39: /0/response: missing field \"status\"");
+  EXPECT_EQ(message(R"({"id":"","request":{"path":"/v1"},"response":{"status":200}})"),
+            "POST:1:7: /id: expected a non-empty trace id");
   EXPECT_FALSE(TracesFromAdminBody(std::string(2000, '['), "POST"));
   EXPECT_FALSE(TracesFromAdminBody("\xff\xfe garbage", "POST"));
 }

@@ -25,6 +25,12 @@ const OJson& NoFault() {
   return empty;
 }
 
+// Where an exchange came from: "source:line" for one read from a trace file,
+// "source" for one built from JSON (line 0: the admin API's posted traces).
+std::string Where(const Trace& t, const Exchange& x) {
+  return x.line == 0 ? t.source : Format("{}:{}", t.source, x.line);
+}
+
 }  // namespace
 
 Json DifferencesJson(const std::vector<Difference>& differences) {
@@ -83,8 +89,8 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
     l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
     auto fault = FaultFromJson(l.fault);
     if (!fault) {
-      return std::unexpected(Error{Format("{}:{}: /fault{}: {}", t.source, ex.line,
-                                          fault.error().pointer, fault.error().message)});
+      return std::unexpected(Error{
+          Format("{}: /fault{}: {}", Where(t, ex), fault.error().pointer, fault.error().message)});
     }
     const std::uint64_t seed = options_.seed ^ Fnv1a64(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
     l.seed = seed;
@@ -143,11 +149,11 @@ std::vector<std::string> ReplayBook::DuplicateWarnings(const Catalog& before,
         if (inserted || other == t.get() || c == &before) continue;
         if (!reported.insert({other, t.get()}).second) continue;
         const std::size_t ox = it->second.second;
-        out.push_back(Format(
-            "traces \"{}\" ({}:{}, exchange {}) and \"{}\" ({}:{}, exchange {}) record identical "
-            "requests; unpinned /v1 answers it from \"{}\"",
-            other->trace.id, other->trace.source, other->trace.exchanges[ox].line, ox, t->trace.id,
-            t->trace.source, t->trace.exchanges[x].line, x, other->trace.id));
+        out.push_back(
+            Format("traces \"{}\" ({}, exchange {}) and \"{}\" ({}, exchange {}) record identical "
+                   "requests; unpinned /v1 answers it from \"{}\"",
+                   other->trace.id, Where(other->trace, other->trace.exchanges[ox]), ox,
+                   t->trace.id, Where(t->trace, t->trace.exchanges[x]), x, other->trace.id));
       }
     }
   }

@@ -99,6 +99,27 @@ TEST(ReplayBook, AddRefusesALoadedIdAndLoadsNothingThen) {
   EXPECT_EQ(book->TraceIds(), (std::vector<std::string>{"t", "u"}));
 }
 
+TEST(ReplayBook, ExchangesBuiltFromJsonAreNamedByTheirSourceAlone) {
+  // The admin API's posted traces have no lines (Exchange::line 0).
+  auto posted = [](std::string id, const std::vector<OJson>& faults = {}) {
+    Trace t = MakeTrace(std::move(id), {"a"}, faults);
+    t.source = "POST /__admin/traces";
+    t.exchanges[0].line = 0;
+    return t;
+  };
+  auto book = Book({MakeTrace("t", {"a"})});
+  auto added = book->Add({posted("u")});
+  ASSERT_TRUE(added) << added.error().message;
+  EXPECT_EQ(*added, std::vector<std::string>{
+                        "traces \"t\" (t.trace.jsonl:2, exchange 0) and \"u\" (POST "
+                        "/__admin/traces, exchange 0) record identical requests; unpinned /v1 "
+                        "answers it from \"t\""});
+  auto bad_fault = book->Add({posted("v", {OJson{{"status", "x"}}})});
+  ASSERT_FALSE(bad_fault);
+  EXPECT_TRUE(bad_fault.error().message.starts_with("POST /__admin/traces: /fault/status"))
+      << bad_fault.error().message;
+}
+
 TEST(ReplayBook, PinnedAnswersInOrderThenIsExhausted) {
   auto book = Book({MakeTrace("t", {"a", "b"})});
   const Verdict first = Pinned(*book, "t", "s", "a");

@@ -213,6 +213,21 @@ std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
   return r;
 }
 
+// What a header line must hold: the format and a non-empty id.
+std::expected<void, PointedError> HeaderCheck(const OJson& j) {
+  if (!j.is_object()) return Expected("", "a header object", j);
+  if (!j.contains("format"))
+    return Problem("", "missing field \"format\" (not an llmconform trace?)");
+  const OJson& format = j["format"];
+  if (!format.is_string() || format.get<std::string>() != kTraceFormat) {
+    return Problem("/format", Format("expected \"{}\", got {}", kTraceFormat, format.dump()));
+  }
+  if (!j.contains("id")) return Problem("", "missing field \"id\"");
+  if (!j["id"].is_string()) return Expected("/id", "string", j["id"]);
+  if (j["id"].get<std::string>().empty()) return Problem("/id", "expected a non-empty trace id");
+  return {};
+}
+
 std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
   if (!j.is_object()) return Expected("", "object", j);
   Exchange x;
@@ -251,10 +266,11 @@ std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view na
   return std::move(*j);
 }
 
-Error Located(const PointedError& e, std::string_view line, std::string_view name,
+Error Located(const PointedError& e, std::string_view text, std::string_view name,
               std::size_t line_no) {
-  const std::size_t column = llmconform::LocateNearestJsonPointer(line, e.pointer) + 1;
-  return Error{Format("{}:{}:{}: {}: {}", name, line_no, column,
+  const llmconform::LineColumn at =
+      llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, e.pointer));
+  return Error{Format("{}:{}:{}: {}: {}", name, line_no + at.line - 1, at.column,
                       e.pointer.empty() ? "/" : e.pointer, e.message)};
 }
 
@@ -299,21 +315,8 @@ std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_
                                              std::size_t line_no) {
   auto j = ParseLine(line, name, line_no);
   if (!j) return std::unexpected(j.error());
-  auto check = [&]() -> std::expected<void, PointedError> {
-    if (!j->is_object()) return Expected("", "a header object", *j);
-    if (!j->contains("format"))
-      return Problem("", "missing field \"format\" (not an llmconform trace?)");
-    const OJson& format = (*j)["format"];
-    if (!format.is_string() || format.get<std::string>() != kTraceFormat) {
-      return Problem("/format", Format("expected \"{}\", got {}", kTraceFormat, format.dump()));
-    }
-    if (!j->contains("id")) return Problem("", "missing field \"id\"");
-    if (!(*j)["id"].is_string()) return Expected("/id", "string", (*j)["id"]);
-    if ((*j)["id"].get<std::string>().empty())
-      return Problem("/id", "expected a non-empty trace id");
-    return {};
-  }();
-  if (!check) return std::unexpected(Located(check.error(), line, name, line_no));
+  if (auto ok = HeaderCheck(*j); !ok)
+    return std::unexpected(Located(ok.error(), line, name, line_no));
   return j;
 }
 
@@ -334,9 +337,9 @@ std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_vi
 
 std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
 
-Error LocatedError(const PointedError& e, std::string_view line, std::string_view name,
+Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
                    std::size_t line_no) {
-  return Located(e, line, name, line_no);
+  return Located(e, text, name, line_no);
 }
 
 void ForEachTraceLine(std::string_view text,
@@ -384,6 +387,23 @@ std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view n
   });
   if (error) return std::unexpected(*error);
   if (!have_header) return std::unexpected(EmptyTraceError(name));
+  return trace;
+}
+
+std::expected<Trace, PointedError> TraceFromJson(OJson header, const OJson& exchanges,
+                                                 std::string_view name) {
+  if (auto ok = HeaderCheck(header); !ok) return std::unexpected(ok.error());
+  if (!exchanges.is_null() && !exchanges.is_array())
+    return Expected("/exchanges", "array", exchanges);
+  Trace trace;
+  trace.source = std::string(name);
+  trace.id = header["id"].get<std::string>();
+  trace.header = std::move(header);
+  for (std::size_t i = 0; i < exchanges.size(); ++i) {
+    auto x = ExchangeFrom(exchanges[i]);
+    if (!x) return Problem(Format("/exchanges/{}{}", i, x.error().pointer), x.error().message);
+    trace.exchanges.push_back(std::move(*x));
+  }
   return trace;
 }
 

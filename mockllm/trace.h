@@ -107,6 +107,15 @@ struct Trace {
 
 // Parses a whole trace. `name` is used in error messages.
 std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name);
+// A trace from JSON already parsed (the admin API's posted objects): `header`
+// is checked as a header line and each element of `exchanges` (an array, or
+// null for none) as an exchange line, exactly as ParseTrace checks them.
+// Errors point into the object {header fields…, "exchanges": […]}
+// ("/id", "/exchanges", "/exchanges/2/response/status"); LocatedError places
+// them in the text the JSON came from. The exchanges get line 0; `name`
+// becomes the trace's source.
+std::expected<Trace, PointedError> TraceFromJson(OJson header, const OJson& exchanges,
+                                                 std::string_view name);
 // Reads and parses the file at `path` (named by its path in errors).
 std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path);
 
@@ -123,9 +132,11 @@ std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_vi
                                            std::size_t line_no);
 
 // An exchange from a parsed line, the error pointed but not located (lint
-// checks the parts of a line one by one); and the located form of such an error.
+// checks the parts of a line one by one); and the located form of such an
+// error, "name:line:col: /pointer: message", where `text` is the JSON the
+// pointer is into (one line or several) and `line_no` its first line.
 std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j);
-Error LocatedError(const PointedError& e, std::string_view line, std::string_view name,
+Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
                    std::size_t line_no);
 
 // Calls `fn(line, line_no)` for each line of `text` that is not blank, the

@@ -126,6 +126,70 @@ TEST(TraceFormat, Base64RoundTrip) {
   EXPECT_FALSE(Base64Decode("Z=8="));
 }
 
+TEST(TraceFromJson, BuildsWhatParseTraceReadsFromTheSameLines) {
+  const OJson header = OJson::parse(kHeader);
+  const OJson exchanges = OJson::parse(
+      R"([{"seq":1,"request":{"path":"/v1/chat/completions","body":{"model":"m"}},"response":{"status":200,"body":{"b":1,"a":2}},"note":"kept"},
+          {"request":{"path":"/v1/x"},"response":{"status":200,"events":[{"data":"[DONE]"}]}}])");
+  auto t = TraceFromJson(header, exchanges, "POST");
+  ASSERT_TRUE(t) << t.error().pointer << ": " << t.error().message;
+  auto lines = ParseTrace(TraceText({exchanges[0].dump(), exchanges[1].dump()}), "a.jsonl");
+  ASSERT_TRUE(lines) << lines.error().message;
+  EXPECT_EQ(*t, *lines);
+  EXPECT_EQ(t->id, "t/one");
+  EXPECT_EQ(t->source, "POST");
+  ASSERT_EQ(t->exchanges.size(), 2u);
+  EXPECT_EQ(t->exchanges[0].line, 0u);  // built from JSON, not read from a line
+  EXPECT_EQ(t->exchanges[0].extra, (OJson{{"note", "kept"}}));
+  EXPECT_EQ(t->exchanges[0].response.BodyBytes(), R"({"b":1,"a":2})");
+  EXPECT_EQ(t->exchanges[1].response.chunks, (std::vector<Chunk>{{0, "data: [DONE]\n\n"}}));
+  // null: a trace without exchanges.
+  auto empty = TraceFromJson(header, nullptr, "POST");
+  ASSERT_TRUE(empty);
+  EXPECT_TRUE(empty->exchanges.empty());
+  EXPECT_EQ(empty->header, header);
+}
+
+TEST(TraceFromJson, ChecksTheHeaderAsAHeaderLine) {
+  auto no_id = TraceFromJson({{"format", kTraceFormat}}, OJson::array(), "POST");
+  ASSERT_FALSE(no_id);
+  EXPECT_EQ(no_id.error().pointer, "");
+  EXPECT_EQ(no_id.error().message, "missing field \"id\"");
+  auto format = TraceFromJson({{"format", "other/2"}, {"id", "x"}}, nullptr, "POST");
+  ASSERT_FALSE(format);
+  EXPECT_EQ(format.error().pointer, "/format");
+  EXPECT_EQ(format.error().message, "expected \"llmconform-trace/1\", got \"other/2\"");
+  auto empty_id = TraceFromJson({{"format", kTraceFormat}, {"id", ""}}, nullptr, "POST");
+  ASSERT_FALSE(empty_id);
+  EXPECT_EQ(empty_id.error().pointer, "/id");
+}
+
+TEST(TraceFromJson, ErrorsPointIntoTheTraceObjectAndLocateInItsText) {
+  const std::string text =
+      "{\"format\":\"llmconform-trace/1\",\"id\":\"t\",\"exchanges\":[\n"
+      "  {\"request\":{\"path\":\"/v1/x\"},\"response\":{\"status\":200}},\n"
+      "  {\"request\":{\"path\":\"/v1/x\"},\"response\":{\"status\":\"200\"}}\n"
+      "]}";
+  OJson object = OJson::parse(text);
+  const OJson exchanges = object["exchanges"];
+  object.erase("exchanges");
+  auto bad = TraceFromJson(object, exchanges, "t.json");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().pointer, "/exchanges/1/response/status");
+  EXPECT_EQ(bad.error().message, "expected integer, got string");
+  EXPECT_EQ(LocatedError(bad.error(), text, "t.json", 1).message,
+            "t.json:3:52: /exchanges/1/response/status: expected integer, got string");
+
+  auto not_array = TraceFromJson(object, "none", "t.json");
+  ASSERT_FALSE(not_array);
+  EXPECT_EQ(not_array.error().pointer, "/exchanges");
+  EXPECT_EQ(not_array.error().message, "expected array, got string");
+  auto not_object = TraceFromJson(object, OJson::array({1}), "t.json");
+  ASSERT_FALSE(not_object);
+  EXPECT_EQ(not_object.error().pointer, "/exchanges/0");
+  EXPECT_EQ(not_object.error().message, "expected object, got number");
+}
+
 // A generator of exchanges built from arbitrary strings and JSON-ish values.
 OJson GenValue(int depth) {
   const int kind = *rc::gen::inRange(0, depth > 0 ? 6 : 4);

@@ -10,6 +10,7 @@
 #include "base/utf8.h"
 #include "protocols/toolcalls/tool_args.h"
 #include "protocols/toolcalls/tool_host.h"
+#include "protocols/toolcalls/tool_support.h"
 
 namespace llmconform::toolcalls {
 namespace {
@@ -250,8 +251,7 @@ OJson ToolHost::Search(const OJson& args) {
       for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(std::move(*it));
     }
   } else {
-    return ErrorResult(FromSandbox(
-        {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", root.Display())}));
+    return ErrorResult(detail::NotRegularFile(root));
   }
   OJson out = {{"ok", true}, {"matches", std::move(matches)}};
   out["truncated"] = truncated;

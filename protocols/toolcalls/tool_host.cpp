@@ -1,22 +1,22 @@
+// ToolHost as a whole: the name tables, LimitsFromJson, FromSandbox/FromFs,
+// dispatch, hashing, the workflow-state guard and the audit log. Each tool is
+// in fs_<tool>.cpp; the contract is in tool_host.h.
 #include "protocols/toolcalls/tool_host.h"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "base/format.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
-#include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/sha256.h"
-#include "protocols/toolcalls/tool_args.h"
+#include "protocols/toolcalls/tool_support.h"
 #include "protocols/toolcalls/workflow_state.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::toolcalls {
 namespace {
 
-constexpr std::size_t kChunk = 256 * 1024;
 constexpr std::size_t kElideBytes = 1024;
 constexpr std::size_t kHashCacheEntries = 4096;
 
@@ -31,65 +31,6 @@ constexpr ToolNames kToolNames[] = {
     {Tool::kSearch, "fs.search", "fs_search"},
     {Tool::kWrite, "fs.write", "fs_write"},
     {Tool::kApplyPatch, "fs.apply_patch", "fs_apply_patch"},
-};
-
-std::unexpected<ToolError> Fail(ToolErrorCode code, std::string message, OJson details = nullptr) {
-  return std::unexpected(ToolError{code, std::move(message), std::move(details)});
-}
-
-bool IsStateFile(const MountPath& p) {
-  return p.mount == Mount::kState && p.segments.size() == 1 && p.segments[0] == "workflow.md";
-}
-
-// Reads the whole open file, refusing more than `max` bytes.
-std::expected<std::string, ToolError> ReadAll(File& file, std::uint64_t max,
-                                              const MountPath& shown) {
-  std::string out;
-  std::array<char, 64 * 1024> buf;
-  for (;;) {
-    auto n = file.ReadAt(out.size(), buf);
-    if (!n)
-      return Fail(ToolErrorCode::kInternal, Format("{}: {}", shown.Display(), n.error().message));
-    if (*n == 0) return out;
-    if (out.size() + *n > max) {
-      return Fail(ToolErrorCode::kReadLimit,
-                  Format("{} is larger than {} bytes", shown.Display(), max),
-                  OJson{{"maxBytes", max}});
-    }
-    out.append(buf.data(), *n);
-  }
-}
-
-// Collects the bytes of lines [first, last] (1-based), stopping once more
-// than `limit` bytes are held.
-class LineWindow {
- public:
-  LineWindow(std::int64_t first, std::int64_t last, std::uint64_t limit)
-      : first_(first), last_(last), limit_(limit) {}
-  bool done() const { return done_; }
-  bool overflow() const { return overflow_; }
-  const std::string& text() const { return out_; }
-  void Feed(std::string_view chunk) {
-    std::size_t i = 0;
-    while (i < chunk.size() && !done_) {
-      const std::size_t nl = chunk.find('\n', i);
-      const std::size_t stop = nl == std::string_view::npos ? chunk.size() : nl + 1;
-      if (line_ >= first_) {
-        out_.append(chunk.substr(i, stop - i));
-        if (out_.size() > limit_) overflow_ = done_ = true;
-      }
-      if (nl != std::string_view::npos && ++line_ > last_) done_ = true;
-      i = stop;
-    }
-  }
-
- private:
-  std::int64_t first_, last_;
-  std::uint64_t limit_;
-  std::int64_t line_ = 1;
-  std::string out_;
-  bool done_ = false;
-  bool overflow_ = false;
 };
 
 // Arguments for the audit log: long strings replaced by their size and hash.
@@ -135,10 +76,7 @@ ToolError FromSandbox(const SandboxError& e) {
 ToolError FromFs(const FsError& e, const MountPath& path, ToolErrorCode otherwise) {
   if (e.kind == FsErrorKind::kHardLinked)
     return FromSandbox({SandboxErrorKind::kHardLinked, HardLinkedMessage(path)});
-  if (e.kind == FsErrorKind::kNotRegular) {
-    return FromSandbox(
-        {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path.Display())});
-  }
+  if (e.kind == FsErrorKind::kNotRegular) return detail::NotRegularFile(path);
   return {otherwise, Format("{}: {}", path.Display(), e.message)};
 }
 
@@ -287,17 +225,15 @@ void ToolHost::Audit(const ToolRun& run) {
 std::expected<std::string, ToolError> ToolHost::HashOf(File& file, const MountPath& shown,
                                                        bool cached) {
   auto id = file.Identity();
-  if (!id)
-    return Fail(ToolErrorCode::kInternal, Format("{}: {}", shown.Display(), id.error().message));
+  if (!id) return std::unexpected(detail::InternalError(shown, id.error().message));
   auto it = hash_cache_.find({id->device, id->inode});
   if (cached && it != hash_cache_.end() && it->second.first == *id) return it->second.second;
   Sha256 h;
-  std::vector<char> buf(kChunk);
+  std::vector<char> buf(detail::kChunkBytes);
   std::uint64_t offset = 0;
   for (;;) {
     auto n = file.ReadAt(offset, buf);
-    if (!n)
-      return Fail(ToolErrorCode::kInternal, Format("{}: {}", shown.Display(), n.error().message));
+    if (!n) return std::unexpected(detail::InternalError(shown, n.error().message));
     if (*n == 0) break;
     h.Update(std::string_view(buf.data(), *n));
     offset += *n;
@@ -311,107 +247,6 @@ std::expected<std::string, ToolError> ToolHost::HashOf(File& file, const MountPa
   return hex;
 }
 
-OJson ToolHost::Read(const OJson& args, Hashes& hashes) {
-  auto path = PathArg(args);
-  if (!path) return ErrorResult(path.error());
-  auto first = OptionalIntArg(args, "startLine", 1, INT64_MAX);
-  if (!first) return ErrorResult(first.error());
-  auto last = OptionalIntArg(args, "endLine", 1, INT64_MAX);
-  if (!last) return ErrorResult(last.error());
-  const std::int64_t from = first->value_or(1);
-  const std::int64_t to = last->value_or(INT64_MAX);
-  if (to < from) {
-    return ErrorResult(
-        {ToolErrorCode::kSchemaValidation,
-         Format("argument endLine: expected at least startLine ({}), got {}", from, to),
-         OJson{{"field", "endLine"}}});
-  }
-  auto file = sandbox_.OpenFile(*path);
-  if (!file) return ErrorResult(FromSandbox(file.error()));
-  auto id = (*file)->Identity();
-  if (!id)
-    return ErrorResult(
-        {ToolErrorCode::kInternal, Format("{}: {}", path->Display(), id.error().message)});
-  if (id->size > limits_.max_file_bytes) {
-    return ErrorResult({ToolErrorCode::kReadLimit,
-                        Format("{} is {} bytes, over the limit of {} bytes that fs.read opens",
-                               path->Display(), id->size, limits_.max_file_bytes),
-                        OJson{{"bytes", id->size}, {"maxFileBytes", limits_.max_file_bytes}}});
-  }
-  auto hash = HashOf(**file, *path);
-  if (!hash) return ErrorResult(hash.error());
-  hashes.before = hashes.after = *hash;
-
-  LineWindow window(from, to, limits_.max_read_bytes);
-  std::vector<char> buf(std::min<std::uint64_t>(kChunk, limits_.max_read_bytes + 1 + 4096));
-  std::uint64_t offset = 0;
-  while (!window.done()) {
-    auto n = (*file)->ReadAt(offset, buf);
-    if (!n)
-      return ErrorResult(
-          {ToolErrorCode::kInternal, Format("{}: {}", path->Display(), n.error().message)});
-    if (*n == 0) break;
-    window.Feed(std::string_view(buf.data(), *n));
-    offset += *n;
-  }
-  OJson out = {{"ok", true}, {"path", path->Display()}, {"bytes", id->size}, {"sha256", *hash}};
-  if (!window.overflow()) {
-    out["truncated"] = false;
-    out["content"] = ToValidUtf8(window.text());
-    return out;
-  }
-  const std::string& text = window.text();
-  const std::size_t cut = Utf8Prefix(text, limits_.max_read_bytes);
-  out["truncated"] = true;
-  out["contentPreview"] = ToValidUtf8(std::string_view(text).substr(0, cut));
-  if (first->has_value() || last->has_value()) {
-    out["hint"] = Format(
-        "Lines {} to {} hold more than maxReadBytes={} bytes; contentPreview holds the first {} "
-        "bytes. Read a smaller window with startLine and endLine.",
-        from, last->has_value() ? Format("{}", to) : std::string("the end"), limits_.max_read_bytes,
-        cut);
-  } else {
-    out["hint"] = Format(
-        "The file is {} bytes, over maxReadBytes={}; contentPreview holds the first {} bytes. Use "
-        "fs.search to find what you need, then fs.read with startLine and endLine.",
-        id->size, limits_.max_read_bytes, cut);
-  }
-  return out;
-}
-
-OJson ToolHost::List(const OJson& args) {
-  auto path = PathArg(args);
-  if (!path) return ErrorResult(path.error());
-  auto dir = sandbox_.OpenDir(*path);
-  if (!dir) return ErrorResult(FromSandbox(dir.error()));
-  auto entries = (*dir)->List();
-  if (!entries) {
-    return ErrorResult(
-        {ToolErrorCode::kInternal, Format("{}: {}", path->Display(), entries.error().message)});
-  }
-  std::vector<std::string> names;
-  for (const auto& e : *entries) {
-    if (e.name.empty() || e.name.front() == '.') continue;
-    names.push_back(ToValidUtf8(e.name) + (e.kind == EntryKind::kDirectory ? "/" : ""));
-  }
-  std::sort(names.begin(), names.end());
-  OJson out = {{"ok", true}, {"path", path->Display()}};
-  if (names.size() <= limits_.max_list_entries) {
-    out["entries"] = names;
-    out["truncated"] = false;
-    return out;
-  }
-  const std::size_t total = names.size();
-  names.resize(limits_.max_list_entries);
-  out["entriesPreview"] = names;
-  out["truncated"] = true;
-  out["hint"] = Format(
-      "The folder holds {} entries; entriesPreview shows the first {} by name. List a subfolder or "
-      "use fs.search.",
-      total, limits_.max_list_entries);
-  return out;
-}
-
 std::expected<std::optional<WorkflowGraph>, ToolError> ToolHost::LoadGraph() {
   const MountPath graph_path{Mount::kPkg, {"workflow.graph.json"}};
   auto file = sandbox_.OpenFile(graph_path);
@@ -422,179 +257,20 @@ std::expected<std::optional<WorkflowGraph>, ToolError> ToolHost::LoadGraph() {
     }
     return std::unexpected(FromSandbox(file.error()));
   }
-  auto text = ReadAll(**file, limits_.max_file_bytes, graph_path);
+  auto text = detail::ReadAll(**file, limits_.max_file_bytes, graph_path);
   if (!text) return std::unexpected(text.error());
   auto graph = ParseWorkflowGraph(*text);
-  if (!graph) return Fail(ToolErrorCode::kInternal, "@pkg/" + graph.error().message);
+  if (!graph) return detail::Fail(ToolErrorCode::kInternal, "@pkg/" + graph.error().message);
   return std::optional<WorkflowGraph>{std::move(*graph)};
 }
 
 std::optional<ToolError> ToolHost::GuardState(const MountPath& requested, const MountPath& physical,
                                               std::optional<std::string_view> old_text,
                                               std::string_view new_text) {
-  if (!IsStateFile(requested) && !IsStateFile(physical)) return std::nullopt;
+  if (!detail::IsStateFile(requested) && !detail::IsStateFile(physical)) return std::nullopt;
   auto graph = LoadGraph();
   if (!graph) return graph.error();
   return CheckStateChange(old_text, new_text, *graph ? &**graph : nullptr);
-}
-
-OJson ToolHost::Write(const OJson& args, Hashes& hashes) {
-  auto path = PathArg(args);
-  if (!path) return ErrorResult(path.error());
-  if (path->mount == Mount::kPkg) {
-    return ErrorResult({ToolErrorCode::kSandboxViolation,
-                        Format("@pkg is read-only: fs.write to {} refused", path->Display())});
-  }
-  auto content = RequireStringArg(args, "content");
-  if (!content) return ErrorResult(content.error());
-  auto if_match = OptionalStringArg(args, "ifMatchSha256");
-  if (!if_match) return ErrorResult(if_match.error());
-  if (content->size() > limits_.max_write_bytes) {
-    return ErrorResult(
-        {ToolErrorCode::kWriteLimit,
-         Format("content is {} bytes, over maxWriteBytes={}", content->size(),
-                limits_.max_write_bytes),
-         OJson{{"bytes", content->size()}, {"maxWriteBytes", limits_.max_write_bytes}}});
-  }
-  // Look without creating anything: a refused write must change nothing.
-  auto where = sandbox_.Resolve(*path);
-  std::optional<std::string> old_text;
-  MountPath physical = *path;
-  if (!where) {
-    const SandboxError& e = where.error();
-    if (e.kind == SandboxErrorKind::kNotDirectory) {
-      return ErrorResult({ToolErrorCode::kPreconditionFailed, e.message});
-    }
-    if (e.kind != SandboxErrorKind::kNotFound) return ErrorResult(FromSandbox(e));
-  } else {
-    physical = where->physical;
-    if (where->kind == EntryKind::kDirectory || !where->parent) {
-      return ErrorResult({ToolErrorCode::kPreconditionFailed,
-                          Format("{} is a folder; fs.write replaces files only", path->Display())});
-    }
-    if (where->kind == EntryKind::kOther) {
-      return ErrorResult(FromSandbox(
-          {SandboxErrorKind::kNotRegular, Format("{} is not a regular file", path->Display())}));
-    }
-    if (where->kind == EntryKind::kFile) {
-      auto file = where->parent->OpenFile(where->name);
-      if (!file) return ErrorResult(FromFs(file.error(), *path, ToolErrorCode::kInternal));
-      auto hash = HashOf(**file, *path, /*cached=*/false);
-      if (!hash) return ErrorResult(hash.error());
-      hashes.before = hashes.after = *hash;
-      if (IsStateFile(*path) || IsStateFile(physical)) {
-        auto text = ReadAll(**file, limits_.max_file_bytes, *path);
-        if (!text) return ErrorResult(text.error());
-        old_text = std::move(*text);
-      }
-    }
-  }
-  if (*if_match) {
-    if (!hashes.before || **if_match != *hashes.before) {
-      return ErrorResult(
-          {ToolErrorCode::kPreconditionFailed,
-           Format("ifMatchSha256 does not match the current content of {}", path->Display()),
-           OJson{{"expected", **if_match},
-                 {"actual", hashes.before ? OJson(*hashes.before) : OJson(nullptr)}}});
-    }
-  }
-  if (auto e = GuardState(*path, physical, old_text, *content)) return ErrorResult(*e);
-  auto target = sandbox_.Resolve(*path, /*create_parents=*/true);
-  if (!target) return ErrorResult(FromSandbox(target.error()));
-  if (!target->parent) {
-    return ErrorResult({ToolErrorCode::kPreconditionFailed,
-                        Format("{} is a folder; fs.write replaces files only", path->Display())});
-  }
-  auto written = target->parent->ReplaceFile(target->name, *content);
-  if (!written) {
-    if (written.error().kind == FsErrorKind::kIsDirectory) {
-      return ErrorResult({ToolErrorCode::kPreconditionFailed,
-                          Format("{} is a folder; fs.write replaces files only", path->Display())});
-    }
-    return ErrorResult(FromFs(written.error(), *path, ToolErrorCode::kInternal));
-  }
-  const std::string after = Sha256Hex(*content);
-  hashes.after = after;
-  return OJson{{"ok", true},
-               {"path", path->Display()},
-               {"bytesWritten", content->size()},
-               {"sha256After", after}};
-}
-
-OJson ToolHost::ApplyPatch(const OJson& args, Hashes& hashes) {
-  auto path = PathArg(args);
-  if (!path) return ErrorResult(path.error());
-  if (path->mount == Mount::kPkg) {
-    return ErrorResult(
-        {ToolErrorCode::kSandboxViolation,
-         Format("@pkg is read-only: fs.apply_patch to {} refused", path->Display())});
-  }
-  auto operation = RequireStringArg(args, "operation");
-  if (!operation) return ErrorResult(operation.error());
-  if (*operation != "updateFrontmatter") {
-    return ErrorResult({ToolErrorCode::kSchemaValidation,
-                        Format("argument operation: expected \"updateFrontmatter\", got \"{}\"",
-                               ToValidUtf8(*operation)),
-                        OJson{{"field", "operation"}}});
-  }
-  auto if_match = OptionalStringArg(args, "ifMatchSha256");
-  if (!if_match) return ErrorResult(if_match.error());
-  auto update_it = args.find("update");
-  if (update_it == args.end() || !update_it->is_object()) {
-    return ErrorResult(
-        {ToolErrorCode::kSchemaValidation,
-         Format("argument update: expected object, got {}",
-                update_it == args.end() ? std::string_view("nothing") : JsonTypeName(*update_it)),
-         OJson{{"field", "update"}}});
-  }
-  MountPath physical;
-  auto file = sandbox_.OpenFile(*path, &physical);
-  if (!file) return ErrorResult(FromSandbox(file.error()));
-  auto text = ReadAll(**file, limits_.max_file_bytes, *path);
-  if (!text) return ErrorResult(text.error());
-  const std::string hash = Sha256Hex(*text);
-  hashes.before = hashes.after = hash;
-  if (*if_match && **if_match != hash) {
-    return ErrorResult(
-        {ToolErrorCode::kPreconditionFailed,
-         Format("ifMatchSha256 does not match the current content of {}", path->Display()),
-         OJson{{"expected", **if_match}, {"actual", hash}}});
-  }
-  const FrontmatterSplit split = SplitFrontmatter(*text);
-  if (!split.present) {
-    return ErrorResult(
-        {ToolErrorCode::kInvalidFrontmatter,
-         Format("{} has no YAML front matter between '---' lines", path->Display())});
-  }
-  auto fm = ParseYamlMapping(split.yaml);
-  if (!fm) {
-    return ErrorResult({ToolErrorCode::kInvalidFrontmatter,
-                        Format("{} front matter: {}", path->Display(), fm.error().message)});
-  }
-  auto updated = ApplyFrontmatterUpdate(std::move(*fm), *update_it);
-  if (!updated) return ErrorResult(updated.error());
-  const std::string next = ComposeFrontmatter(*updated, split.body);
-  if (next.size() > limits_.max_write_bytes) {
-    return ErrorResult({ToolErrorCode::kWriteLimit,
-                        Format("the patched file is {} bytes, over maxWriteBytes={}", next.size(),
-                               limits_.max_write_bytes),
-                        OJson{{"bytes", next.size()}, {"maxWriteBytes", limits_.max_write_bytes}}});
-  }
-  if (auto e = GuardState(*path, physical, *text, next)) return ErrorResult(*e);
-  auto target = sandbox_.Resolve(physical);
-  if (!target) return ErrorResult(FromSandbox(target.error()));
-  if (!target->parent || target->kind != EntryKind::kFile) {
-    return ErrorResult({ToolErrorCode::kPreconditionFailed,
-                        Format("{} changed while being patched", path->Display())});
-  }
-  auto written = target->parent->ReplaceFile(target->name, next);
-  if (!written)
-    return ErrorResult(
-        {ToolErrorCode::kInternal, Format("{}: {}", path->Display(), written.error().message)});
-  const std::string after = Sha256Hex(next);
-  hashes.after = after;
-  return OJson{
-      {"ok", true}, {"path", path->Display()}, {"sha256Before", hash}, {"sha256After", after}};
 }
 
 }  // namespace llmconform::toolcalls
