@@ -112,7 +112,8 @@ std::string ConsoleReporter::ProgressLine(const ScenarioInfo& scenario) const {
     const double elapsed =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - run_start_)
             .count();
-    counter += " " + ProgressTiming(elapsed, finished_, scenario_count_);
+    counter += ' ';  // appended in two steps: GCC 12 -Wrestrict misreads " " + string
+    counter += ProgressTiming(elapsed, finished_, scenario_count_);
   }
   counter = Format("[{}] ", counter);
   std::string id = ReadableText(scenario.Id());
