@@ -5,12 +5,14 @@
 # same file, medians of 5 interleaved runs each, and mockllm's peak RSS against
 # the file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
 #   bench/import-speed.sh [MOCKLLM_BINARY]   (default: build/release/mockllm/mockllm)
-# Measured 2026-11-23, release build, 2 shared cores under load:
-#   ratio 16.5 (NOT met), peak RSS 2.98x (met; 4.84x before the HAR bodies were
-#   moved out of the parsed document and the input freed before writing).
-# Where the time goes (perf, 24 MB HAR): RE2 redaction of every chunk and body
-# ~40%, nlohmann parsing (the HAR, request bodies for redaction, lint's re-read
-# of the written trace) ~35%, serialisation ~5%, UTF-8 checks ~5%.
+# Measured 2026-11-27, release build, 2 cores, quiet machine:
+#   ratio 9.30 (NOT met; 16.5 on 2026-11-23 before redaction ran all text rules
+#   in one RE2::Set pass and lint parsed each line once), peak RSS 2.98x (met).
+# Where the time goes now (perf, 24 MB HAR): nlohmann parsing of the HAR 24%,
+# lint's parse of the written trace 29% (its secret scan included), request
+# body parsing and redaction 17%, serialisation 14%, file reads and writes 11%.
+# The HAR parse alone is about 2.2x python's json.load: the target needs a
+# faster JSON reader than nlohmann for the input and the lint pass.
 set -euo pipefail
 bin=${1:-build/release/mockllm/mockllm}
 work=$(mktemp -d)
