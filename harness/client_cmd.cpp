@@ -11,10 +11,8 @@
 #include <optional>
 
 #include "base/format.h"
-#include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
-#include "harness/suites/registry.h"
 #include "mockllm/atomic_file.h"
 
 extern char** environ;
@@ -125,12 +123,6 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
 std::vector<CheckResult> SkipAll(const Scenario& s, const std::string& why) {
   std::vector<CheckResult> out;
   for (const auto& rule : s.rules) out.push_back(CheckResult::Skip(rule, why));
-  return out;
-}
-
-std::vector<CheckResult> ErrorAll(const Scenario& s, const std::string& why) {
-  std::vector<CheckResult> out;
-  for (const auto& rule : s.rules) out.push_back(CheckResult::Error(rule, why));
   return out;
 }
 
@@ -246,24 +238,14 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
                                            const std::string& dialect) {
   std::string why;
   if (!HasClientSide(s, &why)) return SkipAll(s, "no client side: " + why);
-  const SuiteKind* kind = FindSuite(s.protocol);
-  if (!kind) return ErrorAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
   ScratchDir scratch;
   if (scratch.path().empty())
-    return ErrorAll(s, "cannot create a scratch folder in the temp directory");
+    return ErrorsForAll(s, "cannot create a scratch folder in the temp directory");
   ClientCommandDriver driver(s, options);
   auto obs =
       ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed, dialect);
-  if (!obs) return ErrorAll(s, obs.error().message);
-  std::vector<CheckResult> checks;
-  try {
-    checks = kind->make()->Check(
-        s, Observation{.outputs = obs->outputs, .journal = JournalTurns(obs->journal)});
-  } catch (const std::exception& e) {
-    return ErrorAll(s, Format("a check threw: {}", e.what()));
-  }
-  auto gate = RequestGateChecks(obs->journal, ExpectedRequests(s, options.source_root));
-  checks.insert(checks.end(), gate.begin(), gate.end());
+  if (!obs) return ErrorsForAll(s, obs.error().message);
+  auto checks = JudgeChecks(s, *obs, options.source_root);
   auto client = driver.ClientChecks();
   checks.insert(checks.end(), client.begin(), client.end());
   return checks;

@@ -29,12 +29,6 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& message) {
-  std::vector<CheckResult> out;
-  for (const auto& rule : s.rules) out.push_back(CheckResult::Error(rule, message));
-  return out;
-}
-
 reports::ScenarioInfo InfoOf(const Scenario& s, const fs::path& source_root) {
   reports::ScenarioInfo info;
   info.protocol = s.protocol;
@@ -80,6 +74,12 @@ std::vector<CheckResult> CheckObservation(const ProtocolSuite& suite, const Scen
 }
 
 }  // namespace
+
+std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& message) {
+  std::vector<CheckResult> out;
+  for (const auto& rule : s.rules) out.push_back(CheckResult::Error(rule, message));
+  return out;
+}
 
 Json JournalTurns(const Json& journal) {
   if (!journal.is_array()) return journal;
@@ -279,13 +279,18 @@ reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenar
                                     const Observation& observation, const RunOptions& options,
                                     reports::Reporter& reporter) {
   return Run(specs, {&scenario}, options, reporter, [&](const Scenario& s, const std::string&) {
-    const SuiteKind* kind = FindSuite(s.protocol);
-    if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
-    auto checks = CheckObservation(*kind->make(), s, observation);
-    auto gate = RequestGateChecks(observation.journal, ExpectedRequests(s, options.source_root));
-    checks.insert(checks.end(), gate.begin(), gate.end());
-    return checks;
+    return JudgeChecks(s, observation, options.source_root);
   });
+}
+
+std::vector<CheckResult> JudgeChecks(const Scenario& s, const Observation& observation,
+                                     const fs::path& source_root) {
+  const SuiteKind* kind = FindSuite(s.protocol);
+  if (!kind) return ErrorsForAll(s, Format("no suite judges protocol \"{}\"", s.protocol));
+  auto checks = CheckObservation(*kind->make(), s, observation);
+  auto gate = RequestGateChecks(observation.journal, ExpectedRequests(s, source_root));
+  checks.insert(checks.end(), gate.begin(), gate.end());
+  return checks;
 }
 
 std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text) {

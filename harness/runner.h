@@ -67,6 +67,19 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
                                                   double speed = 0,
                                                   const std::string& dialect = "");
 
+// Every rule of `s` as an Error carrying `message` (a scenario that could not
+// be driven or judged).
+std::vector<reports::CheckResult> ErrorsForAll(const Scenario& s, const std::string& message);
+
+// The checks of `s` on an observation made by another implementation (judge,
+// run --client-cmd): the suite's rules on JournalTurns of the journal — a
+// rule the suite leaves out is an Error, a check that throws makes every rule
+// an Error — then the request gate (harness/gate_checks.h) on the whole
+// journal, with the requests the scenario's trace expects under
+// `source_root`. Never throws.
+std::vector<reports::CheckResult> JudgeChecks(const Scenario& s, const Observation& observation,
+                                              const std::filesystem::path& source_root);
+
 // Runs every scenario of `specs` that matches the filter. Never throws: a
 // scenario that cannot run (a missing trace, a suite that failed) yields
 // Error results for its rules, and the run goes on.
