@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
 # mockllm replay throughput under wrk, beside WireMock standalone serving the
-# same responses, in the same run on loopback.
+# same responses and nginx serving the same bytes as static files, in the
+# same run on loopback.
 #
 #   bench/mockllm_wrk-load.sh [BUILD_DIR]      (default build/release; built if missing)
 #
 # Measures, for each server: a non-streamed chat completion, and a streamed
 # one of 200 chunks (mockllm at --speed 0), both matched on the request body
-# (mockllm: unpinned canonical JSON; WireMock: equalToJson), and for
-# information the stream again with --piecewise (each of the 200 recorded
-# pieces in its own write; WireMock writes its body at once). Prints req/s,
-# errors (socket errors and non-2xx answers) and the ratio, then mockllm's RSS
-# sampled across a longer non-streamed run. Exit 0 when mockllm reaches
-# TARGET_RATIO × WireMock's req/s on both, with no errors and RSS growth
-# under RSS_LIMIT_PERCENT; 1 otherwise.
+# (mockllm: unpinned canonical JSON; WireMock: equalToJson; nginx: no
+# matching, a static file), and for information the stream again with
+# --piecewise (each of the 200 recorded pieces in its own write). ROUNDS
+# rounds, the servers' order alternating; each figure is the median of its
+# rounds. Then the same at WIDE connections (wrk's p99 latency beside req/s),
+# then mockllm's RSS sampled across a longer non-streamed run. Prints req/s,
+# errors (socket errors and non-2xx answers) and the ratios. Exit 0 when
+# mockllm reaches TARGET_RATIO x WireMock's req/s on both at CONNECTIONS,
+# with no errors and RSS growth under RSS_LIMIT_PERCENT; 1 otherwise.
 #
-# Environment: DURATION (s, default 10), RSS_DURATION (s, default 30),
-# CONNECTIONS (default 16), THREADS (wrk threads, default 2), TARGET_RATIO (5),
-# RSS_LIMIT_PERCENT (10). Needs wrk, node, java 17 and the `wiremock` npm
-# package (scripts/install-deps puts it in tests/e2e/node_modules).
+# Environment: DURATION (s per run, default 5), ROUNDS (5), RSS_DURATION (s,
+# default 30), CONNECTIONS (default 32), THREADS (wrk threads, default 2),
+# WIDE (connections of the second pass, default 512; 0 skips it),
+# TARGET_RATIO (5), RSS_LIMIT_PERCENT (10). Needs wrk, node, java 17, nginx
+# and the `wiremock` npm package (scripts/install-deps --bench puts them in
+# place).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build/release}
-duration=${DURATION:-10}
+duration=${DURATION:-5}
+rounds=${ROUNDS:-5}
+wide=${WIDE:-512}
 rss_duration=${RSS_DURATION:-30}
-connections=${CONNECTIONS:-16}
+connections=${CONNECTIONS:-32}
 threads=${THREADS:-2}
 target_ratio=${TARGET_RATIO:-5}
 rss_limit=${RSS_LIMIT_PERCENT:-10}
@@ -87,6 +94,10 @@ fs.writeFileSync(path.join(work, 'json.body'), JSON.stringify(jsonRequest));
 fs.writeFileSync(path.join(work, 'stream.body'), JSON.stringify(streamRequest));
 fs.writeFileSync(path.join(work, 'expected-stream'), raws.join(''));
 fs.writeFileSync(path.join(work, 'expected-json'), JSON.stringify(answer));
+fs.mkdirSync(path.join(work, 'nginx', 'www', 'json'), { recursive: true });
+fs.mkdirSync(path.join(work, 'nginx', 'www', 'stream'), { recursive: true });
+fs.writeFileSync(path.join(work, 'nginx', 'www', 'json', 'v1-chat-completions'), JSON.stringify(answer));
+fs.writeFileSync(path.join(work, 'nginx', 'www', 'stream', 'v1-chat-completions'), raws.join(''));
 EOF
 
 for kind in json stream; do
@@ -139,53 +150,112 @@ java -jar "$jar" --port "$wiremock_port" --bind-address 127.0.0.1 --root-dir "$w
   --no-request-journal --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
 pids+=("$!")
 wiremock_url=http://127.0.0.1:$wiremock_port
+
+# nginx: the same bytes as static files (a POST to a static file is answered
+# through error_page 405 =200), its default two workers, no access log.
+# shellcheck source=bench/nginx-peer.sh
+. "$root/bench/nginx-peer.sh"
+nginx_port=$(free_port)
+start_nginx "$work/nginx" "$nginx_port" "
+    location /json/ { root $work/nginx/www; default_type application/json; error_page 405 =200 \$uri; }
+    location /stream/ { root $work/nginx/www; default_type text/event-stream; error_page 405 =200 \$uri; }"
+pids+=("$nginx_pid")
+nginx_url=http://127.0.0.1:$nginx_port
 wait_for "$wiremock_url/v1/chat/completions" "$work/json.body" "$work/wiremock.log"
 wait_for "$mockllm_url/v1/chat/completions" "$work/json.body" "$work/mockllm.err"
+wait_for "$nginx_url/json/v1-chat-completions" "$work/json.body" "$work/nginx/error.log"
 
-# Both must answer the same bytes before their speed means anything.
+# path_of SERVER KIND: the path a server answers KIND on.
+path_of() { if [ "$1" = nginx ]; then echo "/$2/v1-chat-completions"; else echo /v1/chat/completions; fi; }
+
+# All must answer the same bytes before their speed means anything.
 for kind in json stream; do
-  for server in mockllm piecewise wiremock; do
+  for server in mockllm piecewise wiremock nginx; do
     url_var=${server}_url
     curl -s -o "$work/got-$server-$kind" -H 'content-type: application/json' --data-binary @"$work/$kind.body" \
-      "${!url_var}/v1/chat/completions"
+      "${!url_var}$(path_of "$server" "$kind")"
     cmp -s "$work/expected-$kind" "$work/got-$server-$kind" || { echo "mockllm_wrk-load: FAIL: $server answers $kind differently" >&2; exit 1; }
   done
 done
 
-# run_wrk URL KIND SECONDS → "REQ_PER_SEC ERRORS"
+# run_wrk URL KIND SECONDS [CONNECTIONS] → "REQ_PER_SEC ERRORS P99_MS"
 run_wrk() {
   local out
-  out=$(wrk -t "$threads" -c "$connections" -d "${3}s" --latency -s "$work/$2.lua" "$1/v1/chat/completions")
+  out=$(wrk -t "$threads" -c "${4:-$connections}" -d "${3}s" --latency -s "$work/$2.lua" "$1")
   echo "$out" >>"$work/wrk.log"
-  local rps errors non2xx
+  local rps errors non2xx p99
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
   errors=$(echo "$out" | awk '/Socket errors:/ {gsub(",", ""); print $4 + $6 + $8 + $10}')
   non2xx=$(echo "$out" | awk '/Non-2xx or 3xx responses:/ {print $5}')
-  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} ))"
+  p99=$(echo "$out" | awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
+    else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } print v }')
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0}"
+}
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+
+# Warm all up (the JVM needs it most) before measuring.
+run_wrk "$wiremock_url/v1/chat/completions" json 5 >/dev/null
+run_wrk "$wiremock_url/v1/chat/completions" stream 5 >/dev/null
+run_wrk "$mockllm_url/v1/chat/completions" json 2 >/dev/null
+run_wrk "$nginx_url/json/v1-chat-completions" json 2 >/dev/null
+
+# measure CONNECTIONS: ROUNDS rounds of every server and kind, the servers'
+# order alternating; results in $work/res-CONNECTIONS-SERVER-KIND, one
+# "rps errors p99" line per round.
+measure() {
+  local c=$1 order r kind server url_var
+  for ((r = 0; r < rounds; r++)); do
+    if ((r % 2)); then order="nginx wiremock piecewise mockllm"; else order="mockllm piecewise wiremock nginx"; fi
+    for kind in json stream; do
+      for server in $order; do
+        [ "$server" = piecewise ] && [ "$kind" = json ] && continue
+        url_var=${server}_url
+        run_wrk "${!url_var}$(path_of "$server" "$kind")" "$kind" "$duration" "$c" >>"$work/res-$c-$server-$kind"
+      done
+    done
+  done
+}
+# col CONNECTIONS SERVER KIND FIELD (1 req/s, 2 errors, 3 p99 ms): the median
+# over the rounds (errors: their sum).
+col() {
+  if [ "$4" = 2 ]; then awk '{ s += $2 } END { print s + 0 }' "$work/res-$1-$2-$3"
+  else awk -v f="$4" '{ print $f }' "$work/res-$1-$2-$3" | median; fi
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+report() {
+  local c=$1 kind server k label m w n
+  printf '%s connections, wrk -t%s, %s interleaved rounds of %s s; medians\n' "$c" "$threads" "$rounds" "$duration"
+  printf '%-32s %9s %9s %9s %10s %8s %9s %18s\n' "response (req/s)" "mockllm" "WireMock" "nginx" \
+    "/WireMock" "/nginx" "errors" "p99 ms m/W/n"
+  for kind in json stream piecewise; do
+    server=mockllm k=$kind
+    [ "$kind" = piecewise ] && server=piecewise k=stream
+    case $kind in
+      json) label="chat completion (JSON)" ;;
+      stream) label="stream, 200 chunks, --speed 0" ;;
+      piecewise) label="  same, --piecewise (200 writes)" ;;
+    esac
+    m=$(col "$c" "$server" "$k" 1); w=$(col "$c" wiremock "$k" 1); n=$(col "$c" nginx "$k" 1)
+    printf '%-32s %9.0f %9.0f %9.0f %9sx %7sx %9s %18s\n' "$label" "$m" "$w" "$n" "$(ratio "$m" "$w")" \
+      "$(ratio "$m" "$n")" "$(col "$c" "$server" "$k" 2)/$(col "$c" wiremock "$k" 2)/$(col "$c" nginx "$k" 2)" \
+      "$(col "$c" "$server" "$k" 3)/$(col "$c" wiremock "$k" 3)/$(col "$c" nginx "$k" 3)"
+  done
 }
 
-# Warm both up (the JVM needs it more) before measuring.
-run_wrk "$wiremock_url" json 5 >/dev/null
-run_wrk "$wiremock_url" stream 5 >/dev/null
-run_wrk "$mockllm_url" json 2 >/dev/null
-
-printf '%-34s %14s %14s %8s %8s\n' "response" "mockllm req/s" "WireMock req/s" "ratio" "errors"
 verdict=0
+measure "$connections"
+report "$connections"
 for kind in json stream; do
-  read -r m_rps m_err < <(run_wrk "$mockllm_url" "$kind" "$duration")
-  read -r w_rps w_err < <(run_wrk "$wiremock_url" "$kind" "$duration")
-  ratio=$(awk -v m="$m_rps" -v w="$w_rps" 'BEGIN { printf "%.1f", (w > 0 ? m / w : 0) }')
-  label=$([ "$kind" = json ] && echo "chat completion (JSON)" || echo "stream, 200 chunks, --speed 0")
-  printf '%-34s %14.0f %14.0f %7sx %8s\n' "$label" "$m_rps" "$w_rps" "$ratio" "$m_err/$w_err"
-  awk -v r="$ratio" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }' || verdict=1
-  [ "$m_err" -eq 0 ] || verdict=1
-  if [ "$kind" = stream ]; then
-    # For information: every one of the 200 pieces in its own write.
-    read -r p_rps p_err < <(run_wrk "$piecewise_url" stream "$duration")
-    ratio=$(awk -v m="$p_rps" -v w="$w_rps" 'BEGIN { printf "%.1f", (w > 0 ? m / w : 0) }')
-    printf '%-34s %14.0f %14.0f %7sx %8s\n' "  same, --piecewise (200 writes)" "$p_rps" "$w_rps" "$ratio" "$p_err/$w_err"
-  fi
+  r=$(ratio "$(col "$connections" mockllm "$kind" 1)" "$(col "$connections" wiremock "$kind" 1)")
+  awk -v r="$r" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }' || verdict=1
+  [ "$(col "$connections" mockllm "$kind" 2)" -eq 0 ] || verdict=1
 done
+if [ "$wide" -gt 0 ]; then
+  echo
+  measure "$wide"
+  report "$wide"
+fi
+echo
 
 # RSS across a longer run: sampled every second, first sample after warm-up.
 rss() { awk '/^VmRSS:/ {print $2}' "/proc/$mockllm_pid/status"; }
@@ -210,7 +280,6 @@ awk -v g="$growth" -v l="$rss_limit" 'BEGIN { exit !(g < l) }' || verdict=1
 if [ "$verdict" -eq 0 ]; then
   echo "mockllm_wrk-load: PASS (≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%)"
 else
-  echo "mockllm_wrk-load: FAIL (target ≥${target_ratio}× WireMock, no errors, RSS growth under ${rss_limit}%); wrk output in the log above" >&2
-  cat "$work/wrk.log" >&2
+  echo "mockllm_wrk-load: FAIL (target ≥${target_ratio}× WireMock at $connections connections, no errors, RSS growth under ${rss_limit}%)" >&2
 fi
 exit "$verdict"

@@ -226,16 +226,20 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
                  "/__admin/health and /__admin/sessions)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_option("--threads", a.threads, "Serving threads started at once")
+  cmd.add_option("--threads", a.threads,
+                 "Worker threads started at once (they run handlers; more are added while all "
+                 "are busy, up to --max-connections)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--max-connections", a.max_connections,
-                 "Connections served at once: a thread is added for each connection beyond "
-                 "--threads, up to this; more wait in line")
+                 "Connections open at once; one more is answered 503 with Retry-After and "
+                 "closed (an idle keep-alive connection holds no thread)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--read-timeout-ms", a.read_timeout_ms,
-                 "Drop a connection whose request stops arriving for this long (slowloris)")
+                 "A request's head must arrive whole within this of its first byte, and its "
+                 "body without a pause this long; otherwise 408 and the connection is closed "
+                 "(slowloris)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.footer(kServeFooter);

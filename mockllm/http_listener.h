@@ -1,26 +1,49 @@
-// The HTTP layer shared by the replay server and the recorder: cpp-httplib
-// set up for replay fidelity and robustness, listening on its own threads.
+// The HTTP/1.1 server shared by the replay server and the recorder: an
+// event-driven listener on Boost.Asio with Beast's request parser, handing
+// each complete request to a handler written against cpp-httplib's
+// Request/Response types (the handlers' data model; cpp-httplib stays the
+// HTTP client). Why not cpp-httplib's own server: docs/mockllm-server.md.
 //
-// Every route of every method goes to one handler. Responses are never
-// compressed and Range requests are ignored (replay writes recorded bytes),
-// TCP_NODELAY is on (a recorded piece leaves as its own segment), the accept
-// backlog is the system's maximum. Each connection holds a thread (httplib's
-// design); threads are added as connections arrive, up to max_connections, so
-// connection N+1 is not left waiting behind N idle keep-alive ones. What the HTTP layer refuses
-// before the handler runs (a body over the limit: 413, a malformed request: 400) is answered in
-// OpenAI's error form and reported to `on_refused`; an exception in the handler becomes a 500 in
-// the same form.
+// Threads: one I/O thread accepts connections, waits for their bytes and
+// parses requests; a worker runs the handler and writes the answer. An idle
+// keep-alive connection holds no thread, only its socket, so connection
+// N+1 is never left waiting behind N idle ones. A worker that has answered
+// a request waits a moment (~2 ms) for the next one on the same connection
+// before handing it back to the I/O thread, so a busy client keeps its worker.
+//
+// Bounds: `max_connections` open connections (one more is answered 503 and
+// closed); a request's head must arrive complete within `read_timeout_ms` of
+// its first byte, and its body must keep arriving (no gap longer than
+// `read_timeout_ms`), or it is answered 408 and closed (slowloris); an idle
+// keep-alive connection is closed after `keep_alive_seconds`; heads are at
+// most 64 KiB (431) and bodies `max_body_bytes` (413); a write that cannot
+// progress for `write_timeout_ms` ends the connection.
+//
+// Framing (RFC 9112): no Content-Length and no Transfer-Encoding is an empty
+// body; a Content-Length that is not a decimal number, two different ones, or
+// one beside Transfer-Encoding is answered 400 and the connection closed. A
+// complete request followed by the client's half-close is answered, then the
+// connection is closed. `Expect: 100-continue` is honoured.
+//
+// Responses are never compressed and Range requests are ignored (replay
+// writes recorded bytes). A chunked response writes each piece the handler
+// gives as one chunk in one system call (size line, bytes and CRLF gathered),
+// so recorded piece boundaries reach the wire. TCP_NODELAY is on. What the
+// listener refuses before the handler runs (400, 408, 413, 431) is answered
+// in OpenAI's error form and reported to `on_refused`; an exception in the
+// handler becomes a 500 in the same form.
 #pragma once
 
 #include <httplib.h>
 
-#include <atomic>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <thread>
+#include <utility>
+#include <vector>
 
 #include "base/error.h"
 
@@ -28,45 +51,54 @@ namespace llmconform::mockllm {
 
 struct ListenOptions {
   std::string host = "127.0.0.1";
-  int port = 0;                // 0: an ephemeral port
-  int threads = 32;            // serving threads started at once
-  int max_connections = 4096;  // more threads are added, up to this, as connections arrive
-  int read_timeout_ms = 2000;  // a request whose next bytes take longer is dropped
-  int keep_alive_seconds = 1;
+  int port = 0;                  // 0: an ephemeral port
+  int threads = 32;              // workers started at once (more are added while all are busy)
+  int max_connections = 4096;    // open connections; one more is answered 503
+  int read_timeout_ms = 2000;    // a request's head arrives within this; its body has no longer gap
+  int keep_alive_seconds = 1;    // an idle keep-alive connection is closed after this
+  int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
   std::size_t max_body_bytes = 16 * 1024 * 1024;
 };
 
 class HttpListener {
  public:
+  // Runs on a worker thread, once per request; may block (timed replays,
+  // a proxied upstream). What it leaves in the Response is written after it
+  // returns: `body`, or a content provider (sized or chunked) that is called
+  // on the same thread and writes through its DataSink. A provider returning
+  // false ends the connection where the answer stands (a cut). The
+  // Response's resource releaser runs after the answer is written, told
+  // whether it was written whole.
   using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+  // Runs on the I/O thread or a worker; `req` holds what was read of the
+  // refused request (method and path may be empty).
   using RefusedHook =
       std::function<void(const httplib::Request&, int status, const std::string& message)>;
 
-  HttpListener() = default;
-  ~HttpListener() { Stop(); }
+  HttpListener();
+  ~HttpListener();  // stops
   HttpListener(const HttpListener&) = delete;
   HttpListener& operator=(const HttpListener&) = delete;
 
   // Binds and starts serving; returns the port. Call once.
   std::expected<int, llmconform::Error> Start(const ListenOptions& options, Handler handler,
                                               RefusedHook on_refused = {});
-  // Stops accepting and waits for the serving threads (an idle keep-alive
-  // connection may hold one for up to keep_alive_seconds). Idempotent.
+  // Stops accepting, shuts every open connection down (a worker blocked in a
+  // write or a wait for bytes returns at once) and waits for the workers,
+  // i.e. for handlers to return: a handler that waits must be told to stop
+  // first (Server::Stop does). Idempotent.
   void Stop();
 
  private:
-  httplib::Server http_;
-  std::thread thread_;
-  std::atomic<bool> ended_ = false;
-  int listen_fd_ = -1;
-  bool capture_fd_ = false;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
-// Judges a request's body framing before the body is read: a missing
-// Content-Length without Transfer-Encoding is added as 0 (RFC 9112 §6.3: an
-// empty body); a Content-Length that is not a decimal number, two different
-// ones, or one beside Transfer-Encoding is the returned message (answered
-// 400, connection closed).
+// Judges a request's body framing from its head: a missing Content-Length
+// without Transfer-Encoding is added as 0 (RFC 9112 §6.3: an empty body); a
+// Content-Length that is not a decimal number, two different ones, or one
+// beside Transfer-Encoding is the returned message (answered 400, connection
+// closed).
 std::optional<std::string> CheckFraming(httplib::Headers& headers);
 
 // Sets `res` to `status` with `body` as compact JSON.

@@ -102,9 +102,9 @@ struct ServerOptions {
   std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
   std::size_t journal_limit = 10000;              // entries kept (oldest dropped)
   std::size_t max_sessions = 10000;               // sessions kept (least recently used forgotten)
-  int threads = 32;                               // serving threads started at once
-  int max_connections = 4096;                     // threads grow to this as connections arrive
-  int read_timeout_ms = 2000;  // a request whose next bytes take longer is dropped
+  int threads = 32;            // worker threads started at once (mockllm/http_listener.h)
+  int max_connections = 4096;  // open connections; one more is answered 503
+  int read_timeout_ms = 2000;  // a request's head arrives within this; its body pauses no longer
   int keep_alive_seconds = 1;  // idle keep-alive connections close after this
   std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
