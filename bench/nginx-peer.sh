@@ -2,7 +2,7 @@
 #
 #   start_nginx DIR PORT 'LOCATION BLOCKS'
 #
-# Writes DIR/nginx.conf (foreground, `worker_processes auto`, no access log,
+# Writes DIR/nginx.conf (foreground, workers as the calling user, `worker_processes auto`, no access log,
 # temporary files and logs in DIR, keep-alive without a request limit), starts
 # nginx on 127.0.0.1:PORT with the given `location` blocks, sets $nginx_pid
 # and waits until it listens. Exits 2 when nginx is missing or does not start.
@@ -11,7 +11,12 @@ start_nginx() {
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
   [ -x "$nginx" ] || { echo "nginx is missing (scripts/install-deps --bench)" >&2; exit 2; }
   mkdir -p "$dir"
+  # Started as root, nginx's workers would run as www-data and could not read
+  # a private temporary folder: keep them as the user who runs the benchmark.
+  local user=
+  [ "$(id -u)" -eq 0 ] && user="user root;"
   cat >"$dir/nginx.conf" <<EOF
+$user
 daemon off;
 worker_processes auto;
 pid $dir/nginx.pid;

@@ -1,10 +1,8 @@
 #include "mockllm/http_listener.h"
 
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,18 +15,16 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
 
 #include "base/format.h"
+#include "mockllm/http_io.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::mockllm {
@@ -37,189 +33,56 @@ namespace {
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
-using Clock = std::chrono::steady_clock;
+using http_io::Clock;
+using http_io::FinArrived;
+using http_io::IEquals;
+using http_io::Iov;
+using http_io::SendAll;
 using llmconform::Format;
 
 constexpr std::size_t kMaxHeadBytes = 64 * 1024;
 constexpr std::size_t kReadChunk = 64 * 1024;
-// How long a worker that has answered waits for the connection's next
-// request before handing the connection back to the I/O thread.
-constexpr auto kLinger = std::chrono::milliseconds(2);
-
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// Waits until `fd` is ready for `events` or `deadline` passes; false on
-// timeout. A hang-up or error counts as ready (the next call says what).
-bool WaitFd(int fd, short events, Clock::time_point deadline) {
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, events, 0};
-    timespec ts{static_cast<time_t>(left.count() / 1000000),
-                static_cast<long>((left.count() % 1000000) * 1000)};
-    const int r = ::ppoll(&p, 1, &ts, nullptr);
-    if (r > 0) return true;
-    if (r < 0 && errno != EINTR) return true;
-  }
-}
-
-// Sends every byte of `iov[0..n)` (modified in place); false when the peer
-// is gone or no byte could be sent before `deadline`.
-bool SendAll(int fd, iovec* iov, int n, Clock::time_point deadline) {
-  while (n > 0) {
-    if (iov->iov_len == 0) {
-      ++iov, --n;
-      continue;
-    }
-    msghdr mh{};
-    mh.msg_iov = iov;
-    mh.msg_iovlen = static_cast<std::size_t>(n);
-    const ssize_t w = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        if (!WaitFd(fd, POLLOUT, deadline)) return false;
-        continue;
-      }
-      return false;
-    }
-    auto left = static_cast<std::size_t>(w);
-    while (n > 0 && left >= iov->iov_len) {
-      left -= iov->iov_len;
-      ++iov, --n;
-    }
-    if (n > 0) {
-      iov->iov_base = static_cast<char*>(iov->iov_base) + left;
-      iov->iov_len -= left;
-    }
-  }
-  return true;
-}
-
-iovec Iov(std::string_view s) { return iovec{const_cast<char*>(s.data()), s.size()}; }
+constexpr auto kDrainTime = std::chrono::milliseconds(500);
+constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
 
 std::string Str(boost::beast::string_view s) { return std::string(s.data(), s.size()); }
 
-// Workers: `min` started at once, one more whenever a job arrives and none is
-// idle, up to `max`; beyond that jobs wait in line. Threads stay until
-// Shutdown, which runs what is queued and joins them.
-class WorkerPool {
- public:
-  WorkerPool(std::size_t min, std::size_t max) : max_(std::max<std::size_t>({min, max, 1})) {
-    std::lock_guard lock(mu_);
-    for (std::size_t i = 0; i < min; ++i) Spawn();
+// The response head: status line, the handler's headers (unsafe ones left
+// out), and the framing and connection headers it did not set. `chunked`:
+// the body is written as chunks (a chunked provider, or a handler that set
+// Transfer-Encoding itself and framed its body).
+std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
+  std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
+  bool has_length = false, has_encoding = false, has_connection = false;
+  for (const auto& [name, value] : res.headers) {
+    if (!http_io::SafeHeader(name, value)) continue;
+    has_length = has_length || IEquals(name, "Content-Length");
+    has_encoding = has_encoding || IEquals(name, "Transfer-Encoding");
+    has_connection = has_connection || IEquals(name, "Connection");
+    head.append(name).append(": ").append(value).append("\r\n");
   }
-  ~WorkerPool() { Shutdown(); }
-
-  // After Shutdown the job is dropped (destroyed, not run).
-  void Submit(std::function<void()> fn) {
-    std::unique_lock lock(mu_);
-    if (stopping_) {
-      lock.unlock();
-      fn = nullptr;
-      return;
+  const bool bodiless = res.status < 200 || res.status == 204 || res.status == 304;
+  const bool provided = static_cast<bool>(res.content_provider_);
+  if (!bodiless && !has_encoding && !has_length) {
+    if (provided && res.is_chunked_content_provider_) {
+      head += "Transfer-Encoding: chunked\r\n";
+    } else {
+      head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : res.body.size());
     }
-    jobs_.push_back(std::move(fn));
-    if (idle_ < jobs_.size() && threads_.size() < max_) Spawn();
-    cv_.notify_one();
   }
-
-  void Shutdown() {
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) return;
-      stopping_ = true;
+  if (!has_connection) {
+    if (!keep) {
+      head += "Connection: close\r\n";
+    } else if (http10) {
+      head += "Connection: keep-alive\r\n";
     }
-    cv_.notify_all();
-    for (auto& t : threads_) t.join();
   }
-
- private:
-  // Needs mu_.
-  void Spawn() {
-    threads_.emplace_back([this] {
-      for (;;) {
-        std::function<void()> fn;
-        {
-          std::unique_lock lock(mu_);
-          ++idle_;
-          cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-          --idle_;
-          if (jobs_.empty()) return;  // stopping, nothing left
-          fn = std::move(jobs_.front());
-          jobs_.pop_front();
-        }
-        fn();
-      }
-    });
-  }
-
-  const std::size_t max_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;
-  std::size_t idle_ = 0;
-  bool stopping_ = false;
-};
-
-// The request line and headers of a head that Beast refused, read line by
-// line, so the framing check can say what was wrong and the refusal can be
-// journaled with its method and path.
-httplib::Request RawHead(std::string_view head) {
-  httplib::Request req;
-  const std::size_t end = head.find("\r\n\r\n");
-  if (end != std::string_view::npos) head = head.substr(0, end);
-  std::size_t at = head.find("\r\n");
-  const std::string_view line = head.substr(0, at);
-  const std::size_t sp1 = line.find(' ');
-  const std::size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
-  if (sp2 != std::string_view::npos && sp1 > 0 && sp1 <= 32) {
-    req.method = std::string(line.substr(0, sp1));
-    req.target = std::string(line.substr(sp1 + 1, std::min<std::size_t>(sp2 - sp1 - 1, 8192)));
-    req.path = req.target.substr(0, req.target.find('?'));
-  }
-  while (at != std::string_view::npos) {
-    at += 2;
-    const std::size_t next = head.find("\r\n", at);
-    const std::string_view field =
-        head.substr(at, next == std::string_view::npos ? next : next - at);
-    const std::size_t colon = field.find(':');
-    if (colon != std::string_view::npos) {
-      std::string_view value = field.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-        value.remove_prefix(1);
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
-        value.remove_suffix(1);
-      req.headers.emplace(std::string(field.substr(0, colon)), std::string(value));
-    }
-    at = next;
-  }
-  return req;
+  head += "\r\n";
+  return head;
 }
 
-// True when the client has sent its FIN (or reset the connection).
-bool FinArrived(int fd) {
-  pollfd p{fd, POLLRDHUP, 0};
-  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
-}
-
-bool SafeHeader(std::string_view name, std::string_view value) {
-  const auto bad = [](char c) { return c == '\r' || c == '\n' || c == '\0'; };
-  return !name.empty() && std::none_of(name.begin(), name.end(), bad) &&
-         std::none_of(value.begin(), value.end(), bad);
-}
-
-std::string_view Reason(int status) {
-  const auto r = http::obsolete_reason(static_cast<http::status>(status));
-  return r == "<unknown-status>" ? std::string_view("Unknown")
-                                 : std::string_view(r.data(), r.size());
+bool Bodiless(const httplib::Response& res, bool head_only) {
+  return head_only || res.status < 200 || res.status == 204 || res.status == 304;
 }
 
 }  // namespace
@@ -229,31 +92,39 @@ struct HttpListener::Impl {
   enum class Pumped { kComplete, kNeedMore, kClosed, kRefused };
 
   // Declared first, destroyed last: a connection destroyed with the pool or
-  // the I/O context still unregisters itself.
-  std::mutex mu;                   // guards open and stopping's transitions
+  // an I/O context still unregisters itself.
+  std::mutex mu;                   // guards `open` and the move to stopping
   std::unordered_set<Conn*> open;  // connections not yet closed
   ListenOptions options;
   Handler handler;
   RefusedHook on_refused;
-  asio::io_context ioc{1};
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard;
-  tcp::acceptor acceptor{ioc};
-  asio::steady_timer accept_backoff{ioc};
-  std::thread io_thread;
-  std::unique_ptr<WorkerPool> pool;
+  // One context per I/O thread; the acceptor lives on the first, and accepted
+  // connections are dealt to the contexts in turn.
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+  std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<asio::steady_timer> accept_backoff;
+  std::vector<std::thread> io_threads;
+  std::size_t next_context = 0;
+  std::unique_ptr<http_io::WorkerPool> pool;
   std::atomic<bool> stopping = false;
   bool started = false;
 
   void Accept();
   void OnAccepted(tcp::socket sock);
+  void RefuseBusy(tcp::socket& sock);
 };
 
 // One connection. Owned by shared pointers held by whatever waits on it: an
-// I/O-thread wait (socket readable or deadline) or a worker job. At any time
-// exactly one of those uses it, so it needs no lock of its own.
+// I/O-thread wait (bytes, room to write, or a deadline) or a worker job. At
+// any time exactly one of those uses it, so it needs no lock of its own.
 struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   Conn(Impl& owner_in, tcp::socket s)
-      : owner(owner_in), sock(std::move(s)), timer(owner_in.ioc), fd(sock.native_handle()) {
+      : owner(owner_in),
+        ioc(static_cast<asio::io_context&>(s.get_executor().context())),
+        sock(std::move(s)),
+        timer(ioc),
+        fd(sock.native_handle()) {
     boost::system::error_code ec;
     const auto remote = sock.remote_endpoint(ec);
     if (!ec) remote_addr = remote.address().to_string(), remote_port = remote.port();
@@ -264,6 +135,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   ~Conn() { Close(); }
 
   Impl& owner;
+  asio::io_context& ioc;
   tcp::socket sock;
   asio::steady_timer timer;
   const int fd;
@@ -273,7 +145,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   std::optional<http::request_parser<http::string_body>> parser;
   bool head_checked = false;  // the head's framing was judged
   bool started = false;       // a byte of the current request arrived
-  bool peer_eof = false;  // the client half-closed (or closed): no bytes follow the buffered ones
+  bool peer_eof = false;      // the client half-closed (or closed): no bytes follow the buffered
   // The client's FIN had arrived when the current answer began: a half-close
   // after its request, so the answer is written whole. A FIN that arrives
   // while a provider writes means the client left (docs/mockllm-server.md).
@@ -281,6 +153,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool closed = false;
   Clock::time_point idle_deadline, head_deadline, last_progress;
   std::uint64_t gen = 0;  // I/O thread only: which wait is current
+  // An answer being written from the I/O thread, and what follows it.
+  std::string out;
+  std::size_t out_at = 0;
+  bool keep_after = false;  // read the next request once `out` is written
+  bool refused = false;     // the answer refuses the request: close after it
+  bool draining = false;    // refused and answered: dropping what still comes
+  Clock::time_point drain_deadline;
   // Set when Pump returns kRefused.
   int refused_status = 0;
   std::string refused_message;
@@ -297,7 +176,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     idle_deadline = idle_until;
   }
 
-  Clock::time_point Deadline() const {
+  Clock::time_point ReadDeadline() const {
+    if (draining) return drain_deadline;
     if (!started) return idle_deadline;
     if (!parser->is_header_done()) return head_deadline;
     return last_progress + std::chrono::milliseconds(owner.options.read_timeout_ms);
@@ -310,8 +190,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return Pumped::kRefused;
   }
 
-  // `unparsed`: the bytes the failed parse was given (the head, for a
-  // head Beast refused).
+  // `unparsed`: the bytes the failed parse was given (the head, for a head
+  // Beast refused).
   Pumped RefuseParse(const boost::system::error_code& ec, std::string_view unparsed) {
     if (ec == http::error::body_limit) {
       return Refuse(413,
@@ -325,7 +205,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                     "request_header_fields_too_large");
     }
     if (!parser->is_header_done()) {
-      refused_head = RawHead(unparsed.substr(0, kMaxHeadBytes));
+      refused_head = http_io::RawHead(unparsed.substr(0, kMaxHeadBytes));
       if (auto bad = CheckFraming(refused_head.headers)) return Refuse(400, *bad, "bad_request");
     }
     return Refuse(400, Format("malformed HTTP request ({})", ec.message()), "bad_request");
@@ -382,50 +262,175 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     }
   }
 
-  // I/O thread: waits for bytes or the deadline.
-  void Arm() {
+  // --- I/O thread -------------------------------------------------------
+
+  // Waits for the socket (readable, or writable when `write`) or `deadline`.
+  void Wait(bool write, Clock::time_point deadline) {
     if (owner.stopping) return Close();
     const std::uint64_t g = ++gen;
-    timer.expires_at(Deadline());
-    timer.async_wait([self = shared_from_this(), g](const boost::system::error_code& ec) {
+    timer.expires_at(deadline);
+    timer.async_wait([self = shared_from_this(), g, write](const boost::system::error_code& ec) {
       if (ec || g != self->gen) return;
       ++self->gen;
       boost::system::error_code ignored;
       self->sock.cancel(ignored);
-      self->OnTimeout();
+      if (write || self->draining) return self->Close();
+      self->OnReadTimeout();
     });
-    sock.async_wait(tcp::socket::wait_read,
-                    [self = shared_from_this(), g](const boost::system::error_code& ec) {
+    sock.async_wait(write ? tcp::socket::wait_write : tcp::socket::wait_read,
+                    [self = shared_from_this(), g, write](const boost::system::error_code& ec) {
                       if (g != self->gen) return;
                       ++self->gen;
                       self->timer.cancel();
                       if (ec) return self->Close();
+                      if (write) return self->Flush();
                       self->OnReadable();
                     });
   }
 
+  void WaitRead() { Wait(false, ReadDeadline()); }
+
   void OnReadable() {
+    if (draining) return DrainSome();
     switch (Pump()) {
       case Pumped::kNeedMore:
-        return Arm();
+        return WaitRead();
       case Pumped::kComplete:
-        return owner.pool->Submit([self = shared_from_this()] { self->Serve(); });
+        return Dispatch();
       case Pumped::kRefused:
-        return owner.pool->Submit([self = shared_from_this()] { self->AnswerRefused(); });
+        return AnswerRefused();
       case Pumped::kClosed:
         return Close();
     }
   }
 
-  void OnTimeout() {
+  void OnReadTimeout() {
     if (!started) return Close();  // idle keep-alive, or a connection that never spoke
     Refuse(408,
            Format("the request did not arrive in time (its head within {} ms, its body without a "
                   "pause that long)",
                   owner.options.read_timeout_ms),
            "request_timeout");
-    owner.pool->Submit([self = shared_from_this()] { self->AnswerRefused(); });
+    AnswerRefused();
   }
+
+  // A complete request: the handler runs here, unless it may block; an
+  // answer its handler leaves to a content provider is written by a worker
+  // (the provider may wait).
+  void Dispatch() {
+    if (owner.options.handler_may_block) {
+      return owner.pool->Submit([self = shared_from_this()] {
+        const bool keep = self->AnswerOnWorker();
+        asio::post(self->ioc, [self, keep] { self->AfterAnswer(keep); });
+      });
+    }
+    auto req = std::make_shared<httplib::Request>(ToRequest());
+    auto res = std::make_shared<httplib::Response>();
+    bool keep = parser->get().keep_alive();
+    fin_before_answer = peer_eof || FinArrived(fd);
+    const httplib::Response& answer = RunHandler(*req, *res);
+    if (IEquals(answer.get_header_value("Connection"), "close")) keep = false;
+    const bool http10 = req->version == "HTTP/1.0";
+    const bool head_only = req->method == "HEAD";
+    if (answer.content_provider_ && !Bodiless(answer, head_only)) {
+      return owner.pool->Submit([self = shared_from_this(), req, res, keep, http10] {
+        const bool ok = self->WriteProvided(*res, keep, http10);
+        res->content_provider_success_ = ok;
+        asio::post(self->ioc, [self, keep = ok && keep] { self->AfterAnswer(keep); });
+      });
+    }
+    out = ResponseHead(answer, keep, http10);
+    if (!Bodiless(answer, head_only)) out += answer.body;
+    failed.reset();
+    out_at = 0;
+    keep_after = keep;
+    Flush();
+  }
+
+  // Writes `out` from out_at without blocking; waits for room when the socket
+  // is full, then goes on with the connection.
+  void Flush() {
+    while (out_at < out.size()) {
+      const ssize_t n =
+          ::send(fd, out.data() + out_at, out.size() - out_at, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        out_at += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        return Wait(true, Clock::now() + std::chrono::milliseconds(owner.options.write_timeout_ms));
+      }
+      return Close();
+    }
+    if (out.capacity() > 1024 * 1024) {
+      std::string().swap(out);
+    } else {
+      out.clear();
+    }
+    out_at = 0;
+    if (refused) return StartDrain();
+    AfterAnswer(keep_after);
+  }
+
+  // After an answer: the next request, or the end of the connection. Posted,
+  // so pipelined requests do not recurse.
+  void AfterAnswer(bool keep) {
+    if (!keep || owner.stopping) return Close();
+    NewRequest(Clock::now() + std::chrono::seconds(owner.options.keep_alive_seconds));
+    asio::post(ioc, [self = shared_from_this()] { self->OnReadable(); });
+  }
+
+  // Answers a refused request in OpenAI's error form, then closes.
+  void AnswerRefused() {
+    httplib::Request req = std::move(refused_head);
+    if (parser->is_header_done()) {
+      auto& m = parser->get();
+      req.method = Str(m.method_string());
+      req.target = Str(m.target());
+      req.path = req.target.substr(0, req.target.find('?'));
+      for (const auto& f : m) req.headers.emplace(Str(f.name_string()), Str(f.value()));
+    }
+    req.remote_addr = remote_addr;
+    req.remote_port = remote_port;
+    if (owner.on_refused && !req.method.empty())
+      owner.on_refused(req, refused_status, refused_message);
+    httplib::Response res;
+    AnswerJson(res, refused_status,
+               llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
+                                               refused_code));
+    out = ResponseHead(res, false, false) + res.body;
+    out_at = 0;
+    refused = true;
+    Flush();
+  }
+
+  // Closes after a refusal has left: stops sending, then reads and drops what
+  // the client still sends for a moment, so closing with unread bytes does
+  // not reset the connection before the client reads the answer.
+  void StartDrain() {
+    ::shutdown(fd, SHUT_WR);
+    draining = true;
+    drain_deadline = Clock::now() + kDrainTime;
+    DrainSome();
+  }
+
+  void DrainSome() {
+    char sink[16384];
+    for (std::size_t dropped = 0; dropped < kMaxDrainBytes;) {
+      const ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+      if (n > 0) {
+        dropped += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return WaitRead();
+      break;
+    }
+    Close();
+  }
+
+  // --- handler and worker side -------------------------------------------
 
   httplib::Request ToRequest() {
     httplib::Request req;
@@ -448,113 +453,84 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return req;
   }
 
-  // Worker: answers the complete request, then serves the requests that
-  // follow on the connection while they come quickly.
-  void Serve() {
-    for (;;) {
-      const bool keep = Answer();
-      if (!keep || owner.stopping) return Close();
-      NewRequest(Clock::now() + std::chrono::seconds(owner.options.keep_alive_seconds));
-      const auto linger_until = Clock::now() + kLinger;
-      for (;;) {
-        const Pumped p = Pump();
-        if (p == Pumped::kComplete) break;
-        if (p == Pumped::kClosed) return Close();
-        if (p == Pumped::kRefused) return AnswerRefused();
-        if (owner.stopping || !WaitFd(fd, POLLIN, linger_until)) {
-          asio::post(owner.ioc, [self = shared_from_this()] { self->Arm(); });
-          return;
-        }
-      }
-    }
-  }
-
-  // Worker: runs the handler and writes its answer; true when the
-  // connection stays open for another request.
-  bool Answer() {
-    httplib::Request req = ToRequest();
-    bool keep = parser->get().keep_alive();
-    fin_before_answer = peer_eof || FinArrived(fd);
-    const bool head_only = req.method == "HEAD";
+  // Runs the handler on `res`; returns `res`, or an answer of its own when
+  // the method is not served or the handler threw (then `res` is left for its
+  // releaser, marked unwritten).
+  const httplib::Response& RunHandler(const httplib::Request& req, httplib::Response& res) {
     static const std::unordered_set<std::string> kServed = {"GET",   "HEAD",   "POST",   "PUT",
                                                             "PATCH", "DELETE", "OPTIONS"};
-    httplib::Response res;
-    std::optional<httplib::Response> failed;
     if (!kServed.contains(req.method)) {
       AnswerJson(res, 405,
                  llmconform::wire::MakeErrorJson(
                      Format("method {} is not served", req.method.substr(0, 32)),
                      "invalid_request_error", nullptr, "method_not_allowed"));
-    } else {
-      std::string what;
-      try {
-        owner.handler(req, res);
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-        what = "unknown error";
-      }
-      if (!what.empty()) {
-        failed.emplace();
-        AnswerJson(*failed, 500,
-                   llmconform::wire::MakeErrorJson(Format("mockllm internal error: {}", what),
-                                                   "server_error"));
-      }
+      return res;
     }
-    httplib::Response& out = failed ? *failed : res;
-    if (out.status < 0) out.status = 200;
-    if (IEquals(out.get_header_value("Connection"), "close")) keep = false;
-    const bool ok = Write(out, head_only, keep, req.version == "HTTP/1.0");
+    std::string what;
+    try {
+      owner.handler(req, res);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+      what = "unknown error";
+    }
+    if (what.empty()) {
+      if (res.status < 0) res.status = 200;
+      return res;
+    }
+    failed.emplace();
+    AnswerJson(*failed, 500,
+               llmconform::wire::MakeErrorJson(Format("mockllm internal error: {}", what),
+                                               "server_error"));
+    return *failed;
+  }
+  std::optional<httplib::Response> failed;  // the 500 of a handler that threw
+
+  // Worker, for a handler that may block: runs it and writes its answer;
+  // true when the connection stays open for another request.
+  bool AnswerOnWorker() {
+    httplib::Request req = ToRequest();
+    bool keep = parser->get().keep_alive();
+    fin_before_answer = peer_eof || FinArrived(fd);
+    httplib::Response res;
+    const httplib::Response& answer = RunHandler(req, res);
+    if (IEquals(answer.get_header_value("Connection"), "close")) keep = false;
+    const bool http10 = req.version == "HTTP/1.0";
+    bool ok;
+    if (answer.content_provider_ && !Bodiless(answer, req.method == "HEAD")) {
+      ok = WriteProvided(const_cast<httplib::Response&>(answer), keep, http10);
+    } else {
+      const std::string head = ResponseHead(answer, keep, http10);
+      iovec iov[2] = {Iov(head), Iov(Bodiless(answer, req.method == "HEAD") ? std::string_view()
+                                                                            : answer.body)};
+      ok = SendAll(fd, iov, 2, WriteDeadline());
+    }
     res.content_provider_success_ = ok && !failed;
+    failed.reset();
     return ok && keep;
   }
 
-  // Worker: writes `res`. Its head goes first, at once (a timed stream's
-  // client sees the answer start as the recording did); then the body, or
-  // what the provider writes, each piece in one call.
-  bool Write(httplib::Response& res, bool head_only, bool keep, bool http10) {
-    std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, Reason(res.status));
-    bool has_length = false, has_encoding = false, has_connection = false;
-    for (const auto& [name, value] : res.headers) {
-      if (!SafeHeader(name, value)) continue;
-      has_length = has_length || IEquals(name, "Content-Length");
-      has_encoding = has_encoding || IEquals(name, "Transfer-Encoding");
-      has_connection = has_connection || IEquals(name, "Connection");
-      head.append(name).append(": ").append(value).append("\r\n");
-    }
-    const bool bodiless = res.status < 200 || res.status == 204 || res.status == 304;
-    const bool provided = static_cast<bool>(res.content_provider_);
-    const bool chunked = provided && res.is_chunked_content_provider_;
-    if (!bodiless) {
-      if (chunked) {
-        if (!has_encoding) head += "Transfer-Encoding: chunked\r\n";
-      } else if (!has_length) {
-        head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : res.body.size());
-      }
-    }
-    if (!has_connection) {
-      if (!keep)
-        head += "Connection: close\r\n";
-      else if (http10)
-        head += "Connection: keep-alive\r\n";
-    }
-    head += "\r\n";
-    const auto deadline = [this] {
-      return Clock::now() + std::chrono::milliseconds(owner.options.write_timeout_ms);
-    };
-    if (head_only || bodiless || !provided) {
-      iovec iov[2] = {Iov(head), Iov(head_only || bodiless ? std::string_view() : res.body)};
-      return SendAll(fd, iov, 2, deadline());
-    }
+  Clock::time_point WriteDeadline() const {
+    return Clock::now() + std::chrono::milliseconds(owner.options.write_timeout_ms);
+  }
+
+  bool ClientLeft() const { return !fin_before_answer && FinArrived(fd); }
+
+  // Worker: writes an answer whose body a content provider gives. Its head
+  // goes first, at once (a timed stream's client sees the answer start as
+  // the recording did); then each piece the provider writes, in one call
+  // (a chunk: its size line, bytes and CRLF gathered).
+  bool WriteProvided(httplib::Response& res, bool keep, bool http10) {
+    const std::string head = ResponseHead(res, keep, http10);
     {
       iovec iov = Iov(head);
-      if (!SendAll(fd, &iov, 1, deadline())) return false;
+      if (!SendAll(fd, &iov, 1, WriteDeadline())) return false;
     }
     httplib::DataSink sink;
     bool write_ok = true, done = false;
     std::size_t offset = 0;
     sink.is_writable = [&] { return write_ok; };
-    if (chunked) {
+    if (res.is_chunked_content_provider_) {
       sink.write = [&](const char* data, std::size_t n) {
         if (!write_ok || ClientLeft()) return write_ok = false;
         if (n == 0) return true;
@@ -562,7 +538,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         const int k = std::snprintf(size_line, sizeof size_line, "%zx\r\n", n);
         iovec iov[3] = {
             {size_line, static_cast<std::size_t>(k)}, {const_cast<char*>(data), n}, Iov("\r\n")};
-        write_ok = SendAll(fd, iov, 3, deadline());
+        write_ok = SendAll(fd, iov, 3, WriteDeadline());
         offset += n;
         return write_ok;
       };
@@ -570,7 +546,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         if (done) return;
         done = true;
         iovec iov = Iov("0\r\n\r\n");
-        write_ok = write_ok && SendAll(fd, &iov, 1, deadline());
+        write_ok = write_ok && SendAll(fd, &iov, 1, WriteDeadline());
       };
       while (!done) {
         if (owner.stopping || !res.content_provider_(offset, 0, sink) || !write_ok) return false;
@@ -582,62 +558,19 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       if (!write_ok || ClientLeft()) return write_ok = false;
       n = std::min(n, length - offset);  // never past the announced length
       iovec iov = {const_cast<char*>(data), n};
-      write_ok = SendAll(fd, &iov, 1, deadline());
+      write_ok = SendAll(fd, &iov, 1, WriteDeadline());
       offset += n;
       return write_ok;
     };
     sink.done = [&] { done = true; };
-    while (offset < length) {
+    // Called at least once, so a provider of an empty body may still wait.
+    do {
       const std::size_t before = offset;
-      if (owner.stopping || !res.content_provider_(offset, length - offset, sink) || !write_ok ||
-          offset == before)
+      if (owner.stopping || !res.content_provider_(offset, length - offset, sink) || !write_ok)
         return false;
-    }
+      if (offset == before && offset < length) return false;  // no progress
+    } while (offset < length);
     return true;
-  }
-
-  bool ClientLeft() const { return !fin_before_answer && FinArrived(fd); }
-
-  // Worker: answers a refused request in OpenAI's error form and closes.
-  void AnswerRefused() {
-    httplib::Request req = std::move(refused_head);
-    if (parser->is_header_done()) {
-      auto& m = parser->get();
-      req.method = Str(m.method_string());
-      req.target = Str(m.target());
-      req.path = req.target.substr(0, req.target.find('?'));
-      for (const auto& f : m) req.headers.emplace(Str(f.name_string()), Str(f.value()));
-      req.remote_addr = remote_addr;
-      req.remote_port = remote_port;
-    }
-    if (owner.on_refused && !req.method.empty())
-      owner.on_refused(req, refused_status, refused_message);
-    httplib::Response res;
-    AnswerJson(res, refused_status,
-               llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
-                                               refused_code));
-    Write(res, false, false, false);
-    LingeringClose();
-  }
-
-  // Closes after the answer has left: stops sending, then reads and drops
-  // what the client still sends for a moment, so closing with unread bytes
-  // does not reset the connection before the client reads the answer.
-  void LingeringClose() {
-    ::shutdown(fd, SHUT_WR);
-    const auto until = Clock::now() + std::chrono::milliseconds(500);
-    char sink[16384];
-    std::size_t dropped = 0;
-    while (dropped < 64 * 1024 * 1024 && !owner.stopping) {
-      const ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
-      if (n > 0) {
-        dropped += static_cast<std::size_t>(n);
-        continue;
-      }
-      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
-      if (!WaitFd(fd, POLLIN, until)) break;
-    }
-    Close();
   }
 
   void Close() {
@@ -651,12 +584,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 };
 
 void HttpListener::Impl::Accept() {
-  acceptor.async_accept([this](const boost::system::error_code& ec, tcp::socket sock) {
+  asio::io_context& target = *contexts[next_context++ % contexts.size()];
+  acceptor->async_accept(target, [this](const boost::system::error_code& ec, tcp::socket sock) {
     if (stopping || ec == asio::error::operation_aborted) return;
     if (ec) {
       // Out of descriptors, most likely: try again shortly rather than spin.
-      accept_backoff.expires_after(std::chrono::milliseconds(10));
-      accept_backoff.async_wait([this](const boost::system::error_code& e) {
+      accept_backoff->expires_after(std::chrono::milliseconds(10));
+      accept_backoff->async_wait([this](const boost::system::error_code& e) {
         if (!e && !stopping) Accept();
       });
       return;
@@ -674,31 +608,33 @@ void HttpListener::Impl::OnAccepted(tcp::socket sock) {
   if (stopping) return;
   if (open.size() >= static_cast<std::size_t>(std::max(1, options.max_connections))) {
     lock.unlock();
-    // Over capacity: answer 503 at once rather than leave it waiting.
-    const int fd = sock.native_handle();
-    char drop[4096];
-    while (::recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0) {
-    }
-    httplib::Response res;
-    AnswerJson(res, 503,
-               llmconform::wire::MakeErrorJson(
-                   Format("mockllm has {} connections open, its limit (--max-connections); try "
-                          "again later",
-                          options.max_connections),
-                   "server_error", nullptr, "server_busy"));
-    const std::string answer = Format(
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
-        "{}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{}",
-        res.body.size(), res.body);
-    iovec iov = Iov(answer);
-    SendAll(fd, &iov, 1, Clock::now());
-    ::shutdown(fd, SHUT_WR);
-    return;  // closed with `sock`
+    return RefuseBusy(sock);
   }
   auto conn = std::make_shared<Conn>(*this, std::move(sock));
   open.insert(conn.get());
   lock.unlock();
-  conn->Arm();
+  asio::post(conn->ioc, [conn] { conn->WaitRead(); });
+}
+
+// Over capacity: answers 503 at once rather than leave the client waiting;
+// the socket closes with `sock`.
+void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
+  const int fd = sock.native_handle();
+  char drop[4096];
+  while (::recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0) {
+  }
+  httplib::Response res;
+  AnswerJson(res, 503,
+             llmconform::wire::MakeErrorJson(
+                 Format("mockllm has {} connections open, its limit (--max-connections); try "
+                        "again later",
+                        options.max_connections),
+                 "server_error", nullptr, "server_busy"));
+  res.set_header("Retry-After", "1");
+  const std::string answer = ResponseHead(res, false, false) + res.body;
+  iovec iov = Iov(answer);
+  SendAll(fd, &iov, 1, Clock::now());
+  ::shutdown(fd, SHUT_WR);
 }
 
 HttpListener::HttpListener() : impl_(std::make_unique<Impl>()) {}
@@ -752,34 +688,40 @@ std::expected<int, llmconform::Error> HttpListener::Start(const ListenOptions& o
   m.options = options;
   m.handler = std::move(handler);
   m.on_refused = std::move(on_refused);
+  int io_threads = options.io_threads;
+  if (io_threads <= 0)
+    io_threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+  for (int i = 0; i < io_threads; ++i) m.contexts.push_back(std::make_unique<asio::io_context>(1));
+  m.acceptor = std::make_unique<tcp::acceptor>(*m.contexts[0]);
+  m.accept_backoff = std::make_unique<asio::steady_timer>(*m.contexts[0]);
   const auto fail = [&](const std::string& why) {
     return std::unexpected(
         llmconform::Error{Format("cannot listen on {}:{}: {}", options.host, options.port, why)});
   };
   boost::system::error_code ec;
-  tcp::resolver resolver(m.ioc);
+  tcp::resolver resolver(*m.contexts[0]);
   const auto endpoints = resolver.resolve(options.host, std::to_string(options.port),
                                           tcp::resolver::numeric_service, ec);
   if (ec) return fail(ec.message());
   for (const auto& entry : endpoints) {
     boost::system::error_code e;
-    m.acceptor.open(entry.endpoint().protocol(), e);
-    if (!e) m.acceptor.set_option(asio::socket_base::reuse_address(true), e);
-    if (!e) m.acceptor.bind(entry.endpoint(), e);
-    if (!e) m.acceptor.listen(asio::socket_base::max_listen_connections, e);
+    m.acceptor->open(entry.endpoint().protocol(), e);
+    if (!e) m.acceptor->set_option(asio::socket_base::reuse_address(true), e);
+    if (!e) m.acceptor->bind(entry.endpoint(), e);
+    if (!e) m.acceptor->listen(asio::socket_base::max_listen_connections, e);
     if (!e) break;
     ec = e;
     boost::system::error_code ignored;
-    m.acceptor.close(ignored);
+    m.acceptor->close(ignored);
   }
-  if (!m.acceptor.is_open()) return fail(ec ? ec.message() : "no address");
-  const int port = m.acceptor.local_endpoint().port();
-  m.pool =
-      std::make_unique<WorkerPool>(static_cast<std::size_t>(std::max(1, options.threads)),
-                                   static_cast<std::size_t>(std::max(1, options.max_connections)));
-  m.guard.emplace(m.ioc.get_executor());
+  if (!m.acceptor->is_open()) return fail(ec ? ec.message() : "no address");
+  const int port = m.acceptor->local_endpoint().port();
+  m.pool = std::make_unique<http_io::WorkerPool>(
+      static_cast<std::size_t>(std::max(1, options.threads)),
+      static_cast<std::size_t>(std::max(1, options.max_connections)));
+  for (auto& c : m.contexts) m.guards.push_back(asio::make_work_guard(*c));
   m.Accept();
-  m.io_thread = std::thread([&m] { m.ioc.run(); });
+  for (auto& c : m.contexts) m.io_threads.emplace_back([&ctx = *c] { ctx.run(); });
   m.started = true;
   return port;
 }
@@ -790,23 +732,29 @@ void HttpListener::Stop() {
     std::lock_guard lock(m.mu);
     if (!m.started || m.stopping) return;
     m.stopping = true;
-    // Wakes every wait on these connections: the I/O thread's (readable at
+    // Wakes every wait on these connections: an I/O thread's (readable at
     // end of stream) and a worker's (its poll and writes fail).
     for (Impl::Conn* c : m.open) ::shutdown(c->fd, SHUT_RDWR);
   }
   m.pool->Shutdown();
-  asio::post(m.ioc, [&m] {
+  asio::post(*m.contexts[0], [&m] {
     boost::system::error_code ignored;
-    m.acceptor.close(ignored);
-    m.accept_backoff.cancel();
-    std::lock_guard lock(m.mu);
-    for (Impl::Conn* c : m.open) {
-      c->timer.cancel();
-      c->sock.cancel(ignored);
-    }
+    m.acceptor->close(ignored);
+    m.accept_backoff->cancel();
   });
-  m.guard.reset();
-  m.io_thread.join();
+  for (auto& c : m.contexts) {
+    asio::post(*c, [&m, ctx = c.get()] {
+      boost::system::error_code ignored;
+      std::lock_guard lock(m.mu);
+      for (Impl::Conn* conn : m.open) {
+        if (&conn->ioc != ctx) continue;
+        conn->timer.cancel();
+        conn->sock.cancel(ignored);
+      }
+    });
+  }
+  m.guards.clear();
+  for (auto& t : m.io_threads) t.join();
 }
 
 }  // namespace llmconform::mockllm

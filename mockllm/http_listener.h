@@ -4,12 +4,13 @@
 // Request/Response types (the handlers' data model; cpp-httplib stays the
 // HTTP client). Why not cpp-httplib's own server: docs/mockllm-server.md.
 //
-// Threads: one I/O thread accepts connections, waits for their bytes and
-// parses requests; a worker runs the handler and writes the answer. An idle
-// keep-alive connection holds no thread, only its socket, so connection
-// N+1 is never left waiting behind N idle ones. A worker that has answered
-// a request waits a moment (~2 ms) for the next one on the same connection
-// before handing it back to the I/O thread, so a busy client keeps its worker.
+// Threads: `io_threads` I/O threads accept connections, wait for their bytes,
+// parse requests and run the handler; an answer with a plain body is written
+// from there without blocking. An answer whose body a content provider gives
+// (the provider may wait: a timed replay) is written by a worker, and so is
+// every answer when `handler_may_block` (the recorder waits on its upstream
+// in the handler). An idle keep-alive connection holds no thread, only its
+// socket, so connection N+1 is never left waiting behind N idle ones.
 //
 // Bounds: `max_connections` open connections (one more is answered 503 and
 // closed); a request's head must arrive complete within `read_timeout_ms` of
@@ -23,15 +24,17 @@
 // body; a Content-Length that is not a decimal number, two different ones, or
 // one beside Transfer-Encoding is answered 400 and the connection closed. A
 // complete request followed by the client's half-close is answered, then the
-// connection is closed. `Expect: 100-continue` is honoured.
+// connection is closed. `Expect: 100-continue` is honoured; pipelined
+// requests are answered in order.
 //
 // Responses are never compressed and Range requests are ignored (replay
-// writes recorded bytes). A chunked response writes each piece the handler
-// gives as one chunk in one system call (size line, bytes and CRLF gathered),
-// so recorded piece boundaries reach the wire. TCP_NODELAY is on. What the
-// listener refuses before the handler runs (400, 408, 413, 431) is answered
-// in OpenAI's error form and reported to `on_refused`; an exception in the
-// handler becomes a 500 in the same form.
+// writes recorded bytes). A handler that sets `Transfer-Encoding` itself
+// gives its body framed already (mockllm's precomputed chunked replies). A
+// chunked provider's every piece becomes one chunk written in one system call
+// (size line, bytes and CRLF gathered), so recorded piece boundaries reach
+// the wire. TCP_NODELAY is on. What the listener refuses before the handler
+// runs (400, 408, 413, 431) is answered in OpenAI's error form and reported
+// to `on_refused`; an exception in the handler becomes a 500 in the same form.
 #pragma once
 
 #include <httplib.h>
@@ -51,9 +54,11 @@ namespace llmconform::mockllm {
 
 struct ListenOptions {
   std::string host = "127.0.0.1";
-  int port = 0;                  // 0: an ephemeral port
-  int threads = 32;              // workers started at once (more are added while all are busy)
-  int max_connections = 4096;    // open connections; one more is answered 503
+  int port = 0;                    // 0: an ephemeral port
+  int io_threads = 0;              // 0: one per core, at most 4
+  bool handler_may_block = false;  // run every handler on a worker, not on an I/O thread
+  int threads = 32;                // workers started at once (more are added while all are busy)
+  int max_connections = 4096;      // open connections; one more is answered 503
   int read_timeout_ms = 2000;    // a request's head arrives within this; its body has no longer gap
   int keep_alive_seconds = 1;    // an idle keep-alive connection is closed after this
   int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
@@ -62,13 +67,15 @@ struct ListenOptions {
 
 class HttpListener {
  public:
-  // Runs on a worker thread, once per request; may block (timed replays,
-  // a proxied upstream). What it leaves in the Response is written after it
-  // returns: `body`, or a content provider (sized or chunked) that is called
-  // on the same thread and writes through its DataSink. A provider returning
-  // false ends the connection where the answer stands (a cut). The
-  // Response's resource releaser runs after the answer is written, told
-  // whether it was written whole.
+  // Runs once per request, on an I/O thread (it must not block: waiting
+  // belongs in a content provider) or, with `handler_may_block`, on a worker.
+  // Called from several threads at once. What it leaves in the Response is
+  // written after it returns: `body`, or a content provider (sized or
+  // chunked) that a worker calls and that writes through its DataSink (a
+  // sized provider is called at least once, even for an empty body, so it
+  // may wait). A provider returning false ends the connection where the
+  // answer stands (a cut). The Response's resource releaser runs after the
+  // answer is written, told whether it was written whole.
   using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
   // Runs on the I/O thread or a worker; `req` holds what was read of the
   // refused request (method and path may be empty).

@@ -310,6 +310,7 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions 
   auto bound = raw->http.Start(
       ListenOptions{.host = raw->options.host,
                     .port = raw->options.port,
+                    .handler_may_block = true,  // waits on the upstream
                     .threads = raw->options.threads,
                     .keep_alive_seconds = 1,
                     .max_body_bytes = raw->options.max_body_bytes},

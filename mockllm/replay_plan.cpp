@@ -358,6 +358,16 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
   std::erase_if(plan.pieces,
                 [](const Piece& p) { return p.bytes.empty() && p.stall_ms_before == 0; });
   plan.burst = f.resplit ? plan.pieces : Burst(plan.pieces);
+  plan.resplit = f.resplit;
+  if (plan.chunked) {
+    for (const Piece& p : plan.burst) {
+      if (p.bytes.empty()) continue;
+      plan.framed += Format("{:x}\r\n", p.bytes.size());
+      plan.framed += p.bytes;
+      plan.framed += "\r\n";
+    }
+    plan.framed += "0\r\n\r\n";
+  }
   return plan;
 }
 

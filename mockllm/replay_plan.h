@@ -36,6 +36,11 @@ struct ResponsePlan {
   // of pieces joined, split only before a stall. Equal to `pieces` when the
   // fault re-split the stream, whose pieces are always written one by one.
   std::vector<Piece> burst;
+  bool resplit = false;  // a fault re-split the stream: its pieces are written one by one
+  // A chunked plan's `burst` framed as HTTP/1.1 chunks, one per piece, then
+  // the last chunk: the whole body, written as one when nothing waits
+  // (computed once, with the plan).
+  std::string framed;
 
   std::string Body() const;      // the pieces joined
   std::size_t BodySize() const;  // their total size

@@ -405,33 +405,66 @@ struct Server::Impl {
     return true;
   }
 
+  // True when writing the plan takes time (a delay, stalls, a cut, pieces on
+  // their recorded times, or each piece in its own write), so a worker must
+  // write it; false when it is written at once, as one body.
+  bool Timed(const ResponsePlan& plan) const {
+    if (plan.delay_ms > 0 || plan.cut || plan.resplit || options.piecewise) return true;
+    for (const Piece& p : plan.pieces) {
+      if (p.stall_ms_before > 0 || (options.speed > 0 && p.at_ms > 0)) return true;
+    }
+    return false;
+  }
+
+  // Runs on an I/O thread and must not wait: what waits (the plan's delay,
+  // stalls, recorded times) happens in the content provider, on a worker.
   // `keep` holds the plan's trace until the response is written (it may be
   // unloaded meanwhile).
   void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
               httplib::Response& res) {
-    if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
-    const Clock::time_point start = Clock::now();
     res.status = plan.status;
     for (const auto& [name, value] : plan.headers) res.set_header(name, value);
+    if (!Timed(plan)) {
+      // Written at once: the body as one piece, a stream framed at load time
+      // (ResponsePlan::framed).
+      if (plan.chunked) {
+        res.set_header("Transfer-Encoding", "chunked");
+        res.set_content(plan.framed, plan.content_type);
+      } else {
+        res.set_content(plan.Body(), plan.content_type);
+      }
+      SetOutcome(seq, "complete");
+      return;
+    }
+    const auto begin = [this, &plan] {
+      if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
+      return Clock::now();
+    };
     if (plan.chunked) {
       res.set_chunked_content_provider(
-          plan.content_type, [this, &plan, keep, seq, start](std::size_t, httplib::DataSink& sink) {
-            if (!WritePieces(plan, sink, seq, start)) return false;
+          plan.content_type, [this, &plan, keep, seq, begin](std::size_t, httplib::DataSink& sink) {
+            if (!WritePieces(plan, sink, seq, begin())) return false;
             sink.done();
             return true;
           });
     } else if (plan.content_length == 0) {
-      for (const Piece& p : plan.pieces) {
-        if (p.stall_ms_before > 0)
-          WaitUntil(Clock::now() + std::chrono::milliseconds(p.stall_ms_before));
-      }
-      SetOutcome(seq, plan.cut ? "cut" : "complete");
-      res.set_content("", plan.content_type);
+      // Called once by the listener although there is nothing to write.
+      res.set_content_provider(
+          0, plan.content_type,
+          [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink&) {
+            begin();
+            for (const Piece& p : plan.pieces) {
+              if (p.stall_ms_before > 0)
+                WaitUntil(Clock::now() + std::chrono::milliseconds(p.stall_ms_before));
+            }
+            SetOutcome(seq, plan.cut ? "cut" : "complete");
+            return !plan.cut;
+          });
     } else {
       res.set_content_provider(
           plan.content_length, plan.content_type,
-          [this, &plan, keep, seq, start](std::size_t, std::size_t, httplib::DataSink& sink) {
-            return WritePieces(plan, sink, seq, start);
+          [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink& sink) {
+            return WritePieces(plan, sink, seq, begin());
           });
     }
   }
@@ -452,6 +485,7 @@ struct Server::Impl {
     auto bound = http.Start(
         ListenOptions{.host = options.host,
                       .port = options.port,
+                      .handler_may_block = proxy != nullptr,  // a proxied request waits upstream
                       .threads = options.threads,
                       .max_connections = options.max_connections,
                       .read_timeout_ms = options.read_timeout_ms,

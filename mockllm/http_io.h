@@ -1,0 +1,80 @@
+// Socket and HTTP helpers of mockllm's listener (mockllm/http_listener.cpp):
+// deadline-bounded waits and gathered writes on a raw socket, the worker
+// pool, and reading a refused request head. Internal to the mockllm library.
+#pragma once
+
+#include <httplib.h>
+#include <sys/uio.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace llmconform::mockllm::http_io {
+
+using Clock = std::chrono::steady_clock;
+
+// ASCII case-insensitive equality (header names and tokens).
+bool IEquals(std::string_view a, std::string_view b);
+
+// Waits until `fd` is ready for `events` or `deadline` passes; false on
+// timeout. A hang-up or error counts as ready (the next call says what).
+bool WaitFd(int fd, short events, Clock::time_point deadline);
+
+// Sends every byte of `iov[0..n)` (modified in place) on the non-blocking
+// socket `fd`, waiting for room until `deadline`; false when the peer is gone
+// or the deadline passed. Never raises SIGPIPE.
+bool SendAll(int fd, iovec* iov, int n, Clock::time_point deadline);
+
+inline iovec Iov(std::string_view s) { return iovec{const_cast<char*>(s.data()), s.size()}; }
+
+// True when the client has sent its FIN (or reset the connection); never blocks.
+bool FinArrived(int fd);
+
+// The request line and headers of a head the parser refused, read line by
+// line (at most what `head` holds), so the framing check can say what was
+// wrong and the refusal can be journaled with its method and path.
+httplib::Request RawHead(std::string_view head);
+
+// False for a header that would break the response head (CR, LF or NUL in it,
+// or an empty name): such headers are left out.
+bool SafeHeader(std::string_view name, std::string_view value);
+
+// The reason phrase of a status code ("Unknown" for codes without one).
+std::string_view Reason(int status);
+
+// Workers: `min` started at once, one more whenever a job arrives and none is
+// idle, up to `max`; beyond that jobs wait in line. Threads stay until
+// Shutdown, which runs what is queued and joins them. Thread-safe.
+class WorkerPool {
+ public:
+  WorkerPool(std::size_t min, std::size_t max);
+  ~WorkerPool() { Shutdown(); }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Runs `fn` on a worker. After Shutdown the job is dropped (destroyed, not run).
+  void Submit(std::function<void()> fn);
+  // Runs what is queued, then joins the workers. Idempotent.
+  void Shutdown();
+
+ private:
+  void Spawn();  // needs mu_
+
+  const std::size_t max_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  std::size_t idle_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace llmconform::mockllm::http_io
