@@ -23,7 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { gymbroMessage, readEvents, relayMessage } from './gymbro_client.mjs';
-import { cleanOutputForAI, parseSkillResponse, runSkill } from './skill_client.mjs';
+import { cleanOutputForAI, fetchKeepingErrorBody, parseSkillResponse, runSkill } from './skill_client.mjs';
 
 // ---- multiturn ----------------------------------------------------------------
 export function estimateMessageTokens(text) {
@@ -102,7 +102,7 @@ export async function main(impl = {}) {
   const scenario = process.env.LLMCONFORM_SCENARIO;
   const input = JSON.parse(readFileSync(process.env.LLMCONFORM_INPUT, 'utf8'));
   const client = new OpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY,
-                              maxRetries: 0 });
+                              maxRetries: 0, fetch: fetchKeepingErrorBody });
   const model = input.model ?? 'gpt-4o-mini';
   let output;
   if (scenario.startsWith('multiturn/')) {

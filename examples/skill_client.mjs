@@ -196,26 +196,62 @@ export function cleanOutputForAI(raw, lastCommand) {
 }
 
 // ---- the model
+// The error a provider's body carries, in its several shapes: {"error": {…}},
+// Gemini's [{"error": {…}}], a flat {"message", "type"|"code"|"object":"error"}
+// (docs/protocols.md, "Provider dialects"); null for none.
+export function errorOf(body) {
+  const e = Array.isArray(body) ? body[0]?.error
+    : body?.error ?? (typeof body?.message === 'string' && !body.choices &&
+                      (body.object === 'error' || 'type' in body || 'code' in body) ? body : undefined);
+  if (typeof e === 'string') return { message: e };
+  return e && typeof e === 'object' ? e : null;
+}
+
+// The SDK keeps only body.error of an HTTP error: a fetch that remembers the
+// last error body whole, for the shapes above (pass it as OpenAI's `fetch`).
+let lastErrorBody = null;
+export async function fetchKeepingErrorBody(url, init) {
+  const response = await fetch(url, init);
+  if (!response.ok) lastErrorBody = await response.clone().text().catch(() => null);
+  return response;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// A rate limit's wait (retry-after-ms, else retry-after seconds), when at most 2 s.
+function retryDelay(headers) {
+  const header = (k) => headers?.get?.(k) ?? null;
+  const ms = header('retry-after-ms') !== null ? Number(header('retry-after-ms'))
+    : header('retry-after') !== null ? Number(header('retry-after')) * 1000 : NaN;
+  return ms >= 0 && ms <= 2000 ? ms : null;
+}
+const isRateLimit = (e) => e && (e.code === 429 || e.code === '429' || e.code === 'rate_limit_exceeded');
+
 // [system, ...] → the reply text, or throws an Error whose message ends the session.
 export async function askModel(client, messages, { model, timeoutMs }) {
   for (let attempt = 0; ; attempt++) {
+    let completion, response;
     try {
-      const completion = await client.chat.completions.create(
-        { model, messages, temperature: 0.3, max_tokens: 512 }, { timeout: timeoutMs });
-      const content = completion.choices?.[0]?.message?.content;
-      const reply = typeof content === 'string' ? content.replace(/^\s*<think>[\s\S]*?<\/think>/, '') : '';
-      if (!reply) throw new Error('LLM answer has no choices[0].message.content');
-      return reply;
+      lastErrorBody = null;
+      ({ data: completion, response } = await client.chat.completions
+        .create({ model, messages, temperature: 0.3, max_tokens: 512 }, { timeout: timeoutMs })
+        .withResponse());
     } catch (e) {
       if (e instanceof OpenAI.APIConnectionTimeoutError) throw new Error(`LLM request timed out after ${timeoutMs} ms`);
-      if (e instanceof OpenAI.APIError && e.status === 429 && attempt < 2) {  // a rate limit: wait as told, once or twice
-        const header = (k) => (typeof e.headers?.get === 'function' ? e.headers.get(k) : e.headers?.[k]);
-        const ms = Number(header('retry-after-ms') ?? Number(header('retry-after') ?? 1) * 1000);
-        if (ms <= 2000) { await new Promise((r) => setTimeout(r, ms)); continue; }
-      }
-      if (e instanceof OpenAI.APIError && e.status) throw new Error(`LLM answered HTTP ${e.status}: ${e.error?.message ?? e.message}`);
-      throw e;
+      if (!(e instanceof OpenAI.APIError) || !e.status) throw e;
+      const delay = e.status === 429 ? retryDelay(e.headers) : null;
+      if (delay !== null && attempt < 2) { await sleep(delay); continue; }  // a rate limit: wait as told
+      let body = null;
+      try { body = JSON.parse(lastErrorBody); } catch { /* not JSON */ }
+      throw new Error(`LLM answered HTTP ${e.status}: ${errorOf(body)?.message || lastErrorBody?.slice(0, 200) || e.message}`);
     }
+    const content = completion.choices?.[0]?.message?.content;
+    // A provider's inline reasoning is not the reply; reasoning alone is an empty reply.
+    const reply = typeof content === 'string' ? content.replace(/^\s*<think>[\s\S]*?<\/think>/, '') : '';
+    if (reply) return reply;
+    const error = errorOf(completion);  // an error in a 200 (DIA-ERROR-WITH-200)
+    const delay = isRateLimit(error) ? retryDelay(response.headers) : null;
+    if (delay !== null && attempt < 2) { await sleep(delay); continue; }
+    throw new Error(error ? `LLM answer holds an error: ${error.message}` : 'LLM answer has no choices[0].message.content');
   }
 }
 
