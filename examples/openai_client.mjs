@@ -1,11 +1,19 @@
 // A client gated by `llmconform run --client-cmd 'node openai_client.mjs'`,
-// written with the official openai SDK. It speaks two protocols:
+// written with the official openai SDK. It speaks five protocols:
 //
 //   multiturn  assemble [system, ...history, current] within the token budget
 //              (trimming the oldest history), send it, write {"reply","usage"}.
 //   action     ask the voice assistant, read its reply (plain text, or JSON
 //              with an open_app command), write {"text","command","mcpPayload"}
 //              and, when it drops a command, "findings" saying why.
+//   skill      run a skill step by step ([CMD], [ASK], [MESSAGE], [DONE]) with
+//              the scenario's scripted terminal and user; write the session's
+//              {"transcript","states","steps","parsed","end"} (skill_client.mjs).
+//   gymbro,    a GymBro service run for one message: stream the reply from the
+//   thinkingml LLM, publish the event stream for it (status, content_delta,
+//              heartbeat, completed | error), and read that stream as a client
+//              does; write {"stream": {"events"}, "client": {"reply","succeeded"}}
+//              (gymbro_client.mjs).
 //
 // llmconform sets OPENAI_BASE_URL (its mock server, replaying the scenario's
 // recorded trace), OPENAI_API_KEY, LLMCONFORM_SCENARIO ("<protocol>/<name>"),
@@ -14,6 +22,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
+import { gymbroMessage, readEvents, relayMessage } from './gymbro_client.mjs';
+import { cleanOutputForAI, fetchKeepingErrorBody, parseSkillResponse, runSkill } from './skill_client.mjs';
 
 // ---- multiturn ----------------------------------------------------------------
 export function estimateMessageTokens(text) {
@@ -85,11 +95,14 @@ export function parseReply(reply, sessionId, supportedCommands) {
 }
 
 // ---- the client ----------------------------------------------------------------------
-export async function main(impl = { buildLLMMessages, parseReply }) {
+export { cleanOutputForAI, parseSkillResponse, readEvents, relayMessage };
+
+export async function main(impl = {}) {
+  impl = { buildLLMMessages, parseReply, relayMessage, readEvents, parseSkillResponse, cleanOutputForAI, ...impl };
   const scenario = process.env.LLMCONFORM_SCENARIO;
   const input = JSON.parse(readFileSync(process.env.LLMCONFORM_INPUT, 'utf8'));
   const client = new OpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY,
-                              maxRetries: 0 });
+                              maxRetries: 0, fetch: fetchKeepingErrorBody });
   const model = input.model ?? 'gpt-4o-mini';
   let output;
   if (scenario.startsWith('multiturn/')) {
@@ -119,6 +132,10 @@ export async function main(impl = { buildLLMMessages, parseReply }) {
                  { role: 'user', content: input.utterance }],
     });
     output = impl.parseReply(completion.choices[0].message.content ?? '', sessionId, supported);
+  } else if (scenario.startsWith('skill/')) {
+    output = await runSkill(client, input, impl);
+  } else if (scenario.startsWith('gymbro/') || scenario.startsWith('thinkingml/')) {
+    output = await gymbroMessage(client, input, impl);
   } else {
     throw new Error(`no client for ${scenario}`);
   }

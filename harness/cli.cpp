@@ -230,9 +230,10 @@ class RunCommand final : public Command {
                    "a previous report.json: balance --shard slices by its scenario durations "
                    "(default: by a hash of the scenario name)");
     app.add_option("--client-cmd", client_cmd_,
-                   "gate YOUR client instead of the reference: run /bin/sh -c CMD per multiturn "
-                   "and action scenario with OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, "
-                   "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set (docs/gate.md)");
+                   "gate YOUR client instead of the reference: run /bin/sh -c CMD per scenario "
+                   "with a trace (multiturn, action, skill, thinkingml, gymbro) with "
+                   "OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, LLMCONFORM_INPUT and "
+                   "LLMCONFORM_OUTPUT set (docs/gate.md)");
     app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "base/format.h"
+#include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "mockllm/atomic_file.h"
@@ -167,12 +168,21 @@ class ClientCommandDriver final : public ProtocolSuite {
     } else if (!doc->is_object()) {
       output_problem_ = "LLMCONFORM_OUTPUT holds JSON that is not an object";
     } else {
-      obs.outputs = std::move(*doc);
+      mapped_ = MapClientOutput(s, *doc);
+      for (const auto& problem : mapped_.problems)
+        output_problem_ += (output_problem_.empty() ? "LLMCONFORM_OUTPUT " : "; ") + problem;
     }
+    // No object at all: the rules see an empty one (GATE-CLIENT-OUTPUT says why).
+    if (!output_problem_.empty() && mapped_.problems.empty())
+      mapped_ = MapClientOutput(s, Json::object());
+    obs.outputs = std::move(mapped_.outputs);
     return obs;
   }
 
   std::vector<CheckResult> Check(const Scenario&, const Observation&) const override { return {}; }
+
+  // The results that replace the rules' own where the output lacks what they read.
+  const std::vector<CheckResult>& Overrides() const { return mapped_.overrides; }
 
   std::vector<CheckResult> ClientChecks() const {
     std::vector<CheckResult> out;
@@ -204,7 +214,7 @@ class ClientCommandDriver final : public ProtocolSuite {
         output_problem_.empty()
             ? CheckResult::Pass("GATE-CLIENT-OUTPUT", "the client wrote its output object")
             : CheckResult::Fail("GATE-CLIENT-OUTPUT", output_problem_,
-                                reports::Evidence{.expected = "a JSON object",
+                                reports::Evidence{.expected = "the output object of docs/gate.md",
                                                   .actual = output_problem_,
                                                   .where = "LLMCONFORM_OUTPUT"}));
     return out;
@@ -214,6 +224,7 @@ class ClientCommandDriver final : public ProtocolSuite {
   const Scenario& s_;
   const RunOptions& options_;
   ClientRun run_;
+  ClientOutput mapped_;
   std::string output_problem_;
 };
 
@@ -221,12 +232,11 @@ class ClientCommandDriver final : public ProtocolSuite {
 
 bool HasClientSide(const Scenario& s, std::string* why_not) {
   std::string why;
-  if (s.protocol != "multiturn" && s.protocol != "action") {
-    why = Format(
-        "--client-cmd gates multiturn and action clients; the {} scenarios' rules read "
-        "state only the reference driver reports (judge its traffic with `llmconform "
-        "judge`)",
-        s.protocol);
+  if (s.protocol == "toolcalls") {
+    why =
+        "--client-cmd gates multiturn, action, skill, thinkingml and gymbro clients; the "
+        "toolcalls rules read the run's folders, which only the reference driver sets up "
+        "(judge its traffic with `llmconform judge`)";
   } else if (s.trace.empty()) {
     why = "the scenario replays no trace: there is no LLM for a client to talk to";
   }
@@ -245,7 +255,7 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
   auto obs =
       ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed, dialect);
   if (!obs) return ErrorsForAll(s, obs.error().message);
-  auto checks = JudgeChecks(s, *obs, options.source_root);
+  auto checks = ApplyOverrides(JudgeChecks(s, *obs, options.source_root), driver.Overrides());
   auto client = driver.ClientChecks();
   checks.insert(checks.end(), client.begin(), client.end());
   return checks;

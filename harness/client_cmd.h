@@ -7,7 +7,8 @@
 //   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
 //   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
 //                       produced (per protocol, docs/gate.md)
-// and then the scenario's rules judge mockllm's journal and that output, with
+// and then the scenario's rules judge mockllm's journal and that output
+// (mapped into the observation by harness/client_output.h), with
 // the gate's rules (harness/gate_checks.h) and GATE-CLIENT-EXIT,
 // GATE-CLIENT-TIMEOUT and GATE-CLIENT-OUTPUT.
 #pragma once
@@ -23,8 +24,8 @@
 
 namespace llmconform::harness {
 
-// The protocols --client-cmd gates; a scenario of another protocol, or one
-// without a trace, is skipped with a reason.
+// Whether --client-cmd gates the scenario: one with a trace, of any protocol
+// but toolcalls; the others are skipped with the reason.
 bool HasClientSide(const Scenario& scenario, std::string* why_not = nullptr);
 
 // One scenario with the client command of `options`, its trace's replies

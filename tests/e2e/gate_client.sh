@@ -10,7 +10,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # The example imports the SDK installed for the e2e tests.
-cp examples/openai_client.mjs tests/check/broken_client.mjs "$work/"
+cp examples/openai_client.mjs examples/skill_client.mjs examples/gymbro_client.mjs \
+  tests/check/broken_client.mjs "$work/"
 ln -s "$root/tests/e2e/node_modules" "$work/node_modules"
 
 run() {  # run NAME EXPECTED_EXIT ARGS…
@@ -30,8 +31,22 @@ r=json.load(open(sys.argv[1]))
 print("\n".join(sorted({c["rule"] for s in r["scenarios"] for c in s["checks"] if c["outcome"]=="fail"})))' "$1"
 }
 
+expect_failed() {  # expect_failed NAME RULE…: each RULE failed in NAME's report
+  local name=$1 rules
+  shift
+  rules=$(failed_rules "$work/$name/report.json")
+  for r in "$@"; do grep -qx "$r" <<<"$rules" || fail "$name: $r not failed: $rules"; done
+}
+
 run mt_ok 0 --client-cmd "node $work/openai_client.mjs" --filter 'multiturn/*'
 run act_ok 0 --client-cmd "node $work/openai_client.mjs" --filter 'action/*'
+for p in skill thinkingml gymbro; do
+  run "${p}_ok" 0 --client-cmd "node $work/openai_client.mjs" --filter "$p/*"
+done
+# Each judged on its own outputs, not the journal alone: the rules compared them.
+grep -qF "the states are as expected" "$work/skill_ok/report.json" || fail "skill_ok: states not compared"
+grep -qF "the client's output" "$work/gymbro_ok/report.json" && fail "gymbro_ok: an output problem"
+grep -qF "sse-check" "$work/gymbro_ok/report.json" || fail "gymbro_ok: GYMBRO-6.16 not skipped with its reason"
 
 # Your client in every dialect: the example reads content as the answer, so
 # Hugging Face's inline <think> block breaks it there and nowhere else, and
@@ -49,24 +64,33 @@ grep -q "| huggingface | .*DIA-THINK-TAGS-IN-CONTENT" "$work/act_dialects/matrix
   fail "act_dialects: the matrix does not name DIA-THINK-TAGS-IN-CONTENT"
 
 run mt_trim 1 --client-cmd "node $work/broken_client.mjs trim" --filter 'multiturn/*'
-rules=$(failed_rules "$work/mt_trim/report.json")
-grep -qx "REQ-AIS-MULTITURN-4" <<<"$rules" || fail "trim: REQ-AIS-MULTITURN-4 not failed: $rules"
-grep -qx "GATE-REQUEST-MISMATCH" <<<"$rules" || fail "trim: GATE-REQUEST-MISMATCH not failed: $rules"
+expect_failed mt_trim REQ-AIS-MULTITURN-4 GATE-REQUEST-MISMATCH
 
 run act_time 1 --client-cmd "node $work/broken_client.mjs time" --filter 'action/*'
-rules=$(failed_rules "$work/act_time/report.json")
-grep -qx "ACT-11" <<<"$rules" || fail "time: ACT-11 not failed: $rules"
+expect_failed act_time ACT-11
+
+run sk_fence 1 --client-cmd "node $work/broken_client.mjs fence" --filter 'skill/*'
+expect_failed sk_fence SKILL-PARSE-8
+run gb_partial 1 --client-cmd "node $work/broken_client.mjs partial" --filter 'gymbro/*'
+expect_failed gb_partial GYMBRO-7.4
+run tml_sanitize 1 --client-cmd "node $work/broken_client.mjs sanitize" --filter 'thinkingml/*'
+expect_failed tml_sanitize TML-2.1
+
+# An output of the wrong shape: the field is named, and the rules reading it fail.
+run badout 1 --client-cmd \
+  'echo "{\"stream\":{\"events\":[{\"event\":\"status\",\"data\":7}]}}" >"$LLMCONFORM_OUTPUT"' \
+  --filter 'gymbro/seed-event-sequence'
+expect_failed badout GATE-CLIENT-OUTPUT GYMBRO-6.1 GYMBRO-7.2
+grep -qF "/stream/events/0/data: expected string" "$work/badout/report.json" ||
+  fail "badout: the bad field is not named"
 
 run exit1 1 --client-cmd 'echo boom >&2; exit 4' --filter 'multiturn/s1-standard-assembly'
-rules=$(failed_rules "$work/exit1/report.json")
-for r in GATE-CLIENT-EXIT GATE-TOO-FEW-REQUESTS GATE-CLIENT-OUTPUT; do
-  grep -qx "$r" <<<"$rules" || fail "exit1: $r not failed: $rules"
-done
+expect_failed exit1 GATE-CLIENT-EXIT GATE-TOO-FEW-REQUESTS GATE-CLIENT-OUTPUT
 grep -qF "boom" "$work/exit1.out" || fail "exit1: the client's stderr is not quoted"
 
 run slow 1 --client-cmd 'sleep 20' --client-timeout 1 --filter 'multiturn/s1-standard-assembly'
-grep -qx "GATE-CLIENT-TIMEOUT" <<<"$(failed_rules "$work/slow/report.json")" || fail "slow: no timeout"
+expect_failed slow GATE-CLIENT-TIMEOUT
 
-run skipped 0 --client-cmd 'exit 1' --filter 'skill/git-quick-commit'
+run skipped 0 --client-cmd 'exit 1' --filter 'toolcalls/chat-mode'
 grep -qF "no client side" "$work/skipped/report.json" || fail "skipped: no reason given"
 echo "gate_client: ok"
