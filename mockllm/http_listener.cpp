@@ -517,36 +517,44 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool ClientLeft() const { return !fin_before_answer && FinArrived(fd); }
 
   // Worker: writes an answer whose body a content provider gives. Its head
-  // goes first, at once (a timed stream's client sees the answer start as
-  // the recording did); then each piece the provider writes, in one call
-  // (a chunk: its size line, bytes and CRLF gathered).
+  // leaves with the provider's first write — a zero-length write sends it
+  // alone, so a provider that waits before the status line (a replay's
+  // delay) waits first and then starts the answer — or when the provider
+  // ends. Each piece the provider writes goes in one call (a chunk: its size
+  // line, bytes and CRLF gathered with the head if it has not left).
   bool WriteProvided(httplib::Response& res, bool keep, bool http10) {
     const std::string head = ResponseHead(res, keep, http10);
-    {
-      iovec iov = Iov(head);
-      if (!SendAll(fd, &iov, 1, WriteDeadline())) return false;
-    }
-    httplib::DataSink sink;
+    bool head_sent = false;
     bool write_ok = true, done = false;
     std::size_t offset = 0;
+    // Sends the head (if it has not left) and `iov[0..n)`.
+    const auto send = [&](iovec* iov, int n) {
+      iovec all[4];
+      int k = 0;
+      if (!head_sent) all[k++] = Iov(head);
+      for (int i = 0; i < n; ++i) all[k++] = iov[i];
+      head_sent = true;
+      write_ok = write_ok && SendAll(fd, all, k, WriteDeadline());
+      return write_ok;
+    };
+    httplib::DataSink sink;
     sink.is_writable = [&] { return write_ok; };
     if (res.is_chunked_content_provider_) {
       sink.write = [&](const char* data, std::size_t n) {
         if (!write_ok || ClientLeft()) return write_ok = false;
-        if (n == 0) return true;
+        if (n == 0) return head_sent || send(nullptr, 0);
         char size_line[24];
         const int k = std::snprintf(size_line, sizeof size_line, "%zx\r\n", n);
         iovec iov[3] = {
             {size_line, static_cast<std::size_t>(k)}, {const_cast<char*>(data), n}, Iov("\r\n")};
-        write_ok = SendAll(fd, iov, 3, WriteDeadline());
         offset += n;
-        return write_ok;
+        return send(iov, 3);
       };
       sink.done = [&] {
         if (done) return;
         done = true;
         iovec iov = Iov("0\r\n\r\n");
-        write_ok = write_ok && SendAll(fd, &iov, 1, WriteDeadline());
+        send(&iov, 1);
       };
       while (!done) {
         if (owner.stopping || !res.content_provider_(offset, 0, sink) || !write_ok) return false;
@@ -557,10 +565,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     sink.write = [&](const char* data, std::size_t n) {
       if (!write_ok || ClientLeft()) return write_ok = false;
       n = std::min(n, length - offset);  // never past the announced length
+      if (n == 0) return head_sent || send(nullptr, 0);
       iovec iov = {const_cast<char*>(data), n};
-      write_ok = SendAll(fd, &iov, 1, WriteDeadline());
       offset += n;
-      return write_ok;
+      return send(&iov, 1);
     };
     sink.done = [&] { done = true; };
     // Called at least once, so a provider of an empty body may still wait.
@@ -570,7 +578,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         return false;
       if (offset == before && offset < length) return false;  // no progress
     } while (offset < length);
-    return true;
+    return head_sent || send(nullptr, 0);
   }
 
   void Close() {

@@ -436,14 +436,17 @@ struct Server::Impl {
       SetOutcome(seq, "complete");
       return;
     }
-    const auto begin = [this, &plan] {
+    // Waits out the plan's delay, then starts the answer (its status line
+    // leaves with the zero-length write); the pieces' times count from here.
+    const auto begin = [this, &plan](httplib::DataSink& sink) {
       if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
+      sink.write("", 0);
       return Clock::now();
     };
     if (plan.chunked) {
       res.set_chunked_content_provider(
           plan.content_type, [this, &plan, keep, seq, begin](std::size_t, httplib::DataSink& sink) {
-            if (!WritePieces(plan, sink, seq, begin())) return false;
+            if (!WritePieces(plan, sink, seq, begin(sink))) return false;
             sink.done();
             return true;
           });
@@ -451,20 +454,22 @@ struct Server::Impl {
       // Called once by the listener although there is nothing to write.
       res.set_content_provider(
           0, plan.content_type,
-          [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink&) {
-            begin();
+          [this, &plan, keep, seq](std::size_t, std::size_t, httplib::DataSink&) {
+            // Empty: the delay and the stalls all come before the status line.
+            if (plan.delay_ms > 0)
+              WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
             for (const Piece& p : plan.pieces) {
               if (p.stall_ms_before > 0)
                 WaitUntil(Clock::now() + std::chrono::milliseconds(p.stall_ms_before));
             }
             SetOutcome(seq, plan.cut ? "cut" : "complete");
-            return !plan.cut;
+            return true;  // the head, with its Content-Length: 0
           });
     } else {
       res.set_content_provider(
           plan.content_length, plan.content_type,
           [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink& sink) {
-            return WritePieces(plan, sink, seq, begin());
+            return WritePieces(plan, sink, seq, begin(sink));
           });
     }
   }

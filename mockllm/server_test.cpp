@@ -284,6 +284,48 @@ TEST(ReplayServer, CutAfterEventsEndsTheConnectionEarly) {
   EXPECT_EQ(got, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
 }
 
+TEST(ReplayServer, ADelayHoldsTheStatusLine) {
+  // A client whose timeout covers only the wait for the response head must
+  // time out during a delay (a provider that answers slowly), not get the
+  // head at once and the body late.
+  auto t = DemoTrace();
+  t.exchanges[0].fault = OJson{{"delay_ms", 400}};
+  auto s = Server::Start({t}, {});
+  ASSERT_TRUE(s);
+  httplib::Client c("127.0.0.1", (*s)->port());
+  c.set_read_timeout(0, 150000);
+  bool head_seen = false;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = kPinned;
+  req.body = kFirst;
+  req.set_header("Content-Type", "application/json");
+  req.response_handler = [&](const httplib::Response&) { return head_seen = true; };
+  httplib::Response res;
+  httplib::Error err = httplib::Error::Success;
+  EXPECT_FALSE(c.send(req, res, err));
+  EXPECT_FALSE(head_seen);
+  // Without the timeout the answer comes whole after the delay.
+  EXPECT_EQ(Post(**s, kPinned, kFirst, {{"X-Mockllm-Session", "other"}}).status, 200);
+}
+
+TEST(ReplayServer, AStreamAtSpeedZeroKeepsItsBodyAndFraming) {
+  auto t = DemoTrace();
+  ServerOptions options;
+  options.speed = 0;
+  auto s = Server::Start({t}, options);
+  ASSERT_TRUE(s);
+  Post(**s, kPinned, kFirst);
+  Reply r = Post(**s, kPinned, kSecond);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body,
+            "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: "
+            "{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\ndata: [DONE]\n\n");
+  EXPECT_EQ(httplib::detail::get_header_value(r.headers, "Transfer-Encoding", 0, ""),
+            std::string("chunked"));
+  EXPECT_EQ((*s)->Journal()[1]["response"]["outcome"], "complete");
+}
+
 TEST(ReplayServer, StallOutlastsTheClientTimeoutAndStopCutsItShort) {
   auto t = DemoTrace();
   t.exchanges[0].fault = OJson{{"stall_ms", 60000}};
