@@ -288,6 +288,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                     });
   }
 
+  // Only after a read that found nothing, in the same handler (see OnAccepted).
   void WaitRead() { Wait(false, ReadDeadline()); }
 
   void OnReadable() {
@@ -327,12 +328,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     auto req = std::make_shared<httplib::Request>(ToRequest());
     auto res = std::make_shared<httplib::Response>();
     bool keep = parser->get().keep_alive();
-    fin_before_answer = peer_eof || FinArrived(fd);
     const httplib::Response& answer = RunHandler(*req, *res);
     if (IEquals(answer.get_header_value("Connection"), "close")) keep = false;
     const bool http10 = req->version == "HTTP/1.0";
     const bool head_only = req->method == "HEAD";
     if (answer.content_provider_ && !Bodiless(answer, head_only)) {
+      fin_before_answer = peer_eof || FinArrived(fd);
       return owner.pool->Submit([self = shared_from_this(), req, res, keep, http10] {
         const bool ok = self->WriteProvided(*res, keep, http10);
         res->content_provider_success_ = ok;
@@ -604,6 +605,15 @@ void HttpListener::Impl::Accept() {
       return;
     }
     OnAccepted(std::move(sock));
+    // Takes every connection already waiting: one accept per turn of the
+    // loop would let 512 connections opened at once wait behind the answers
+    // of the ones accepted first.
+    for (int i = 0; i < 1024 && !stopping; ++i) {
+      boost::system::error_code e;
+      tcp::socket more = acceptor->accept(*contexts[next_context++ % contexts.size()], e);
+      if (e) break;  // would block: none left
+      OnAccepted(std::move(more));
+    }
     Accept();
   });
 }
@@ -621,7 +631,12 @@ void HttpListener::Impl::OnAccepted(tcp::socket sock) {
   auto conn = std::make_shared<Conn>(*this, std::move(sock));
   open.insert(conn.get());
   lock.unlock();
-  asio::post(conn->ioc, [conn] { conn->WaitRead(); });
+  // Reads first, then waits: the socket is registered (edge-triggered) on
+  // its context already, so the request's arrival may have been reported
+  // before anyone waited, and an async_wait alone would sleep until the
+  // next byte that never comes. Every wait for bytes follows a read that
+  // found none, on the same thread.
+  asio::post(conn->ioc, [conn] { conn->OnReadable(); });
 }
 
 // Over capacity: answers 503 at once rather than leave the client waiting;
@@ -723,6 +738,7 @@ std::expected<int, llmconform::Error> HttpListener::Start(const ListenOptions& o
     m.acceptor->close(ignored);
   }
   if (!m.acceptor->is_open()) return fail(ec ? ec.message() : "no address");
+  m.acceptor->non_blocking(true, ec);  // Accept() drains the backlog without blocking
   const int port = m.acceptor->local_endpoint().port();
   m.pool = std::make_unique<http_io::WorkerPool>(
       static_cast<std::size_t>(std::max(1, options.threads)),

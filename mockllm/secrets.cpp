@@ -70,15 +70,60 @@ const std::vector<SecretRule>& SecretRules() {
   return rules;
 }
 
-const SecretRule* SecretFieldRule(std::string_view name, std::string_view value) {
+namespace {
+
+// Every name rule in one anchored RE2::Set: one pass over a field name tells
+// which rules' patterns match it (most names match none), instead of one
+// FullMatch per rule.
+struct NameRuleSet {
+  std::unique_ptr<re2::RE2::Set> set;    // null: not built (every rule is tried)
+  std::vector<const SecretRule*> rules;  // by the set's index, in catalogue order
+};
+
+const NameRuleSet& NameRules() {
+  static const NameRuleSet built = [] {
+    NameRuleSet out;
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto set = std::make_unique<re2::RE2::Set>(options, re2::RE2::ANCHOR_BOTH);
+    for (const SecretRule& rule : SecretRules()) {
+      if (rule.applies != SecretRule::Applies::kName) continue;
+      if (set->Add(rule.pattern->pattern(), nullptr) < 0) return NameRuleSet{};
+      out.rules.push_back(&rule);
+    }
+    if (!set->Compile()) return NameRuleSet{};
+    out.set = std::move(set);
+    return out;
+  }();
+  return built;
+}
+
+bool ValueFits(const SecretRule& rule, std::string_view value) {
+  return !rule.value ||
+         re2::RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *rule.value);
+}
+
+}  // namespace
+
+const SecretRule* SecretFieldRuleRuleByRule(std::string_view name, std::string_view value) {
   const std::string n = NormalName(name);
   for (const SecretRule& rule : SecretRules()) {
     if (rule.applies != SecretRule::Applies::kName) continue;
-    if (!re2::RE2::FullMatch(n, *rule.pattern)) continue;
-    if (rule.value &&
-        !re2::RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *rule.value))
-      continue;
-    return &rule;
+    if (re2::RE2::FullMatch(n, *rule.pattern) && ValueFits(rule, value)) return &rule;
+  }
+  return nullptr;
+}
+
+const SecretRule* SecretFieldRule(std::string_view name, std::string_view value) {
+  const NameRuleSet& names = NameRules();
+  if (!names.set) return SecretFieldRuleRuleByRule(name, value);
+  const std::string n = NormalName(name);
+  std::vector<int> hits;
+  if (!names.set->Match(n, &hits)) return nullptr;
+  std::sort(hits.begin(), hits.end());  // the first rule of the catalogue wins
+  for (int i : hits) {
+    const SecretRule& rule = *names.rules[static_cast<std::size_t>(i)];
+    if (ValueFits(rule, value)) return &rule;
   }
   return nullptr;
 }

@@ -70,6 +70,9 @@ std::vector<SecretMatch> FindSecretsInText(std::string_view text);
 // The same without the combined pass: every rule searched on its own. For
 // tests and benchmarks that check the prefilter changes nothing.
 std::vector<SecretMatch> FindSecretsInTextRuleByRule(std::string_view text);
+// SecretFieldRule without the RE2::Set prefilter, one rule after another: the
+// reference the prefiltered search is tested against.
+const SecretRule* SecretFieldRuleRuleByRule(std::string_view name, std::string_view value);
 
 // `text` with every secret found by FindSecretsInText replaced by
 // "[redacted]", keeping what shows its kind ("sk-[redacted]").

@@ -69,6 +69,29 @@ RC_GTEST_PROP(Secrets, CombinedPassFindsWhatEachRuleFinds, ()) {
   }
 }
 
+RC_GTEST_PROP(Secrets, NameSetFindsWhatEachNameRuleFinds, ()) {
+  // Names and values made of the catalogue's own examples, pieces of them,
+  // case and separator variants, and random text.
+  std::vector<std::string> pieces = {"_", "-", "x", "api", "KEY", "token", "Secret", "é", "\xff"};
+  for (const SecretRule& rule : SecretRules()) {
+    if (rule.applies != SecretRule::Applies::kName) continue;
+    for (const auto* example : {&rule.must_match, &rule.must_not_match}) {
+      if (example->is_string()) pieces.push_back(example->get<std::string>());
+      if (example->is_object()) {
+        for (const auto& [k, v] : example->items()) {
+          pieces.push_back(k);
+          if (v.is_string()) pieces.push_back(v.get<std::string>());
+        }
+      }
+    }
+  }
+  const auto piece = rc::gen::oneOf(rc::gen::elementOf(pieces), rc::gen::string<std::string>());
+  std::string name, value;
+  for (const std::string& p : *rc::gen::container<std::vector<std::string>>(piece)) name += p;
+  for (const std::string& p : *rc::gen::container<std::vector<std::string>>(piece)) value += p;
+  RC_ASSERT(SecretFieldRule(name, value) == SecretFieldRuleRuleByRule(name, value));
+}
+
 TEST(SecretRules, CoverTheCredentialsOfTheCommonProviders) {
   const auto kinds = [](std::string_view text) {
     std::set<std::string> out;
