@@ -227,8 +227,9 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--threads", a.threads,
-                 "Worker threads started at once (they run handlers; more are added while all "
-                 "are busy, up to --max-connections)")
+                 "Worker threads started at once: they write the answers that wait (timed "
+                 "replays, --piecewise, --proxy); more are added while all are busy, up to "
+                 "--max-connections")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--max-connections", a.max_connections,
