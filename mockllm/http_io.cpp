@@ -7,6 +7,7 @@
 #include <boost/beast/http/status.hpp>
 #include <cctype>
 #include <cerrno>
+#include <system_error>
 
 namespace llmconform::mockllm::http_io {
 
@@ -141,6 +142,19 @@ void WorkerPool::Shutdown() {
 }
 
 void WorkerPool::Spawn() {
+  // Out of threads (a pid or memory limit): the job waits for a worker that
+  // exists, as jobs beyond `max` do.
+  if (!threads_.empty()) {
+    try {
+      SpawnOrThrow();
+    } catch (const std::system_error&) {
+    }
+    return;
+  }
+  SpawnOrThrow();  // the first worker: without it nothing would ever run
+}
+
+void WorkerPool::SpawnOrThrow() {
   threads_.emplace_back([this] {
     for (;;) {
       std::function<void()> fn;

@@ -66,7 +66,8 @@ class WorkerPool {
   void Shutdown();
 
  private:
-  void Spawn();  // needs mu_
+  void Spawn();         // needs mu_; a failure to start a thread is ignored
+  void SpawnOrThrow();  // needs mu_
 
   const std::size_t max_;
   std::mutex mu_;

@@ -44,6 +44,7 @@ constexpr std::size_t kMaxHeadBytes = 64 * 1024;
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr auto kDrainTime = std::chrono::milliseconds(500);
 constexpr std::size_t kMaxDrainBytes = 64 * 1024 * 1024;
+constexpr std::size_t kDrainTurnBytes = 256 * 1024;
 
 std::string Str(boost::beast::string_view s) { return std::string(s.data(), s.size()); }
 
@@ -159,6 +160,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
   bool draining = false;    // refused and answered: dropping what still comes
+  std::size_t drained = 0;  // bytes dropped while draining
   Clock::time_point drain_deadline;
   // Set when Pump returns kRefused.
   int refused_status = 0;
@@ -227,6 +229,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         }
         if (ec == http::error::need_more) ec = {};
         if (ec) return RefuseParse(ec, unparsed);
+        // What the parser leaves unconsumed is an unfinished line: the head
+        // (bounded by header_limit) or, in a chunked body, a chunk-size line
+        // or trailer, which Beast does not bound.
+        if (buf.size() > kMaxHeadBytes + kReadChunk) {
+          return Refuse(400, Format("a line of the request is longer than {} bytes", kMaxHeadBytes),
+                        "bad_request");
+        }
         if (parser->is_header_done() && !head_checked) {
           head_checked = true;
           httplib::Headers headers;
@@ -418,10 +427,17 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   void DrainSome() {
     char sink[16384];
-    for (std::size_t dropped = 0; dropped < kMaxDrainBytes;) {
+    // At most kDrainTurnBytes a turn, so a client that keeps sending does
+    // not hold the I/O thread; kMaxDrainBytes in all.
+    for (std::size_t turn = 0; drained < kMaxDrainBytes;) {
+      if (turn >= kDrainTurnBytes) {
+        asio::post(ioc, [self = shared_from_this()] { self->DrainSome(); });
+        return;
+      }
       const ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
       if (n > 0) {
-        dropped += static_cast<std::size_t>(n);
+        drained += static_cast<std::size_t>(n);
+        turn += static_cast<std::size_t>(n);
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
@@ -524,6 +540,14 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // ends. Each piece the provider writes goes in one call (a chunk: its size
   // line, bytes and CRLF gathered with the head if it has not left).
   bool WriteProvided(httplib::Response& res, bool keep, bool http10) {
+    try {
+      return WriteProvidedOrThrow(res, keep, http10);
+    } catch (...) {
+      return false;  // a provider that throws cuts its answer where it stands
+    }
+  }
+
+  bool WriteProvidedOrThrow(httplib::Response& res, bool keep, bool http10) {
     const std::string head = ResponseHead(res, keep, http10);
     bool head_sent = false;
     bool write_ok = true, done = false;
@@ -644,7 +668,7 @@ void HttpListener::Impl::OnAccepted(tcp::socket sock) {
 void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
   const int fd = sock.native_handle();
   char drop[4096];
-  while (::recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0) {
+  for (int i = 0; i < 16 && ::recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0; ++i) {
   }
   httplib::Response res;
   AnswerJson(res, 503,
@@ -665,7 +689,19 @@ HttpListener::~HttpListener() { Stop(); }
 
 std::optional<std::string> CheckFraming(httplib::Headers& headers) {
   const auto lengths = headers.equal_range("Content-Length");
-  const bool chunked = headers.find("Transfer-Encoding") != headers.end();
+  const auto encoding = headers.find("Transfer-Encoding");
+  const bool chunked = encoding != headers.end();
+  if (chunked) {
+    // RFC 9112 §6.3: a request whose last transfer coding is not chunked has
+    // no knowable length; read as no body, its bytes would pass for the next
+    // request.
+    std::string last = encoding->second.substr(encoding->second.rfind(',') + 1);
+    std::erase_if(last, [](char c) { return c == ' ' || c == '\t'; });
+    if (!http_io::IEquals(last, "chunked")) {
+      return Format("Transfer-Encoding \"{}\" does not end in chunked",
+                    encoding->second.substr(0, 64));
+    }
+  }
   if (lengths.first == lengths.second) {
     // RFC 9112 §6.3: no Content-Length and no Transfer-Encoding is an empty body.
     if (!chunked) headers.emplace("Content-Length", "0");

@@ -103,9 +103,9 @@ class HttpListener {
 
 // Judges a request's body framing from its head: a missing Content-Length
 // without Transfer-Encoding is added as 0 (RFC 9112 §6.3: an empty body); a
-// Content-Length that is not a decimal number, two different ones, or one
-// beside Transfer-Encoding is the returned message (answered 400, connection
-// closed).
+// Content-Length that is not a decimal number, two different ones, one
+// beside Transfer-Encoding, or a Transfer-Encoding whose last coding is not
+// chunked is the returned message (answered 400, connection closed).
 std::optional<std::string> CheckFraming(httplib::Headers& headers);
 
 // Sets `res` to `status` with `body` as compact JSON.

@@ -513,8 +513,10 @@ struct Server::Impl {
       stopped = true;
     }
     stop_cv.notify_all();
-    http.Stop();
+    // The proxy first: a worker forwarding a request waits on it, and
+    // http.Stop() waits for the workers.
     if (proxy) proxy->Stop();
+    http.Stop();
   }
 };
 

@@ -17,6 +17,7 @@
 namespace llmconform::mockllm {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
@@ -184,8 +185,34 @@ TEST(HostileServer, BodyFramingFollowsRfc9112) {
                        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
                        "Content-Length: 3\r\nContent-Length: 4\r\n\r\n{}  "),
               StartsWith("HTTP/1.1 400"));
+  // A last transfer coding other than chunked leaves the body's end unknown.
+  EXPECT_THAT(Exchange(s->port(),
+                       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                       "Transfer-Encoding: chunked, gzip\r\n\r\n" +
+                           kChatRequest),
+              AllOf(StartsWith("HTTP/1.1 400"), HasSubstr("does not end in chunked")));
   const nlohmann::json journal = s->Journal();
   ASSERT_GE(journal.size(), 2u);
+}
+
+TEST(HostileServer, AnEndlessChunkSizeLineIsRefusedNotBuffered) {
+  auto s = Start();
+  const int fd = Connect(s->port());
+  ASSERT_GE(fd, 0);
+  const std::string head =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;";
+  ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL), static_cast<ssize_t>(head.size()));
+  // 4 MiB of one chunk extension: refused after 64 KiB (what follows the
+  // answer is read and dropped, not kept).
+  const std::string junk(64 * 1024, 'a');
+  for (int i = 0; i < 64; ++i) {
+    if (::send(fd, junk.data(), junk.size(), MSG_NOSIGNAL) <= 0) break;
+  }
+  std::string reply;
+  ReadAll(fd, reply);
+  ::close(fd);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 400"));
+  EXPECT_THAT(reply, HasSubstr("longer than 65536 bytes"));
 }
 
 // cpp-httplib 0.11's server checked that a socket was alive with a peek
