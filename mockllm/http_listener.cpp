@@ -48,10 +48,13 @@ constexpr std::size_t kDrainTurnBytes = 256 * 1024;
 
 std::string Str(boost::beast::string_view s) { return std::string(s.data(), s.size()); }
 
+bool Bodiless(const httplib::Response& res, bool head_only) {
+  return head_only || res.status < 200 || res.status == 204 || res.status == 304;
+}
+
 // The response head: status line, the handler's headers (unsafe ones left
-// out), and the framing and connection headers it did not set. `chunked`:
-// the body is written as chunks (a chunked provider, or a handler that set
-// Transfer-Encoding itself and framed its body).
+// out), and the framing and connection headers it did not set (a handler
+// that sets Transfer-Encoding itself has framed its body).
 std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
   std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
   bool has_length = false, has_encoding = false, has_connection = false;
@@ -62,9 +65,8 @@ std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
     has_connection = has_connection || IEquals(name, "Connection");
     head.append(name).append(": ").append(value).append("\r\n");
   }
-  const bool bodiless = res.status < 200 || res.status == 204 || res.status == 304;
   const bool provided = static_cast<bool>(res.content_provider_);
-  if (!bodiless && !has_encoding && !has_length) {
+  if (!Bodiless(res, false) && !has_encoding && !has_length) {
     if (provided && res.is_chunked_content_provider_) {
       head += "Transfer-Encoding: chunked\r\n";
     } else {
@@ -82,8 +84,12 @@ std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
   return head;
 }
 
-bool Bodiless(const httplib::Response& res, bool head_only) {
-  return head_only || res.status < 200 || res.status == 204 || res.status == 304;
+using Message = http::request<http::string_body>;
+
+httplib::Headers HeadersOf(const Message& m) {
+  httplib::Headers headers;
+  for (const auto& f : m) headers.emplace(Str(f.name_string()), Str(f.value()));
+  return headers;
 }
 
 }  // namespace
@@ -155,7 +161,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   Clock::time_point idle_deadline, head_deadline, last_progress;
   std::uint64_t gen = 0;  // I/O thread only: which wait is current
   // An answer being written from the I/O thread, and what follows it.
-  std::string out;
+  std::string out;       // the head (or a whole refusal)
+  std::string out_body;  // the body, moved from the handler's answer
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -238,8 +245,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         }
         if (parser->is_header_done() && !head_checked) {
           head_checked = true;
-          httplib::Headers headers;
-          for (const auto& f : parser->get()) headers.emplace(Str(f.name_string()), Str(f.value()));
+          httplib::Headers headers = HeadersOf(parser->get());
           if (auto bad = CheckFraming(headers)) return Refuse(400, *bad, "bad_request");
           if (!parser->is_done() &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
@@ -330,39 +336,38 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   void Dispatch() {
     if (owner.options.handler_may_block) {
       return owner.pool->Submit([self = shared_from_this()] {
-        const bool keep = self->AnswerOnWorker();
-        asio::post(self->ioc, [self, keep] { self->AfterAnswer(keep); });
+        const Answered a = self->Answer();
+        const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
+        asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
-    auto req = std::make_shared<httplib::Request>(ToRequest());
-    auto res = std::make_shared<httplib::Response>();
-    bool keep = parser->get().keep_alive();
-    const httplib::Response& answer = RunHandler(*req, *res);
-    if (IEquals(answer.get_header_value("Connection"), "close")) keep = false;
-    const bool http10 = req->version == "HTTP/1.0";
-    const bool head_only = req->method == "HEAD";
-    if (answer.content_provider_ && !Bodiless(answer, head_only)) {
-      fin_before_answer = peer_eof || FinArrived(fd);
-      return owner.pool->Submit([self = shared_from_this(), req, res, keep, http10] {
-        const bool ok = self->WriteProvided(*res, keep, http10);
-        res->content_provider_success_ = ok;
-        asio::post(self->ioc, [self, keep = ok && keep] { self->AfterAnswer(keep); });
+    Answered a = Answer();
+    if (a.Provided()) {
+      return owner.pool->Submit([self = shared_from_this(), a] {
+        const bool ok = self->WriteProvided(a);
+        asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
-    out = ResponseHead(answer, keep, http10);
-    if (!Bodiless(answer, head_only)) out += answer.body;
-    failed.reset();
+    out = ResponseHead(*a.answer, a.keep, a.http10);
+    if (!Bodiless(*a.answer, a.head_only)) out_body = std::move(a.answer->body);
     out_at = 0;
-    keep_after = keep;
+    keep_after = a.keep;
     Flush();
   }
 
-  // Writes `out` from out_at without blocking; waits for room when the socket
-  // is full, then goes on with the connection.
+  // Writes `out` then `out_body` from out_at without blocking; waits for
+  // room when the socket is full, then goes on with the connection.
   void Flush() {
-    while (out_at < out.size()) {
-      const ssize_t n =
-          ::send(fd, out.data() + out_at, out.size() - out_at, MSG_NOSIGNAL | MSG_DONTWAIT);
+    while (out_at < out.size() + out_body.size()) {
+      iovec iov[2];
+      int k = 0;
+      if (out_at < out.size()) iov[k++] = Iov(std::string_view(out).substr(out_at));
+      const std::size_t in_body = out_at > out.size() ? out_at - out.size() : 0;
+      iov[k++] = Iov(std::string_view(out_body).substr(in_body));
+      msghdr mh{};
+      mh.msg_iov = iov;
+      mh.msg_iovlen = static_cast<std::size_t>(k);
+      const ssize_t n = ::sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n > 0) {
         out_at += static_cast<std::size_t>(n);
         continue;
@@ -373,11 +378,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       }
       return Close();
     }
-    if (out.capacity() > 1024 * 1024) {
-      std::string().swap(out);
-    } else {
-      out.clear();
-    }
+    out.clear();
+    std::string().swap(out_body);
     out_at = 0;
     if (refused) return StartDrain();
     AfterAnswer(keep_after);
@@ -393,14 +395,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   // Answers a refused request in OpenAI's error form, then closes.
   void AnswerRefused() {
-    httplib::Request req = std::move(refused_head);
-    if (parser->is_header_done()) {
-      auto& m = parser->get();
-      req.method = Str(m.method_string());
-      req.target = Str(m.target());
-      req.path = req.target.substr(0, req.target.find('?'));
-      for (const auto& f : m) req.headers.emplace(Str(f.name_string()), Str(f.value()));
-    }
+    httplib::Request req = parser->is_header_done() ? Head() : std::move(refused_head);
     req.remote_addr = remote_addr;
     req.remote_port = remote_port;
     if (owner.on_refused && !req.method.empty())
@@ -449,9 +444,11 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   // --- handler and worker side -------------------------------------------
 
-  httplib::Request ToRequest() {
+  // The parsed head as httplib's request: method, target, decoded path and
+  // query parameters, version, headers, addresses.
+  httplib::Request Head() {
     httplib::Request req;
-    auto& m = parser->get();
+    const Message& m = parser->get();
     req.method = Str(m.method_string());
     req.target = Str(m.target());
     const std::size_t q = req.target.find('?');
@@ -459,10 +456,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     if (q != std::string::npos)
       httplib::detail::parse_query_text(req.target.substr(q + 1), req.params);
     req.version = m.version() == 10 ? "HTTP/1.0" : "HTTP/1.1";
-    for (const auto& f : m) req.headers.emplace(Str(f.name_string()), Str(f.value()));
-    req.headers.erase("Accept-Encoding");
-    req.headers.erase("Range");
-    req.body = std::move(m.body());
+    req.headers = HeadersOf(m);
     req.remote_addr = remote_addr;
     req.remote_port = remote_port;
     req.local_addr = local_addr;
@@ -470,61 +464,77 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return req;
   }
 
+  // A request the handler has answered. Shared, so a worker job can hold it
+  // while a provider writes.
+  struct Answered {
+    std::shared_ptr<httplib::Request> req;
+    // The handler's response: its releaser runs when the last holder lets go,
+    // told by content_provider_success_ whether the answer was written whole.
+    std::shared_ptr<httplib::Response> res;
+    // What is written: `res`, or an answer of the listener's own (405 for a
+    // method not served, 500 when the handler threw).
+    std::shared_ptr<httplib::Response> answer;
+    bool keep = false, http10 = false, head_only = false;
+    bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
+  };
+
+  // Runs the handler on the complete request.
+  Answered Answer() {
+    Answered a;
+    a.req = std::make_shared<httplib::Request>(Head());
+    a.req->headers.erase("Accept-Encoding");
+    a.req->headers.erase("Range");
+    a.req->body = std::move(parser->get().body());
+    a.res = std::make_shared<httplib::Response>();
+    a.answer = RunHandler(*a.req, a.res);
+    a.keep =
+        parser->get().keep_alive() && !IEquals(a.answer->get_header_value("Connection"), "close");
+    a.http10 = a.req->version == "HTTP/1.0";
+    a.head_only = a.req->method == "HEAD";
+    // A FIN already here is a half-close after the request: the answer is
+    // written whole (ClientLeft).
+    if (a.Provided()) fin_before_answer = peer_eof || FinArrived(fd);
+    return a;
+  }
+
   // Runs the handler on `res`; returns `res`, or an answer of its own when
-  // the method is not served or the handler threw (then `res` is left for its
-  // releaser, marked unwritten).
-  const httplib::Response& RunHandler(const httplib::Request& req, httplib::Response& res) {
+  // the method is not served or the handler threw.
+  std::shared_ptr<httplib::Response> RunHandler(const httplib::Request& req,
+                                                const std::shared_ptr<httplib::Response>& res) {
     static const std::unordered_set<std::string> kServed = {"GET",   "HEAD",   "POST",   "PUT",
                                                             "PATCH", "DELETE", "OPTIONS"};
+    auto own = std::make_shared<httplib::Response>();
     if (!kServed.contains(req.method)) {
-      AnswerJson(res, 405,
+      AnswerJson(*own, 405,
                  llmconform::wire::MakeErrorJson(
                      Format("method {} is not served", req.method.substr(0, 32)),
                      "invalid_request_error", nullptr, "method_not_allowed"));
-      return res;
+      return own;
     }
     std::string what;
     try {
-      owner.handler(req, res);
+      owner.handler(req, *res);
     } catch (const std::exception& e) {
       what = e.what();
     } catch (...) {
       what = "unknown error";
     }
     if (what.empty()) {
-      if (res.status < 0) res.status = 200;
+      if (res->status < 0) res->status = 200;
       return res;
     }
-    failed.emplace();
-    AnswerJson(*failed, 500,
+    AnswerJson(*own, 500,
                llmconform::wire::MakeErrorJson(Format("mockllm internal error: {}", what),
                                                "server_error"));
-    return *failed;
+    return own;
   }
-  std::optional<httplib::Response> failed;  // the 500 of a handler that threw
 
-  // Worker, for a handler that may block: runs it and writes its answer;
-  // true when the connection stays open for another request.
-  bool AnswerOnWorker() {
-    httplib::Request req = ToRequest();
-    bool keep = parser->get().keep_alive();
-    fin_before_answer = peer_eof || FinArrived(fd);
-    httplib::Response res;
-    const httplib::Response& answer = RunHandler(req, res);
-    if (IEquals(answer.get_header_value("Connection"), "close")) keep = false;
-    const bool http10 = req.version == "HTTP/1.0";
-    bool ok;
-    if (answer.content_provider_ && !Bodiless(answer, req.method == "HEAD")) {
-      ok = WriteProvided(const_cast<httplib::Response&>(answer), keep, http10);
-    } else {
-      const std::string head = ResponseHead(answer, keep, http10);
-      iovec iov[2] = {Iov(head), Iov(Bodiless(answer, req.method == "HEAD") ? std::string_view()
-                                                                            : answer.body)};
-      ok = SendAll(fd, iov, 2, WriteDeadline());
-    }
-    res.content_provider_success_ = ok && !failed;
-    failed.reset();
-    return ok && keep;
+  // Worker: writes a plain-body answer, blocking up to the write timeout.
+  bool SendPlain(const Answered& a) {
+    const std::string head = ResponseHead(*a.answer, a.keep, a.http10);
+    iovec iov[2] = {Iov(head),
+                    Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.answer->body)};
+    return SendAll(fd, iov, 2, WriteDeadline());
   }
 
   Clock::time_point WriteDeadline() const {
@@ -539,12 +549,15 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // delay) waits first and then starts the answer — or when the provider
   // ends. Each piece the provider writes goes in one call (a chunk: its size
   // line, bytes and CRLF gathered with the head if it has not left).
-  bool WriteProvided(httplib::Response& res, bool keep, bool http10) {
+  bool WriteProvided(const Answered& a) {
+    bool ok = false;
     try {
-      return WriteProvidedOrThrow(res, keep, http10);
+      ok = WriteProvidedOrThrow(*a.answer, a.keep, a.http10);
     } catch (...) {
-      return false;  // a provider that throws cuts its answer where it stands
+      ok = false;  // a provider that throws cuts its answer where it stands
     }
+    if (a.answer == a.res) a.res->content_provider_success_ = ok;
+    return ok;
   }
 
   bool WriteProvidedOrThrow(httplib::Response& res, bool keep, bool http10) {
