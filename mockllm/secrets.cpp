@@ -72,29 +72,34 @@ const std::vector<SecretRule>& SecretRules() {
 
 namespace {
 
-// Every name rule in one anchored RE2::Set: one pass over a field name tells
-// which rules' patterns match it (most names match none), instead of one
-// FullMatch per rule.
-struct NameRuleSet {
+// The rules that apply to `applies` in one RE2::Set: a single linear pass
+// over a string tells which of their patterns can match it, and most strings
+// (names, bodies, stream chunks) match none and are done after that pass
+// instead of one pass per rule.
+struct RuleSet {
   std::unique_ptr<re2::RE2::Set> set;    // null: not built (every rule is tried)
   std::vector<const SecretRule*> rules;  // by the set's index, in catalogue order
 };
 
-const NameRuleSet& NameRules() {
-  static const NameRuleSet built = [] {
-    NameRuleSet out;
-    re2::RE2::Options options;
-    options.set_log_errors(false);
-    auto set = std::make_unique<re2::RE2::Set>(options, re2::RE2::ANCHOR_BOTH);
-    for (const SecretRule& rule : SecretRules()) {
-      if (rule.applies != SecretRule::Applies::kName) continue;
-      if (set->Add(rule.pattern->pattern(), nullptr) < 0) return NameRuleSet{};
-      out.rules.push_back(&rule);
-    }
-    if (!set->Compile()) return NameRuleSet{};
-    out.set = std::move(set);
-    return out;
-  }();
+RuleSet BuildRuleSet(SecretRule::Applies applies, re2::RE2::Anchor anchor) {
+  RuleSet out;
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(64 << 20);
+  auto set = std::make_unique<re2::RE2::Set>(options, anchor);
+  for (const SecretRule& rule : SecretRules()) {
+    if (rule.applies != applies) continue;
+    if (set->Add(rule.pattern->pattern(), nullptr) < 0) return RuleSet{};
+    out.rules.push_back(&rule);
+  }
+  if (!set->Compile()) return RuleSet{};
+  out.set = std::move(set);
+  return out;
+}
+
+// Name rules match a whole (normalized) field name.
+const RuleSet& NameRules() {
+  static const RuleSet built = BuildRuleSet(SecretRule::Applies::kName, re2::RE2::ANCHOR_BOTH);
   return built;
 }
 
@@ -115,7 +120,7 @@ const SecretRule* SecretFieldRuleRuleByRule(std::string_view name, std::string_v
 }
 
 const SecretRule* SecretFieldRule(std::string_view name, std::string_view value) {
-  const NameRuleSet& names = NameRules();
+  const RuleSet& names = NameRules();
   if (!names.set) return SecretFieldRuleRuleByRule(name, value);
   const std::string n = NormalName(name);
   std::vector<int> hits;
@@ -130,32 +135,10 @@ const SecretRule* SecretFieldRule(std::string_view name, std::string_view value)
 
 namespace {
 
-// Every text rule in one RE2::Set: a single linear pass over a string tells
-// which rules can match anywhere in it. Any match the per-rule search finds
-// is a match of its pattern in the whole text, so the set never hides one;
-// most strings (bodies, stream chunks) contain no secret and are done after
-// that pass instead of one pass per rule.
-struct TextRuleSet {
-  std::unique_ptr<re2::RE2::Set> set;    // null: not built (every rule is tried)
-  std::vector<const SecretRule*> rules;  // by the set's index
-};
-
-const TextRuleSet& TextRules() {
-  static const TextRuleSet built = [] {
-    TextRuleSet out;
-    re2::RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(64 << 20);
-    auto set = std::make_unique<re2::RE2::Set>(options, re2::RE2::UNANCHORED);
-    for (const SecretRule& rule : SecretRules()) {
-      if (rule.applies != SecretRule::Applies::kText) continue;
-      if (set->Add(rule.pattern->pattern(), nullptr) < 0) return TextRuleSet{};
-      out.rules.push_back(&rule);
-    }
-    if (!set->Compile()) return TextRuleSet{};
-    out.set = std::move(set);
-    return out;
-  }();
+// Text rules match anywhere in a string. Any match the per-rule search finds
+// is a match of its pattern in the whole text, so the set never hides one.
+const RuleSet& TextRules() {
+  static const RuleSet built = BuildRuleSet(SecretRule::Applies::kText, re2::RE2::UNANCHORED);
   return built;
 }
 
@@ -196,7 +179,7 @@ std::vector<SecretMatch> Disjoint(std::vector<SecretMatch> all) {
 }  // namespace
 
 std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
-  const TextRuleSet& set = TextRules();
+  const RuleSet& set = TextRules();
   if (!set.set) return FindSecretsInTextRuleByRule(text);
   std::vector<int> hits;
   re2::RE2::Set::ErrorInfo error{};
