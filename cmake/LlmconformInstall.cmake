@@ -67,7 +67,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # runtime Depends from the binaries (dpkg-shlibdeps)
 # What the headers and the CMake package need to build against the libraries.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-    "cmake, pkg-config, nlohmann-json3-dev, libcpp-httplib-dev, libyaml-cpp-dev, libpugixml-dev, libcli11-dev, libssl-dev")
+    "cmake, pkg-config, nlohmann-json3-dev, libcpp-httplib-dev, libyaml-cpp-dev, libpugixml-dev, libcli11-dev, libssl-dev, libboost-dev")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "mockllm (a record/replay mock of OpenAI-compatible Chat Completions) and llmconform (a\n conformance harness with its bundled specs and fixtures), with the C++ libraries, headers\n and CMake package (find_package(llmconform)).")
 set(CPACK_GENERATOR DEB)
