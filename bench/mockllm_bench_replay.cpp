@@ -46,6 +46,8 @@ RecordedResponse Stream200() {
 }
 
 // Matching the last trace's request, so every loaded exchange is compared.
+// The body holds no secret, so it is as the server hands it over after
+// redacting it on arrival (mockllm/replay_book.h).
 void BM_ReplayUnpinned(benchmark::State& state) {
   std::vector<Trace> traces;
   for (int i = 0; i < state.range(0); ++i) traces.push_back(MakeTrace(i));

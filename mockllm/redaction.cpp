@@ -31,7 +31,7 @@ void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t dept
 template <typename J>
 void RedactSecretsIn(J& j) {
   if (j.is_string()) {
-    j = RedactText(j.template get_ref<const std::string&>());
+    RedactTextInPlace(j.template get_ref<std::string&>());
   } else if (j.is_array()) {
     for (J& e : j) RedactSecretsIn(e);
   } else if (j.is_object()) {

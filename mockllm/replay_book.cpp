@@ -68,10 +68,15 @@ std::expected<std::unique_ptr<ReplayBook>, Error> ReplayBook::Build(std::vector<
 }
 
 Json ReplayBook::Canonical(Json body, MatchMode mode) const {
-  RedactSecrets(body);
   if (!ignore_.empty()) body = ignore_.Apply(std::move(body));
   if (mode == MatchMode::kSdk) body = SdkNormalize(std::move(body));
   return body;
+}
+
+const Json& ReplayBook::CanonicalOf(const Json& body, MatchMode mode, Json& holder) const {
+  if (ignore_.empty() && mode != MatchMode::kSdk) return body;
+  holder = Canonical(body, mode);
+  return holder;
 }
 
 const Json& ReplayBook::Recorded(const LoadedExchange& x, MatchMode mode) {
@@ -83,8 +88,9 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
   for (std::size_t x = 0; x < t.exchanges.size(); ++x) {
     const Exchange& ex = t.exchanges[x];
     LoadedExchange l;
-    l.strict_body =
-        Canonical(ex.request.body ? Json(*ex.request.body) : Json(nullptr), MatchMode::kStrict);
+    Json recorded = ex.request.body ? Json(*ex.request.body) : Json(nullptr);
+    RedactSecrets(recorded);
+    l.strict_body = Canonical(std::move(recorded), MatchMode::kStrict);
     l.sdk_body = SdkNormalize(l.strict_body);
     l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
     auto fault = FaultFromJson(l.fault);
@@ -263,7 +269,8 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
   }
   const Trace& trace = lt->trace;
   const MatchMode mode = options_.pinned_match;
-  const Json canonical = Canonical(body, mode);
+  Json holder;
+  const Json& canonical = CanonicalOf(body, mode, holder);
   const std::size_t n = trace.exchanges.size();
   std::size_t x = 0;
   bool retry = false;
@@ -379,7 +386,8 @@ std::uint64_t ReplayBook::SessionsEvicted() const {
 Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
                                    const std::string& session) {
   const MatchMode mode = options_.unpinned_match;
-  const Json canonical = Canonical(body, mode);
+  Json holder;
+  const Json& canonical = CanonicalOf(body, mode, holder);
   const auto catalog = Snapshot();
   struct Nearest {
     const LoadedTrace* trace;

@@ -125,6 +125,9 @@ class ReplayBook {
   // Some trace records a request with this method and path.
   bool KnownPath(std::string_view method, std::string_view path) const;
 
+  // Replays the answer to a request. `body` must already have its secrets
+  // redacted (RedactSecrets), as the server does when a request arrives, so it
+  // compares with the recorded bodies, which are redacted when loaded.
   Verdict ReplayPinned(const std::string& trace, const std::string& session,
                        std::string_view method, std::string_view path, const Json& body);
   Verdict ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
@@ -169,8 +172,12 @@ class ReplayBook {
   ReplayBook() = default;
   std::expected<std::shared_ptr<const LoadedTrace>, Error> Load(Trace trace) const;
   std::shared_ptr<const Catalog> Snapshot() const;
-  // The body as compared in `mode`: redacted, ignored paths removed, defaults removed.
+  // The body as compared in `mode`: ignored paths removed, defaults removed
+  // (secrets are redacted before: RedactSecrets).
   Json Canonical(Json body, MatchMode mode) const;
+  // The same without a copy when nothing would change: `body` itself, or the
+  // canonical copy put in `holder` (the result lives as long as both).
+  const Json& CanonicalOf(const Json& body, MatchMode mode, Json& holder) const;
   // The recorded body of `x` as compared in `mode`.
   static const Json& Recorded(const LoadedExchange& x, MatchMode mode);
   // Differences between the request and exchange `x` (one with the "" pointer

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace llmconform::mockllm {
 namespace {
@@ -123,8 +124,20 @@ const SecretRule* SecretFieldRule(std::string_view name, std::string_view value)
   const RuleSet& names = NameRules();
   if (!names.set) return SecretFieldRuleRuleByRule(name, value);
   const std::string n = NormalName(name);
+  // Requests repeat a few field and header names ("model", "content-type")
+  // that no rule names: remembered per thread, they skip the set and its
+  // shared DFA cache. Bounded: forgotten all at once when full.
+  constexpr std::size_t kMaxRemembered = 4096, kMaxRememberedName = 64;
+  thread_local std::unordered_set<std::string> no_rule;
+  if (no_rule.contains(n)) return nullptr;
   std::vector<int> hits;
-  if (!names.set->Match(n, &hits)) return nullptr;
+  if (!names.set->Match(n, &hits)) {
+    if (n.size() <= kMaxRememberedName) {
+      if (no_rule.size() >= kMaxRemembered) no_rule.clear();
+      no_rule.insert(n);
+    }
+    return nullptr;
+  }
   std::sort(hits.begin(), hits.end());  // the first rule of the catalogue wins
   for (int i : hits) {
     const SecretRule& rule = *names.rules[static_cast<std::size_t>(i)];
@@ -203,16 +216,29 @@ std::vector<SecretMatch> FindSecretsInTextRuleByRule(std::string_view text) {
   return Disjoint(std::move(all));
 }
 
-std::string RedactText(std::string_view text) {
+namespace {
+
+std::string Redacted(std::string_view text, const std::vector<SecretMatch>& found) {
   std::string out;
   std::size_t at = 0;
-  for (const SecretMatch& m : FindSecretsInText(text)) {
+  for (const SecretMatch& m : found) {
     out.append(text.substr(at, m.pos - at));
     out.append(kRedacted);
     at = m.pos + m.len;
   }
   out.append(text.substr(at));
   return out;
+}
+
+}  // namespace
+
+std::string RedactText(std::string_view text) { return Redacted(text, FindSecretsInText(text)); }
+
+bool RedactTextInPlace(std::string& text) {
+  const std::vector<SecretMatch> found = FindSecretsInText(text);
+  if (found.empty()) return false;
+  text = Redacted(text, found);
+  return true;
 }
 
 bool IsRedactedValue(std::string_view value) {

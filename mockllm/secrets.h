@@ -77,6 +77,9 @@ const SecretRule* SecretFieldRuleRuleByRule(std::string_view name, std::string_v
 // `text` with every secret found by FindSecretsInText replaced by
 // "[redacted]", keeping what shows its kind ("sk-[redacted]").
 std::string RedactText(std::string_view text);
+// RedactText in place; false (and `text` untouched, nothing allocated) when
+// it holds no secret, as most strings do.
+bool RedactTextInPlace(std::string& text);
 
 // True when a value held under a secret name is already harmless (empty or
 // redacted).

@@ -17,6 +17,7 @@
 #include "mockllm/http_listener.h"
 #include "mockllm/journal.h"
 #include "mockllm/proxy.h"
+#include "mockllm/redaction.h"
 #include "mockllm/replay_book.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
@@ -44,8 +45,12 @@ bool IsJsonContentType(std::string_view ct) {
 // Request headers for the journal, secrets redacted.
 std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers) {
   auto out = RequestHeaders(headers);
-  for (auto& [name, value] : out)
-    value = IsSecretField(name, value) ? std::string(kRedacted) : RedactText(value);
+  for (auto& [name, value] : out) {
+    if (IsSecretField(name, value))
+      value = kRedacted;
+    else
+      RedactTextInPlace(value);
+  }
   return out;
 }
 
@@ -282,6 +287,7 @@ struct Server::Impl {
       const std::string ct = req.get_header_value("Content-Type");
       if (!IsJsonContentType(ct)) {
         entry.body = BodyValue(req.body);
+        RedactSecrets(entry.body);
         return fail(
             415,
             MakeErrorJson(
@@ -291,7 +297,7 @@ struct Server::Impl {
       }
       auto parsed = llmconform::ReadJson("request body", req.body);
       if (!parsed) {
-        entry.body = req.body;
+        entry.body = RedactText(req.body);
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}",
                                          CapText(parsed.error().AtLineColumn(), kMaxErrorBytes)),
@@ -299,6 +305,9 @@ struct Server::Impl {
                     "malformed_request");
       }
       body = std::move(*parsed);
+      // Once, on arrival: the journal keeps no secret, and the book compares
+      // redacted bodies (a recording matches the client that made it).
+      RedactSecrets(body);
     }
 
     if (route.kind == Route::Kind::kUnknownTrace) {

@@ -180,6 +180,25 @@ TEST(ReplayServer, JournalEntryShape) {
   EXPECT_EQ(e["findings"], nlohmann::json::array());
 }
 
+// A journal (GET /__admin/journal, `serve --journal FILE`) ends up in CI
+// artifacts: the bodies it keeps have their secrets redacted, whatever the
+// request's fate (matched, unmatched, not JSON, not even JSON's content type).
+TEST(ReplayServer, JournalKeepsNoSecretOfABody) {
+  auto s = StartDemo();
+  const std::string key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+  Post(*s, "/v1/chat/completions",
+       R"({"model":"x","api_key":")" + key + R"(","messages":[{"role":"user","content":"my key )" +
+           key + R"("}]})");
+  Post(*s, "/v1/chat/completions", R"({"model":"x","content":")" + key + R"(")");
+  auto journal = s->Journal();
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0]["request"]["body"]["api_key"], "[redacted]");
+  EXPECT_EQ(journal[0]["request"]["body"]["messages"][0]["content"], "my key sk-[redacted]");
+  EXPECT_EQ(journal[0]["response"]["status"], 404);
+  EXPECT_EQ(journal[1]["response"]["status"], 400);
+  EXPECT_EQ(journal.dump().find(key), std::string::npos) << journal.dump();
+}
+
 TEST(ReplayServer, UnpinnedRequestsMatchAnyTraceAndRepeat) {
   auto s = StartDemo();
   EXPECT_EQ(Post(*s, "/v1/chat/completions", kSecond).body, kStream);
