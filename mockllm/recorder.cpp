@@ -44,6 +44,7 @@ struct Flow {
   bool finished = false;     // the upstream request is over
   bool upstream_ok = false;  // …and ended cleanly
   bool client_gone = false;
+  bool recorded = false;  // the exchange is written (RecordOnce)
   int status = 0;
   httplib::Headers headers;
   std::string error;
@@ -90,6 +91,16 @@ struct Recorder::Impl {
                    .streamed = streamed,
                    .complete = flow.upstream_ok};
     Write(redactor.Record(w));
+  }
+
+  // Records a streamed flow once, unless its client left before the end.
+  void RecordOnce(const httplib::Request& req, Flow& flow) {
+    {
+      std::lock_guard lock(flow.mu);
+      if (flow.recorded || flow.client_gone) return;
+      flow.recorded = true;
+    }
+    Record(req, flow, true);
   }
 
   void RunUpstream(const std::shared_ptr<Flow>& flow, httplib::Request upstream_req) {
@@ -202,9 +213,10 @@ struct Recorder::Impl {
       return;
     }
     lock.unlock();
+    auto shared_req = std::make_shared<const httplib::Request>(req);
     res.set_chunked_content_provider(
         content_type,
-        [flow](std::size_t, httplib::DataSink& sink) {
+        [this, flow, shared_req](std::size_t, httplib::DataSink& sink) {
           std::unique_lock l(flow->mu);
           while (true) {
             flow->cv.wait(l, [&] { return !flow->pending.empty() || flow->finished; });
@@ -225,13 +237,17 @@ struct Recorder::Impl {
           }
           const bool ok = flow->upstream_ok;
           l.unlock();
+          // Written before the client sees the end (the last chunk, or the
+          // cut), so a client that stops the recorder once its answer is over
+          // finds its exchange in the file.
+          RecordOnce(*shared_req, *flow);
           if (!ok) return false;  // the upstream broke off: so does the answer
           sink.done();
           return true;
         },
-        [this, flow, req_copy = req](bool) {
+        [this, flow, shared_req](bool) {
           Forget(flow);
-          if (!flow->client_gone) Record(req_copy, *flow, true);
+          RecordOnce(*shared_req, *flow);  // the provider did not run to the end
         });
   }
 
