@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/json_read.h"
+
 namespace llmconform::mockllm {
 
 using Json = nlohmann::json;
@@ -18,11 +20,26 @@ std::string CapText(std::string_view text, std::size_t max) {
 
 namespace {
 
-void CapEntry(JournalEntry& e) {
-  if (e.body.is_string()) e.body = CapText(e.body.get_ref<const std::string&>());
-  for (auto& [name, value] : e.headers) value = CapText(value);
-  e.path = CapText(e.path);
-  for (auto& f : e.findings) f.message = CapText(f.message);
+void Cap(std::string& text) {
+  if (text.size() > kMaxKeptBytes) text = CapText(text);
+}
+
+// Caps what `e` keeps and packs a structured body into text.
+void Pack(JournalEntry& e) {
+  if (e.body.is_string()) Cap(e.body.get_ref<std::string&>());
+  if (e.body.is_structured()) {
+    e.body_json = e.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+    e.body = nullptr;
+  }
+  for (auto& [name, value] : e.headers) Cap(value);
+  Cap(e.path);
+  for (auto& f : e.findings) Cap(f.message);
+}
+
+// A body Pack made text, as JSON again (the text itself, should it not parse).
+Json Unpacked(const std::string& text) {
+  Json j = llmconform::ReadJsonOrDiscarded(text);
+  return j.is_discarded() ? Json(text) : j;
 }
 
 }  // namespace
@@ -45,7 +62,9 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
               {"trace", trace ? Json(*trace) : Json(nullptr)},
               {"method", method},
               {"path", path},
-              {"request", {{"headers", std::move(headers_json)}, {"body", body}}},
+              {"request",
+               {{"headers", std::move(headers_json)},
+                {"body", body_json.empty() ? body : Unpacked(body_json)}}},
               {"response", std::move(response)},
               {"findings", std::move(findings_json)}};
   if (fault) out["fault"] = *fault;
@@ -56,7 +75,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
 }
 
 std::uint64_t Journal::Append(JournalEntry entry) {
-  CapEntry(entry);
+  Pack(entry);
   std::deque<JournalEntry> evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
   const std::uint64_t seq = next_seq_++;

@@ -37,6 +37,10 @@ struct JournalEntry {
   std::string path;
   std::vector<std::pair<std::string, std::string>> headers;  // lower-case names, secrets redacted
   nlohmann::json body;                                       // parsed JSON, the text, or null
+  // Set by Journal::Append from an object or array `body` (then null): the
+  // body as compact JSON text, parsed back by ToJson. A held entry is one
+  // block to free when it is dropped, not one per value.
+  std::string body_json;
   int status = 0;
   std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
   // For a replayed response:

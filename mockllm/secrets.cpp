@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -98,6 +99,28 @@ RuleSet BuildRuleSet(SecretRule::Applies applies, re2::RE2::Anchor anchor) {
   return out;
 }
 
+// Short strings that one rule set never matches, per thread. Requests repeat
+// a few of them in every request ("model", "user", "content-type",
+// "application/json"); remembered, they skip the set and its shared DFA
+// cache. Bounded: past kMaxRemembered strings all are forgotten at once.
+class NoMatchMemo {
+ public:
+  bool Known(std::string_view s) const { return s.size() <= kMaxLength && known_.contains(s); }
+  void Remember(std::string_view s) {
+    if (s.size() > kMaxLength) return;
+    if (known_.size() >= kMaxRemembered) known_.clear();
+    known_.emplace(s);
+  }
+
+ private:
+  static constexpr std::size_t kMaxRemembered = 4096, kMaxLength = 64;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> known_;
+};
+
 // Name rules match a whole (normalized) field name.
 const RuleSet& NameRules() {
   static const RuleSet built = BuildRuleSet(SecretRule::Applies::kName, re2::RE2::ANCHOR_BOTH);
@@ -124,18 +147,11 @@ const SecretRule* SecretFieldRule(std::string_view name, std::string_view value)
   const RuleSet& names = NameRules();
   if (!names.set) return SecretFieldRuleRuleByRule(name, value);
   const std::string n = NormalName(name);
-  // Requests repeat a few field and header names ("model", "content-type")
-  // that no rule names: remembered per thread, they skip the set and its
-  // shared DFA cache. Bounded: forgotten all at once when full.
-  constexpr std::size_t kMaxRemembered = 4096, kMaxRememberedName = 64;
-  thread_local std::unordered_set<std::string> no_rule;
-  if (no_rule.contains(n)) return nullptr;
+  thread_local NoMatchMemo no_rule;
+  if (no_rule.Known(n)) return nullptr;
   std::vector<int> hits;
   if (!names.set->Match(n, &hits)) {
-    if (n.size() <= kMaxRememberedName) {
-      if (no_rule.size() >= kMaxRemembered) no_rule.clear();
-      no_rule.insert(n);
-    }
+    no_rule.Remember(n);
     return nullptr;
   }
   std::sort(hits.begin(), hits.end());  // the first rule of the catalogue wins
@@ -194,13 +210,16 @@ std::vector<SecretMatch> Disjoint(std::vector<SecretMatch> all) {
 std::vector<SecretMatch> FindSecretsInText(std::string_view text) {
   const RuleSet& set = TextRules();
   if (!set.set) return FindSecretsInTextRuleByRule(text);
+  thread_local NoMatchMemo no_secret;
+  if (no_secret.Known(text)) return {};
   std::vector<int> hits;
   re2::RE2::Set::ErrorInfo error{};
   if (!set.set->Match(re2::StringPiece(text.data(), text.size()), &hits, &error)) {
     // No rule matches — or the DFA ran out of memory on this text, in which
     // case every rule is tried.
-    if (error.kind == re2::RE2::Set::kNoError) return {};
-    return FindSecretsInTextRuleByRule(text);
+    if (error.kind != re2::RE2::Set::kNoError) return FindSecretsInTextRuleByRule(text);
+    no_secret.Remember(text);
+    return {};
   }
   std::sort(hits.begin(), hits.end());  // the rules' own order
   std::vector<SecretMatch> all;
