@@ -229,7 +229,7 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--threads", a.threads,
                  "Worker threads started at once: they write the answers that wait (timed "
                  "replays, --piecewise, --proxy); more are added while all are busy, up to "
-                 "--max-connections")
+                 "--max-connections, and end after 30 s idle")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--max-connections", a.max_connections,

@@ -113,8 +113,8 @@ std::string_view Reason(int status) {
                                  : std::string_view(r.data(), r.size());
 }
 
-WorkerPool::WorkerPool(std::size_t min, std::size_t max)
-    : max_(std::max<std::size_t>({min, max, 1})) {
+WorkerPool::WorkerPool(std::size_t min, std::size_t max, std::chrono::milliseconds idle_timeout)
+    : min_(min), max_(std::max<std::size_t>({min, max, 1})), idle_timeout_(idle_timeout) {
   std::lock_guard lock(mu_);
   for (std::size_t i = 0; i < min; ++i) Spawn();
 }
@@ -126,6 +126,7 @@ void WorkerPool::Submit(std::function<void()> fn) {
     fn = nullptr;
     return;
   }
+  JoinEnded();
   jobs_.push_back(std::move(fn));
   if (idle_ < jobs_.size() && threads_.size() < max_) Spawn();
   cv_.notify_one();
@@ -138,7 +139,23 @@ void WorkerPool::Shutdown() {
     stopping_ = true;
   }
   cv_.notify_all();
-  for (auto& t : threads_) t.join();
+  // No worker is added or removed from now on (ended ones stay until joined).
+  for (auto& [id, t] : threads_) t.join();
+}
+
+std::size_t WorkerPool::Workers() {
+  std::lock_guard lock(mu_);
+  return threads_.size() - ended_.size();
+}
+
+void WorkerPool::JoinEnded() {
+  // An ended worker has left the lock for good: joining it here cannot wait on us.
+  for (const std::uint64_t id : ended_) {
+    auto it = threads_.find(id);
+    it->second.join();
+    threads_.erase(it);
+  }
+  ended_.clear();
 }
 
 void WorkerPool::Spawn() {
@@ -155,14 +172,21 @@ void WorkerPool::Spawn() {
 }
 
 void WorkerPool::SpawnOrThrow() {
-  threads_.emplace_back([this] {
+  const std::uint64_t id = next_id_++;
+  std::thread t([this, id] {
     for (;;) {
       std::function<void()> fn;
       {
         std::unique_lock lock(mu_);
         ++idle_;
-        cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+        const bool woken =
+            cv_.wait_for(lock, idle_timeout_, [this] { return stopping_ || !jobs_.empty(); });
         --idle_;
+        if (!woken && threads_.size() - ended_.size() > min_) {
+          ended_.push_back(id);  // idle too long, and more than `min` remain
+          return;
+        }
+        if (!woken) continue;
         if (jobs_.empty()) return;  // stopping, nothing left
         fn = std::move(jobs_.front());
         jobs_.pop_front();
@@ -170,6 +194,7 @@ void WorkerPool::SpawnOrThrow() {
       fn();
     }
   });
+  threads_.emplace(id, std::move(t));
 }
 
 }  // namespace llmconform::mockllm::http_io

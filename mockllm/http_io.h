@@ -9,8 +9,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -51,11 +53,14 @@ bool SafeHeader(std::string_view name, std::string_view value);
 std::string_view Reason(int status);
 
 // Workers: `min` started at once, one more whenever a job arrives and none is
-// idle, up to `max`; beyond that jobs wait in line. Threads stay until
-// Shutdown, which runs what is queued and joins them. Thread-safe.
+// idle, up to `max`; beyond that jobs wait in line. A worker beyond `min`
+// that has been idle for `idle_timeout` ends (a burst of 512 slow answers
+// does not keep 512 threads and their stacks). Shutdown runs what is queued
+// and joins them all. Thread-safe.
 class WorkerPool {
  public:
-  WorkerPool(std::size_t min, std::size_t max);
+  WorkerPool(std::size_t min, std::size_t max,
+             std::chrono::milliseconds idle_timeout = std::chrono::seconds(30));
   ~WorkerPool() { Shutdown(); }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -64,16 +69,22 @@ class WorkerPool {
   void Submit(std::function<void()> fn);
   // Runs what is queued, then joins the workers. Idempotent.
   void Shutdown();
+  // Workers alive now (busy or idle).
+  std::size_t Workers();
 
  private:
   void Spawn();         // needs mu_; a failure to start a thread is ignored
   void SpawnOrThrow();  // needs mu_
+  void JoinEnded();     // needs mu_: joins the workers that ended for idleness
 
-  const std::size_t max_;
+  const std::size_t min_, max_;
+  const std::chrono::milliseconds idle_timeout_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;
+  std::map<std::uint64_t, std::thread> threads_;  // by worker number
+  std::vector<std::uint64_t> ended_;              // ended, not yet joined
+  std::uint64_t next_id_ = 0;
   std::size_t idle_ = 0;
   bool stopping_ = false;
 };
