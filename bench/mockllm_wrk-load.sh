@@ -20,7 +20,10 @@
 # Environment: DURATION (s per run, default 5), ROUNDS (5), RSS_DURATION (s,
 # default 30), CONNECTIONS (default 32), THREADS (wrk threads, default 2),
 # WIDE (connections of the second pass, default 512; 0 skips it),
-# TARGET_RATIO (5), RSS_LIMIT_PERCENT (10). Needs wrk, node, java 17, nginx
+# TARGET_RATIO (5), RSS_LIMIT_PERCENT (10), WIREMOCK_JOURNAL (`off`, the
+# default: WireMock keeps no request journal, its fastest setting; `on`:
+# WireMock's own default, a journal without bound, as mockllm keeps one —
+# bounded, --journal-limit). Needs wrk, node, java 17, nginx
 # and the `wiremock` npm package (scripts/install-deps --bench puts them in
 # place).
 set -euo pipefail
@@ -35,6 +38,12 @@ connections=${CONNECTIONS:-32}
 threads=${THREADS:-2}
 target_ratio=${TARGET_RATIO:-5}
 rss_limit=${RSS_LIMIT_PERCENT:-10}
+wiremock_journal=${WIREMOCK_JOURNAL:-off}
+case $wiremock_journal in
+  off) wiremock_journal_flag=--no-request-journal ;;
+  on) wiremock_journal_flag= ;;
+  *) echo "mockllm_wrk-load: WIREMOCK_JOURNAL must be off or on, not '$wiremock_journal'" >&2; exit 2 ;;
+esac
 mockllm=$build/mockllm/mockllm
 jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
 
@@ -144,10 +153,12 @@ mockllm_pid=$pid
 start_mockllm piecewise --piecewise
 piecewise_url=$url
 
-# Start WireMock (no request journal: it would grow without bound under load).
+# Start WireMock. By default without a request journal: its fastest setting
+# (its own default journal grows without bound; a bounded one,
+# --max-request-journal-entries, is slower still).
 wiremock_port=$(free_port)
 java -jar "$jar" --port "$wiremock_port" --bind-address 127.0.0.1 --root-dir "$work/wiremock" \
-  --no-request-journal --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
+  $wiremock_journal_flag --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
 pids+=("$!")
 wiremock_url=http://127.0.0.1:$wiremock_port
 
@@ -224,7 +235,8 @@ col() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 report() {
   local c=$1 kind server k label m w n
-  printf '%s connections, wrk -t%s, %s interleaved rounds of %s s; medians\n' "$c" "$threads" "$rounds" "$duration"
+  printf '%s connections, wrk -t%s, %s interleaved rounds of %s s; medians; WireMock request journal %s\n' \
+    "$c" "$threads" "$rounds" "$duration" "$wiremock_journal"
   printf '%-32s %9s %9s %9s %10s %8s %9s %18s\n' "response (req/s)" "mockllm" "WireMock" "nginx" \
     "/WireMock" "/nginx" "errors" "p99 ms m/W/n"
   for kind in json stream piecewise; do

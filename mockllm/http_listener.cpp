@@ -55,7 +55,9 @@ bool Bodiless(const httplib::Response& res, bool head_only) {
 // The response head: status line, the handler's headers (unsafe ones left
 // out), and the framing and connection headers it did not set (a handler
 // that sets Transfer-Encoding itself has framed its body).
-std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
+// `body_size`: the plain body's bytes (res.body, or a lent body).
+std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bool keep,
+                         bool http10) {
   std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
   bool has_length = false, has_encoding = false, has_connection = false;
   for (const auto& [name, value] : res.headers) {
@@ -70,7 +72,7 @@ std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
     if (provided && res.is_chunked_content_provider_) {
       head += "Transfer-Encoding: chunked\r\n";
     } else {
-      head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : res.body.size());
+      head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : body_size);
     }
   }
   if (!has_connection) {
@@ -85,6 +87,15 @@ std::string ResponseHead(const httplib::Response& res, bool keep, bool http10) {
 }
 
 using Message = http::request<http::string_body>;
+
+// A body lent by the handler running on this thread (LendBody).
+struct Lent {
+  const httplib::Response* res = nullptr;  // the response the running handler fills
+  bool lent = false;
+  std::shared_ptr<const void> owner;
+  std::string_view bytes;
+};
+thread_local Lent current_lend;
 
 httplib::Headers HeadersOf(const Message& m) {
   httplib::Headers headers;
@@ -161,8 +172,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   Clock::time_point idle_deadline, head_deadline, last_progress;
   std::uint64_t gen = 0;  // I/O thread only: which wait is current
   // An answer being written from the I/O thread, and what follows it.
-  std::string out;       // the head (or a whole refusal)
-  std::string out_body;  // the body, moved from the handler's answer
+  std::string out;                        // the head (or a whole refusal)
+  std::string out_body;                   // the body, moved from the handler's answer…
+  std::shared_ptr<const void> out_owner;  // …or lent by it (out_lent), kept alive
+  std::string_view out_lent;
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -348,8 +361,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
-    out = ResponseHead(*a.answer, a.keep, a.http10);
-    if (!Bodiless(*a.answer, a.head_only)) out_body = std::move(a.answer->body);
+    out = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
+    if (!Bodiless(*a.answer, a.head_only)) {
+      if (a.lent_owner) {
+        out_owner = a.lent_owner;
+        out_lent = a.lent;
+      } else {
+        out_body = std::move(a.answer->body);
+        out_lent = out_body;
+      }
+    }
     out_at = 0;
     keep_after = a.keep;
     Flush();
@@ -358,12 +379,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // Writes `out` then `out_body` from out_at without blocking; waits for
   // room when the socket is full, then goes on with the connection.
   void Flush() {
-    while (out_at < out.size() + out_body.size()) {
+    while (out_at < out.size() + out_lent.size()) {
       iovec iov[2];
       int k = 0;
       if (out_at < out.size()) iov[k++] = Iov(std::string_view(out).substr(out_at));
       const std::size_t in_body = out_at > out.size() ? out_at - out.size() : 0;
-      iov[k++] = Iov(std::string_view(out_body).substr(in_body));
+      iov[k++] = Iov(out_lent.substr(in_body));
       msghdr mh{};
       mh.msg_iov = iov;
       mh.msg_iovlen = static_cast<std::size_t>(k);
@@ -380,6 +401,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     }
     out.clear();
     std::string().swap(out_body);
+    out_lent = {};
+    out_owner.reset();
     out_at = 0;
     if (refused) return StartDrain();
     AfterAnswer(keep_after);
@@ -404,7 +427,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     AnswerJson(res, refused_status,
                llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
                                                refused_code));
-    out = ResponseHead(res, false, false) + res.body;
+    out = ResponseHead(res, res.body.size(), false, false) + res.body;
     out_at = 0;
     refused = true;
     Flush();
@@ -475,7 +498,11 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // method not served, 500 when the handler threw).
     std::shared_ptr<httplib::Response> answer;
     bool keep = false, http10 = false, head_only = false;
+    // A body the handler lent (LendBody) instead of answer->body.
+    std::shared_ptr<const void> lent_owner;
+    std::string_view lent;
     bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
+    std::string_view Body() const { return lent_owner ? lent : std::string_view(answer->body); }
   };
 
   // Runs the handler on the complete request.
@@ -486,7 +513,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     a.req->headers.erase("Range");
     a.req->body = std::move(parser->get().body());
     a.res = std::make_shared<httplib::Response>();
+    current_lend = Lent{.res = a.res.get()};
     a.answer = RunHandler(*a.req, a.res);
+    Lent lend = std::exchange(current_lend, Lent{});
+    if (lend.lent && a.answer == a.res && !a.res->content_provider_) {
+      a.lent_owner = lend.owner ? std::move(lend.owner) : std::make_shared<int>(0);
+      a.lent = lend.bytes;
+    }
     a.keep =
         parser->get().keep_alive() && !IEquals(a.answer->get_header_value("Connection"), "close");
     a.http10 = a.req->version == "HTTP/1.0";
@@ -531,9 +564,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   // Worker: writes a plain-body answer, blocking up to the write timeout.
   bool SendPlain(const Answered& a) {
-    const std::string head = ResponseHead(*a.answer, a.keep, a.http10);
+    const std::string head = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
     iovec iov[2] = {Iov(head),
-                    Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.answer->body)};
+                    Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
     return SendAll(fd, iov, 2, WriteDeadline());
   }
 
@@ -561,7 +594,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   bool WriteProvidedOrThrow(httplib::Response& res, bool keep, bool http10) {
-    const std::string head = ResponseHead(res, keep, http10);
+    const std::string head = ResponseHead(res, 0, keep, http10);  // a provided body
     bool head_sent = false;
     bool write_ok = true, done = false;
     std::size_t offset = 0;
@@ -691,7 +724,7 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
                         options.max_connections),
                  "server_error", nullptr, "server_busy"));
   res.set_header("Retry-After", "1");
-  const std::string answer = ResponseHead(res, false, false) + res.body;
+  const std::string answer = ResponseHead(res, res.body.size(), false, false) + res.body;
   iovec iov = Iov(answer);
   SendAll(fd, &iov, 1, Clock::now());
   ::shutdown(fd, SHUT_WR);
@@ -732,6 +765,18 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers) {
   }
   if (chunked) return std::string("both Content-Length and Transfer-Encoding");
   return std::nullopt;
+}
+
+void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
+              const std::string& content_type) {
+  if (current_lend.res != &res) return res.set_content(bytes.data(), bytes.size(), content_type);
+  res.body.clear();
+  const auto types = res.headers.equal_range("Content-Type");
+  res.headers.erase(types.first, types.second);
+  res.set_header("Content-Type", content_type);
+  current_lend.lent = true;
+  current_lend.owner = std::move(owner);
+  current_lend.bytes = bytes;
 }
 
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body) {

@@ -108,6 +108,14 @@ class HttpListener {
 // chunked is the returned message (answered 400, connection closed).
 std::optional<std::string> CheckFraming(httplib::Headers& headers);
 
+// Gives `res` the body `bytes` without copying them into res.body: a handler
+// the listener is running may lend bytes that outlive the call (a loaded
+// trace's replay), and the listener writes them from where they are, holding
+// `owner` until they are written. Anywhere else (another response, no
+// listener) the bytes are copied into res.body. Replaces any earlier body.
+void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
+              const std::string& content_type);
+
 // Sets `res` to `status` with `body` as compact JSON.
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body);
 

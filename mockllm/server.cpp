@@ -436,9 +436,12 @@ struct Server::Impl {
     if (!Timed(plan)) {
       // Written at once: the body as one piece, a stream framed at load time
       // (ResponsePlan::framed).
+      // Lent, not copied: `keep` holds the plan's bytes until they are written.
       if (plan.chunked) {
         res.set_header("Transfer-Encoding", "chunked");
-        res.set_content(plan.framed, plan.content_type);
+        LendBody(res, keep, plan.framed, plan.content_type);
+      } else if (plan.pieces.size() == 1) {
+        LendBody(res, keep, plan.pieces.front().bytes, plan.content_type);
       } else {
         res.set_content(plan.Body(), plan.content_type);
       }
