@@ -70,7 +70,8 @@ std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bo
   const bool provided = static_cast<bool>(res.content_provider_);
   if (!Bodiless(res, false) && !has_encoding && !has_length) {
     if (provided && res.is_chunked_content_provider_) {
-      head += "Transfer-Encoding: chunked\r\n";
+      // HTTP/1.0 has no chunked coding: the body ends with the connection.
+      if (!http10) head += "Transfer-Encoding: chunked\r\n";
     } else {
       head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : body_size);
     }
@@ -523,6 +524,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     a.keep =
         parser->get().keep_alive() && !IEquals(a.answer->get_header_value("Connection"), "close");
     a.http10 = a.req->version == "HTTP/1.0";
+    // Without chunked coding, closing the connection is what ends the body.
+    if (a.http10 && a.answer->is_chunked_content_provider_) a.keep = false;
     a.head_only = a.req->method == "HEAD";
     // A FIN already here is a half-close after the request: the answer is
     // written whole (ClientLeft).
@@ -614,6 +617,11 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       sink.write = [&](const char* data, std::size_t n) {
         if (!write_ok || ClientLeft()) return write_ok = false;
         if (n == 0) return head_sent || send(nullptr, 0);
+        if (http10) {  // the bytes as they are (ResponseHead: no chunked coding)
+          iovec iov = {const_cast<char*>(data), n};
+          offset += n;
+          return send(&iov, 1);
+        }
         char size_line[24];
         const int k = std::snprintf(size_line, sizeof size_line, "%zx\r\n", n);
         iovec iov[3] = {
@@ -624,6 +632,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       sink.done = [&] {
         if (done) return;
         done = true;
+        if (http10) {
+          if (!head_sent) send(nullptr, 0);
+          return;
+        }
         iovec iov = Iov("0\r\n\r\n");
         send(&iov, 1);
       };

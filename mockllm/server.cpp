@@ -378,7 +378,7 @@ struct Server::Impl {
     if (v.fault && !v.fault->empty())
       entry.fault = Json(*v.fault);  // ordered to plain, member by member
     const std::uint64_t seq = journal.Append(std::move(entry));
-    Replay(plan, std::move(keep), seq, res);
+    Replay(plan, std::move(keep), seq, req.version == "HTTP/1.0", res);
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
@@ -430,14 +430,17 @@ struct Server::Impl {
   // `keep` holds the plan's trace until the response is written (it may be
   // unloaded meanwhile).
   void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
-              httplib::Response& res) {
+              bool http10, httplib::Response& res) {
     res.status = plan.status;
     for (const auto& [name, value] : plan.headers) res.set_header(name, value);
     if (!Timed(plan)) {
       // Written at once: the body as one piece, a stream framed at load time
       // (ResponsePlan::framed).
       // Lent, not copied: `keep` holds the plan's bytes until they are written.
-      if (plan.chunked) {
+      // HTTP/1.0 has no chunked coding: a stream goes as one body, sized.
+      if (plan.chunked && http10) {
+        res.set_content(plan.Body(), plan.content_type);
+      } else if (plan.chunked) {
         res.set_header("Transfer-Encoding", "chunked");
         LendBody(res, keep, plan.framed, plan.content_type);
       } else if (plan.pieces.size() == 1) {

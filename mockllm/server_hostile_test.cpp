@@ -19,6 +19,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr std::string_view kTrace =
@@ -322,6 +323,40 @@ TEST(HostileServer, PipelinedRequestsAreAnsweredInOrderAndHeadHasNoBody) {
   // HEAD: its head only, so the third answer follows its blank line at once.
   const std::size_t head_end = reply.find("\r\n\r\n", starts[1]);
   EXPECT_EQ(head_end + 4, starts[2]);
+}
+
+// HTTP/1.0 has no chunked coding (RFC 9112 §7.1): a replayed stream goes to
+// an HTTP/1.0 client as plain bytes, sized when it is written at once and
+// ended by closing the connection when its pieces are written one by one.
+TEST(HostileServer, AStreamGoesToAnHttp10ClientWithoutChunkedCoding) {
+  constexpr std::string_view kStreamTrace =
+      R"({"format":"llmconform-trace/1","id":"s","origin":"synthesized"}
+{"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","stream":true,"messages":[]}},"response":{"status":200,"headers":{"content-type":"text/event-stream"},"chunks":[{"t_ms":0,"raw":"data: {\"a\":1}\n\n"},{"t_ms":5,"raw":"data: [DONE]\n\n"}]}}
+)";
+  const std::string body = R"({"model":"m","stream":true,"messages":[]})";
+  const std::string stream = "data: {\"a\":1}\n\ndata: [DONE]\n\n";
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.0\r\nContent-Type: application/json\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
+  for (const bool piecewise : {false, true}) {
+    auto t = ParseTrace(kStreamTrace, "s.jsonl");
+    ASSERT_TRUE(t) << t.error().message;
+    auto s = Server::Start({*t}, ServerOptions{.piecewise = piecewise});
+    ASSERT_TRUE(s) << s.error().message;
+    const std::string reply = Exchange((*s)->port(), request);
+    const std::size_t end = reply.find("\r\n\r\n");
+    ASSERT_NE(end, std::string::npos) << reply;
+    const std::string head = reply.substr(0, end);
+    EXPECT_THAT(head, StartsWith("HTTP/1.1 200")) << piecewise;
+    EXPECT_THAT(head, Not(HasSubstr("chunked"))) << piecewise;
+    EXPECT_EQ(reply.substr(end + 4), stream) << piecewise;
+    if (piecewise) {
+      EXPECT_THAT(head, HasSubstr("Connection: close"));
+    } else {
+      EXPECT_THAT(head, HasSubstr("Content-Length: " + std::to_string(stream.size())));
+    }
+  }
 }
 
 TEST(HostileServer, ExpectContinueIsHonoured) {
