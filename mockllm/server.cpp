@@ -378,7 +378,7 @@ struct Server::Impl {
     if (v.fault && !v.fault->empty())
       entry.fault = Json(*v.fault);  // ordered to plain, member by member
     const std::uint64_t seq = journal.Append(std::move(entry));
-    Replay(plan, std::move(keep), seq, req.version == "HTTP/1.0", res);
+    Replay(plan, std::move(keep), seq, req, res);
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
@@ -430,14 +430,16 @@ struct Server::Impl {
   // `keep` holds the plan's trace until the response is written (it may be
   // unloaded meanwhile).
   void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
-              bool http10, httplib::Response& res) {
+              const httplib::Request& req, httplib::Response& res) {
+    const bool http10 = req.version == "HTTP/1.0";
     res.status = plan.status;
     for (const auto& [name, value] : plan.headers) res.set_header(name, value);
-    if (!Timed(plan)) {
-      // Written at once: the body as one piece, a stream framed at load time
-      // (ResponsePlan::framed).
-      // Lent, not copied: `keep` holds the plan's bytes until they are written.
-      // HTTP/1.0 has no chunked coding: a stream goes as one body, sized.
+    // Written at once: the body as one piece, a stream framed at load time
+    // (ResponsePlan::framed), lent, not copied (`keep` holds the bytes until
+    // they are written). HTTP/1.0 has no chunked coding: a stream goes to it
+    // as one sized body. A HEAD request's answer is its head alone: nothing
+    // to wait for.
+    if (!Timed(plan) || req.method == "HEAD") {
       if (plan.chunked && http10) {
         res.set_content(plan.Body(), plan.content_type);
       } else if (plan.chunked) {

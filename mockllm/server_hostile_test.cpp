@@ -359,6 +359,27 @@ TEST(HostileServer, AStreamGoesToAnHttp10ClientWithoutChunkedCoding) {
   }
 }
 
+// A HEAD answer has no body to time: it is answered at once and journaled
+// complete, even where the body would be written piece by piece.
+TEST(HostileServer, AHeadRequestOfATimedReplayIsAnsweredAndJournaledComplete) {
+  constexpr std::string_view kHeadTrace =
+      R"({"format":"llmconform-trace/1","id":"h","origin":"synthesized"}
+{"seq":1,"request":{"method":"HEAD","path":"/v1/models"},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"data":[]}}}
+)";
+  auto t = ParseTrace(kHeadTrace, "h.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  auto s = Server::Start({*t}, ServerOptions{.piecewise = true});
+  ASSERT_TRUE(s) << s.error().message;
+  const std::string reply =
+      Exchange((*s)->port(), "HEAD /t/h/v1/models HTTP/1.1\r\nHost: x\r\n\r\n", true);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(reply, HasSubstr("Content-Length: 11\r\n"));
+  EXPECT_EQ(reply.substr(reply.find("\r\n\r\n") + 4), "");
+  const auto journal = (*s)->Journal();
+  ASSERT_EQ(journal.size(), 1u);
+  EXPECT_EQ(journal[0]["response"]["outcome"], "complete");
+}
+
 TEST(HostileServer, ExpectContinueIsHonoured) {
   auto s = Start();
   const int fd = Connect(s->port());
