@@ -164,6 +164,38 @@ std::optional<Difference> FirstDifference(const Json& expected, const Json& actu
   return std::move(all.front());
 }
 
+namespace {
+
+std::size_t Mix(std::size_t seed, std::size_t h) {
+  return seed ^ (h + 0x9E3779B97F4A7C15ULL + (seed << 6) + (seed >> 2));
+}
+
+}  // namespace
+
+std::size_t CanonicalHash(const Json& j) {
+  // Numbers hash by kind only: nlohmann compares integers, unsigned and
+  // floats across kinds (with casts that do not always agree with each other),
+  // and a hash by value could part two values == calls equal.
+  std::size_t h = static_cast<std::size_t>(j.is_number() ? Json::value_t::number_float : j.type());
+  switch (j.type()) {
+    case Json::value_t::object:
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        h = Mix(h, std::hash<std::string_view>{}(it.key()));
+        h = Mix(h, CanonicalHash(it.value()));
+      }
+      return h;
+    case Json::value_t::array:
+      for (const Json& e : j) h = Mix(h, CanonicalHash(e));
+      return Mix(h, j.size());
+    case Json::value_t::string:
+      return Mix(h, std::hash<std::string_view>{}(j.get_ref<const std::string&>()));
+    case Json::value_t::boolean:
+      return Mix(h, j.get<bool>() ? 1 : 0);
+    default:
+      return h;  // null, numbers, binary, discarded
+  }
+}
+
 std::vector<Difference> Differences(const Json& expected, const Json& actual, std::size_t limit) {
   std::vector<Difference> out;
   if (limit > 0) Diff(expected, actual, "", out, limit);

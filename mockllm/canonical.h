@@ -59,6 +59,11 @@ inline constexpr std::size_t kMaxDifferences = 1000;
 std::vector<Difference> Differences(const Json& expected, const Json& actual,
                                     std::size_t limit = kMaxDifferences);
 
+// A hash of `j` such that values equal as JSON values (==, so 1 and 1.0
+// too) hash equal: numbers all hash alike, everything else by its content.
+// For looking up recorded bodies; equal hashes are then compared with ==.
+std::size_t CanonicalHash(const Json& j);
+
 // The unescaped tokens of a JSON pointer pattern ("/a/*/b~1c" → a, *, b/c).
 // Error: it does not start with '/'. `what` names it in the message.
 std::expected<std::vector<std::string>, Error> PointerPatternTokens(std::string_view pointer,

@@ -110,8 +110,19 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
   return loaded;
 }
 
+void ReplayBook::Catalog::Index(MatchMode unpinned) {
+  by_id.clear();
+  by_body.clear();
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    const LoadedTrace& t = *traces[ti];
+    by_id.emplace(t.trace.id, ti);
+    for (std::size_t x = 0; x < t.exchanges.size(); ++x)
+      by_body[CanonicalHash(Recorded(t.exchanges[x], unpinned))].emplace_back(ti, x);
+  }
+}
+
 std::expected<std::vector<std::string>, Error> ReplayBook::Add(std::vector<Trace> traces) {
-  Catalog added;
+  Traces added;
   std::set<std::string> ids;
   for (Trace& t : traces) {
     if (!ids.insert(t.id).second) {
@@ -123,21 +134,23 @@ std::expected<std::vector<std::string>, Error> ReplayBook::Add(std::vector<Trace
   }
   std::lock_guard lock(mu_);
   for (const auto& t : added) {
-    if (std::ranges::any_of(*catalog_, [&](const auto& c) { return c->trace.id == t->trace.id; })) {
+    if (catalog_->by_id.contains(t->trace.id)) {
       return std::unexpected(
           Error{Format("{}: trace id \"{}\" is loaded twice", t->trace.source, t->trace.id)});
     }
   }
-  std::vector<std::string> warnings = DuplicateWarnings(*catalog_, added);
-  auto next = std::make_shared<Catalog>(*catalog_);
-  next->insert(next->end(), added.begin(), added.end());
+  std::vector<std::string> warnings = DuplicateWarnings(catalog_->traces, added);
+  auto next = std::make_shared<Catalog>();
+  next->traces = catalog_->traces;
+  next->traces.insert(next->traces.end(), added.begin(), added.end());
+  next->Index(options_.unpinned_match);
   catalog_ = std::move(next);
   warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
   return warnings;
 }
 
-std::vector<std::string> ReplayBook::DuplicateWarnings(const Catalog& before,
-                                                       const Catalog& added) const {
+std::vector<std::string> ReplayBook::DuplicateWarnings(const Traces& before,
+                                                       const Traces& added) const {
   // The request as unpinned replay compares it, spelled out.
   auto key = [&](const LoadedTrace& t, std::size_t x) {
     const RecordedRequest& r = t.trace.exchanges[x].request;
@@ -147,7 +160,7 @@ std::vector<std::string> ReplayBook::DuplicateWarnings(const Catalog& before,
   std::map<std::string, std::pair<const LoadedTrace*, std::size_t>> first;
   std::vector<std::string> out;
   std::set<std::pair<const LoadedTrace*, const LoadedTrace*>> reported;
-  for (const Catalog* c : {&before, &added}) {
+  for (const Traces* c : {&before, &added}) {
     for (const auto& t : *c) {
       for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
         const auto [it, inserted] = first.try_emplace(key(*t, x), t.get(), x);
@@ -168,9 +181,11 @@ std::vector<std::string> ReplayBook::DuplicateWarnings(const Catalog& before,
 
 bool ReplayBook::Remove(std::string_view id) {
   std::lock_guard lock(mu_);
-  auto next = std::make_shared<Catalog>(*catalog_);
-  const auto removed = std::erase_if(*next, [&](const auto& t) { return t->trace.id == id; });
-  if (removed == 0) return false;
+  if (!catalog_->by_id.contains(std::string(id))) return false;
+  auto next = std::make_shared<Catalog>();
+  next->traces = catalog_->traces;
+  std::erase_if(next->traces, [&](const auto& t) { return t->trace.id == id; });
+  next->Index(options_.unpinned_match);
   catalog_ = std::move(next);
   std::erase_if(sessions_, [&](const auto& s) {
     if (s.first.first != id) return false;
@@ -189,18 +204,17 @@ std::shared_ptr<const ReplayBook::Catalog> ReplayBook::Snapshot() const {
 
 std::vector<std::string> ReplayBook::TraceIds() const {
   std::vector<std::string> out;
-  for (const auto& t : *Snapshot()) out.push_back(t->trace.id);
+  for (const auto& t : Snapshot()->traces) out.push_back(t->trace.id);
   return out;
 }
 
 bool ReplayBook::HasTrace(std::string_view id) const {
-  const auto catalog = Snapshot();
-  return std::ranges::any_of(*catalog, [&](const auto& t) { return t->trace.id == id; });
+  return Snapshot()->by_id.contains(std::string(id));
 }
 
 std::vector<std::string> ReplayBook::Models(const std::optional<std::string>& trace) const {
   std::set<std::string> models;
-  for (const auto& lt : *Snapshot()) {
+  for (const auto& lt : Snapshot()->traces) {
     const Trace& t = lt->trace;
     if (trace && *trace != t.id) continue;
     if (auto m = t.header.find("model"); m != t.header.end() && m->is_string())
@@ -217,7 +231,7 @@ std::vector<std::string> ReplayBook::Models(const std::optional<std::string>& tr
 
 bool ReplayBook::KnownPath(std::string_view method, std::string_view path) const {
   if (path.starts_with("/v1/")) return true;
-  for (const auto& t : *Snapshot()) {
+  for (const auto& t : Snapshot()->traces) {
     for (const Exchange& x : t->trace.exchanges) {
       if (x.request.method == method && x.request.path == path) return true;
     }
@@ -255,9 +269,9 @@ Verdict ReplayBook::Replay(const std::shared_ptr<const LoadedTrace>& t, std::siz
 Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string& session,
                                  std::string_view method, std::string_view path, const Json& body) {
   std::shared_ptr<const LoadedTrace> lt;
-  for (const auto& t : *Snapshot()) {
-    if (t->trace.id == trace_id) lt = t;
-  }
+  const auto catalog = Snapshot();
+  if (auto it = catalog->by_id.find(trace_id); it != catalog->by_id.end())
+    lt = catalog->traces[it->second];
   if (!lt) {
     Verdict v;
     v.status = 404;
@@ -389,6 +403,29 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
   Json holder;
   const Json& canonical = CanonicalOf(body, mode, holder);
   const auto catalog = Snapshot();
+  // The first exchange in load order that records this request: among those
+  // whose recorded body hashes alike.
+  if (auto candidates = catalog->by_body.find(CanonicalHash(canonical));
+      candidates != catalog->by_body.end()) {
+    for (const auto& [ti, x] : candidates->second) {
+      const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
+      const RecordedRequest& rec = t->trace.exchanges[x].request;
+      if (rec.method != method || rec.path != path) continue;
+      if (Recorded(t->exchanges[x], mode) != canonical) continue;
+      std::int64_t attempt = 1;
+      std::lock_guard lock(mu_);
+      auto& served = unpinned_served_[t->trace.id];
+      served.resize(t->exchanges.size(), false);
+      served[x] = true;
+      if (t->exchanges[x].times) {
+        // Held as a session (of no trace), so that max_sessions bounds these counts too.
+        TouchSession({"", session});
+        attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
+      }
+      return Replay(t, x, attempt);
+    }
+  }
+  // No exchange records it: the nearest one, for the error.
   struct Nearest {
     const LoadedTrace* trace;
     std::size_t exchange;
@@ -396,28 +433,14 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
   };
   std::optional<Nearest> nearest;
   std::size_t exchanges = 0;
-  for (const auto& t : *catalog) {
+  for (const auto& t : catalog->traces) {
     exchanges += t->exchanges.size();
     for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
       const RecordedRequest& rec = t->trace.exchanges[x].request;
       if (rec.method != method || rec.path != path) continue;
-      const Json& recorded = Recorded(t->exchanges[x], mode);
-      if (recorded == canonical) {
-        std::int64_t attempt = 1;
-        std::lock_guard lock(mu_);
-        auto& served = unpinned_served_[t->trace.id];
-        served.resize(t->exchanges.size(), false);
-        served[x] = true;
-        if (t->exchanges[x].times) {
-          // Held as a session (of no trace), so that max_sessions bounds these counts too.
-          TouchSession({"", session});
-          attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
-        }
-        return Replay(t, x, attempt);
-      }
       // Only differences that could make this one the nearest are counted.
       const std::size_t limit = nearest ? nearest->differences.size() : kMaxDifferences;
-      auto diffs = Differences(recorded, canonical, limit);
+      auto diffs = Differences(Recorded(t->exchanges[x], mode), canonical, limit);
       if (!nearest || diffs.size() < nearest->differences.size()) {
         nearest = Nearest{t.get(), x, std::move(diffs)};
       }
@@ -428,7 +451,7 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
   v.mismatch = true;
   std::string message =
       Format("no recorded exchange matches {} (compared with {} exchange(s) in {} trace(s))",
-             RequestLine(method, path), exchanges, catalog->size());
+             RequestLine(method, path), exchanges, catalog->traces.size());
   if (nearest) {
     const Trace& t = nearest->trace->trace;
     message += Format(
@@ -459,7 +482,7 @@ Json ReplayBook::Sessions() const {
     }
     return unused;
   };
-  for (const auto& t : *catalog) {
+  for (const auto& t : catalog->traces) {
     const std::string& id = t->trace.id;
     const std::size_t n = t->exchanges.size();
     for (auto it = sessions_.lower_bound({id, ""}); it != sessions_.end() && it->first.first == id;

@@ -42,6 +42,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "mockllm/canonical.h"
@@ -150,7 +151,18 @@ class ReplayBook {
   std::uint64_t SessionsEvicted() const;
 
  private:
-  using Catalog = std::vector<std::shared_ptr<const LoadedTrace>>;
+  using Traces = std::vector<std::shared_ptr<const LoadedTrace>>;
+  // The loaded traces and the lookups made when they change (Add, Remove).
+  struct Catalog {
+    Traces traces;                                       // in load order
+    std::unordered_map<std::string, std::size_t> by_id;  // trace id → index in traces
+    // CanonicalHash of each recorded body as unpinned replay compares it →
+    // (trace index, exchange), in load order: a request finds its candidates
+    // at once instead of being compared with every exchange.
+    std::unordered_map<std::size_t, std::vector<std::pair<std::size_t, std::size_t>>> by_body;
+    // Rebuilds by_id and by_body from `traces`.
+    void Index(MatchMode unpinned);
+  };
   using SessionKey = std::pair<std::string, std::string>;  // (trace id, session)
   struct Session {
     std::size_t cursor = 0;
@@ -189,7 +201,7 @@ class ReplayBook {
   static Verdict Replay(const std::shared_ptr<const LoadedTrace>& t, std::size_t x,
                         std::int64_t attempt);
   // Identical requests in `added` and in the catalog before it or in each other.
-  std::vector<std::string> DuplicateWarnings(const Catalog& before, const Catalog& added) const;
+  std::vector<std::string> DuplicateWarnings(const Traces& before, const Traces& added) const;
 
   ReplayOptions options_;
   IgnorePaths ignore_;

@@ -357,6 +357,34 @@ TEST(ReplayBook, UnpinnedAnswersTheFirstEqualExchangeAsOftenAsAsked) {
   EXPECT_EQ(sessions[2]["unpinned"], true);
 }
 
+// Unpinned replay finds a request among many traces through an index kept
+// in step with Add and Remove: the first trace in load order that records it
+// answers, and the next one once that one is removed.
+TEST(ReplayBook, UnpinnedFindsTheFirstRecordingAmongManyAsTracesComeAndGo) {
+  std::vector<Trace> traces;
+  for (int i = 0; i < 200; ++i)
+    traces.push_back(MakeTrace("t" + std::to_string(i), {"q" + std::to_string(i)}));
+  traces.push_back(MakeTrace("dup1", {"q150"}));
+  auto book = Book(std::move(traces));
+  for (int i : {0, 77, 199}) {
+    const Verdict v = book->ReplayUnpinned("POST", kPath, Ask("q" + std::to_string(i)));
+    EXPECT_EQ(v.trace, "t" + std::to_string(i));
+    EXPECT_EQ(Said(v), AnswerText("q" + std::to_string(i)));
+  }
+  EXPECT_EQ(book->ReplayUnpinned("POST", kPath, Ask("q150")).trace, "t150");
+  ASSERT_TRUE(book->Remove("t150"));
+  EXPECT_EQ(book->ReplayUnpinned("POST", kPath, Ask("q150")).trace, "dup1");
+  ASSERT_TRUE(book->Add({MakeTrace("late", {"new"})}));
+  EXPECT_EQ(book->ReplayUnpinned("POST", kPath, Ask("new")).trace, "late");
+  EXPECT_EQ(book->ReplayUnpinned("POST", kPath, Ask("q199")).trace, "t199");
+  ASSERT_TRUE(book->Remove("dup1"));
+  const Verdict gone = book->ReplayUnpinned("POST", kPath, Ask("q150"));
+  EXPECT_TRUE(gone.mismatch);
+  EXPECT_EQ(gone.status, 404);
+  EXPECT_FALSE(book->Remove("dup1"));
+  EXPECT_TRUE(book->ReplayPinned("t42", "s", "POST", kPath, Ask("q42")).plan);
+}
+
 TEST(ReplayBook, UnpinnedNoMatchNamesTheNearest) {
   auto book = Book({MakeTrace("t", {"a", "b"})});
   Json near = Ask("b");
