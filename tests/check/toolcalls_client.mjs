@@ -3,8 +3,8 @@
 // is the agent loop: it sends each request with the official openai SDK,
 // appends the assistant message and one tool message per call, restarts the
 // window when the state moved to another node, and stops on a reply without
-// tool calls. The oracle (`llmconform ref --serve`, $LLMCONFORM or
-// `llmconform` on PATH) composes the system messages and the RUN_DIRECTIVE,
+// tool calls. The oracle (`llmconform ref --serve`: $LLMCONFORM, else this
+// checkout's build, else PATH's) composes the system messages and the RUN_DIRECTIVE,
 // NODE_BRIEF and USER_INPUT shells, declares the tools, and runs each tool
 // on the workspace's folders (appending its audit line).
 //
@@ -28,11 +28,26 @@ const sdk = await import(pathToFileURL(require.resolve('openai')).href);
 const OpenAI = sdk.OpenAI ?? sdk.default?.OpenAI ?? sdk.default;
 
 // ---- the oracle, one process for the run ---------------------------------------
+// $LLMCONFORM, else this checkout's build (asan, then release), else PATH's.
+function llmconformBinary() {
+  if (process.env.LLMCONFORM) return process.env.LLMCONFORM;
+  for (const preset of ['asan', 'release']) {
+    const bin = new URL(`../../build/${preset}/harness/llmconform`, import.meta.url);
+    if (existsSync(bin)) return bin.pathname;
+  }
+  return 'llmconform';
+}
+
 export class Oracle {
-  constructor(bin = process.env.LLMCONFORM || 'llmconform') {
+  constructor(bin = llmconformBinary()) {
     this.proc = spawn(bin, ['ref', '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.pending = new Map();
     this.next = 1;
+    this.proc.on('error', (e) => {
+      for (const p of this.pending.values()) p.reject(new Error(`oracle ${bin}: ${e.message}`));
+      this.pending.clear();
+      this.failed = e;
+    });
     createInterface({ input: this.proc.stdout }).on('line', (line) => {
       const answer = JSON.parse(line);
       const p = this.pending.get(answer.id);
@@ -44,6 +59,7 @@ export class Oracle {
   }
 
   call(op, input) {
+    if (this.failed) return Promise.reject(new Error(`oracle: ${this.failed.message}`));
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
