@@ -231,9 +231,9 @@ class RunCommand final : public Command {
                    "(default: by a hash of the scenario name)");
     app.add_option("--client-cmd", client_cmd_,
                    "gate YOUR client instead of the reference: run /bin/sh -c CMD per scenario "
-                   "with a trace (multiturn, action, skill, thinkingml, gymbro) with "
-                   "OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, LLMCONFORM_INPUT and "
-                   "LLMCONFORM_OUTPUT set (docs/gate.md)");
+                   "with a trace with OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, "
+                   "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set, and for toolcalls "
+                   "LLMCONFORM_WORKSPACE (its pkg/, project/ and state/ folders; docs/gate.md)");
     app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);

@@ -14,6 +14,7 @@
 #include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
+#include "harness/suites/toolcalls_suite.h"
 #include "mockllm/atomic_file.h"
 
 extern char** environ;
@@ -148,12 +149,19 @@ class ClientCommandDriver final : public ProtocolSuite {
     const fs::path output = ctx.work_dir / "output.json";
     if (auto ok = WriteFileAtomically(input, s.input.dump(2) + "\n"); !ok)
       return std::unexpected(ok.error());
-    run_ =
-        RunCommand(options_.client_cmd,
-                   {"OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
-                    "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
-                    "LLMCONFORM_INPUT=" + input.string(), "LLMCONFORM_OUTPUT=" + output.string()},
-                   options_.client_timeout);
+    std::vector<std::string> env = {"OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
+                                    "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
+                                    "LLMCONFORM_INPUT=" + input.string(),
+                                    "LLMCONFORM_OUTPUT=" + output.string()};
+    std::optional<ToolcallsWorkspace> workspace;
+    if (s.protocol == "toolcalls") {
+      const fs::path dir = ctx.work_dir / "workspace";
+      auto ws = PrepareToolcallsWorkspace(s, ctx.source_root, dir);
+      if (!ws) return std::unexpected(ws.error());
+      workspace = std::move(*ws);
+      env.push_back("LLMCONFORM_WORKSPACE=" + dir.string());
+    }
+    run_ = RunCommand(options_.client_cmd, env, options_.client_timeout);
     if (!run_.started)
       return std::unexpected(Error{"the client command could not start: " + run_.start_error});
     Observation obs;
@@ -176,6 +184,8 @@ class ClientCommandDriver final : public ProtocolSuite {
     if (!output_problem_.empty() && mapped_.problems.empty())
       mapped_ = MapClientOutput(s, Json::object());
     obs.outputs = std::move(mapped_.outputs);
+    // What a toolcalls run left on disk is read from there, whatever the client says.
+    if (workspace) CollectToolcallsOutputs(*workspace, obs.outputs);
     return obs;
   }
 
@@ -232,14 +242,8 @@ class ClientCommandDriver final : public ProtocolSuite {
 
 bool HasClientSide(const Scenario& s, std::string* why_not) {
   std::string why;
-  if (s.protocol == "toolcalls") {
-    why =
-        "--client-cmd gates multiturn, action, skill, thinkingml and gymbro clients; the "
-        "toolcalls rules read the run's folders, which only the reference driver sets up "
-        "(judge its traffic with `llmconform judge`)";
-  } else if (s.trace.empty()) {
+  if (s.trace.empty())
     why = "the scenario replays no trace: there is no LLM for a client to talk to";
-  }
   if (why_not) *why_not = why;
   return why.empty();
 }

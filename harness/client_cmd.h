@@ -7,8 +7,12 @@
 //   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
 //   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
 //                       produced (per protocol, docs/gate.md)
+//   LLMCONFORM_WORKSPACE toolcalls only: a folder holding pkg/ (@pkg),
+//                       project/ (@project) and state/ (@state), prepared as
+//                       for the reference driver (harness/suites/toolcalls_suite.h)
 // and then the scenario's rules judge mockllm's journal and that output
-// (mapped into the observation by harness/client_output.h), with
+// (mapped into the observation by harness/client_output.h; for toolcalls
+// with what the run left in the workspace, read from disk), with
 // the gate's rules (harness/gate_checks.h) and GATE-CLIENT-EXIT,
 // GATE-CLIENT-TIMEOUT and GATE-CLIENT-OUTPUT.
 #pragma once
@@ -24,8 +28,8 @@
 
 namespace llmconform::harness {
 
-// Whether --client-cmd gates the scenario: one with a trace, of any protocol
-// but toolcalls; the others are skipped with the reason.
+// Whether --client-cmd gates the scenario: one with a trace; the others are
+// skipped with the reason.
 bool HasClientSide(const Scenario& scenario, std::string* why_not = nullptr);
 
 // One scenario with the client command of `options`, its trace's replies

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include "base/format.h"
@@ -129,13 +130,45 @@ void MapEventStream(const Scenario& s, const Json& doc, ClientOutput& out) {
   }
 }
 
-// skill: the session's record. Each field, and the rules that compare it
-// with the scenario's expect (harness/suites/skill_*_checks.cpp).
-struct SkillField {
+// A top-level field of the output: its check, and the rules that read it.
+// An optional one may be absent or null (then left out).
+struct Field {
   const char* key;
   std::expected<void, Error> (*check)(const Json& value, const JsonPointer& at);
   std::initializer_list<std::string_view> rules;
+  bool required = true;
 };
+
+// The fields of `doc` that pass their checks; each that does not is a
+// problem, and fails the rules of `s` that read it.
+Json ReadFields(const Scenario& s, const Json& doc, std::span<const Field> fields,
+                ClientOutput& out) {
+  Json good = Json::object();
+  for (const Field& f : fields) {
+    const JsonPointer at = JsonPointer() / f.key;
+    const auto it = doc.find(f.key);
+    if (!f.required && (it == doc.end() || it->is_null())) continue;
+    std::expected<void, Error> ok =
+        it == doc.end()
+            ? std::unexpected(ErrorAt(at, "expected a value, got nothing (the field is required)"))
+            : f.check(*it, at);
+    if (ok) {
+      good[f.key] = *it;
+      continue;
+    }
+    out.problems.push_back(ok.error().message);
+    for (std::string_view rule : f.rules) {
+      if (!Lists(s, rule)) continue;
+      const std::string why =
+          Format("the client's output lacks what {} reads: {}", rule, ok.error().message);
+      out.overrides.push_back(CheckResult::Fail(std::string(rule), why,
+                                                reports::Evidence{.expected = Format("/{}", f.key),
+                                                                  .actual = ok.error().message,
+                                                                  .where = "LLMCONFORM_OUTPUT"}));
+    }
+  }
+  return good;
+}
 
 std::expected<void, Error> ArrayOf(const Json& v, const JsonPointer& at, Json::value_t type,
                                    std::string_view what) {
@@ -171,7 +204,9 @@ std::expected<void, Error> CheckEnd(const Json& v, const JsonPointer& at) {
   return {};
 }
 
-const SkillField kSkillFields[] = {
+// skill: the session's record; the rules compare it with the scenario's
+// expect (harness/suites/skill_*_checks.cpp).
+const Field kSkillFields[] = {
     {"transcript", &CheckTranscript, {"SKILL-STATE-2", "SKILL-STATE-3", "SKILL-STATE-4"}},
     {"states",
      [](const Json& v, const JsonPointer& at) {
@@ -197,31 +232,53 @@ const SkillField kSkillFields[] = {
 // All five fields or none: the checks read them together (Context::has_outputs);
 // without them the rules judge the wire alone, and those comparing a bad field fail.
 void MapSkillSession(const Scenario& s, const Json& doc, ClientOutput& out) {
-  Json fields = Json::object();
-  for (const SkillField& f : kSkillFields) {
-    const JsonPointer at = JsonPointer() / f.key;
-    const auto it = doc.find(f.key);
-    std::expected<void, Error> ok =
-        it == doc.end()
-            ? std::unexpected(ErrorAt(at, "expected a value, got nothing (the field is required)"))
-            : f.check(*it, at);
-    if (ok) {
-      fields[f.key] = *it;
-      continue;
-    }
-    out.problems.push_back(ok.error().message);
-    for (std::string_view rule : f.rules) {
-      if (!Lists(s, rule)) continue;
-      const std::string why =
-          Format("the client's output lacks what {} compares: {}", rule, ok.error().message);
-      out.overrides.push_back(CheckResult::Fail(std::string(rule), why,
-                                                reports::Evidence{.expected = Format("/{}", f.key),
-                                                                  .actual = ok.error().message,
-                                                                  .where = "LLMCONFORM_OUTPUT"}));
-    }
-  }
+  Json fields = ReadFields(s, doc, kSkillFields, out);
   if (out.problems.empty()) out.outputs = std::move(fields);
 }
+
+std::expected<void, Error> CheckString(const Json& v, const JsonPointer& at) {
+  if (v.is_string()) return {};
+  return std::unexpected(ErrorAt(at, Format("expected string, got {}", v.type_name())));
+}
+
+// [{"request": {"messages": […]}, "response": {"assistant": {…} or null}, …}]:
+// what TC-4.2-1, TC-7-1 and TC-8-1 read; the other EngineTurn fields are
+// TC-4.2-1's to ask for.
+std::expected<void, Error> CheckTurns(const Json& v, const JsonPointer& at) {
+  if (auto ok = ArrayOf(v, at, Json::value_t::object, "object"); !ok) return ok;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    for (const char* part : {"request", "response"}) {
+      auto o = OptionalObject(v[i], at / i, part);
+      if (!o) return std::unexpected(o.error());
+      if (!*o)
+        return std::unexpected(
+            ErrorAt(at / i / part, "expected object, got nothing (the field is required)"));
+    }
+    if (auto ok = RequireArray(v[i]["request"], at / i / "request", "messages"); !ok)
+      return std::unexpected(ok.error());
+    const Json& response = v[i]["response"];
+    const auto assistant = response.find("assistant");
+    if (assistant == response.end())
+      return std::unexpected(ErrorAt(at / i / "response" / "assistant",
+                                     "expected object or null, got nothing (the field is "
+                                     "required)"));
+    if (!assistant->is_object() && !assistant->is_null())
+      return std::unexpected(
+          ErrorAt(at / i / "response" / "assistant",
+                  Format("expected object or null, got {}", assistant->type_name())));
+  }
+  return {};
+}
+
+// toolcalls: what the client's run reports, field by field; the rest (audit,
+// state, files) the harness reads from the workspace (harness/client_cmd.h).
+const Field kRunFields[] = {
+    {"phase", &CheckString, {"TC-4.2-2"}},
+    {"stopReason", &CheckString, {"TC-4.2-2"}, /*required=*/false},
+    {"message", &CheckString, {}, /*required=*/false},
+    {"error", &CheckString, {}, /*required=*/false},
+    {"turns", &CheckTurns, {"TC-4.2-1", "TC-7-1", "TC-8-1"}},
+};
 
 }  // namespace
 
@@ -231,6 +288,8 @@ ClientOutput MapClientOutput(const Scenario& s, const Json& doc) {
     MapEventStream(s, doc, out);
   } else if (s.protocol == "skill") {
     MapSkillSession(s, doc, out);
+  } else if (s.protocol == "toolcalls") {
+    out.outputs = ReadFields(s, doc, kRunFields, out);
   } else {
     out.outputs = doc;  // multiturn, action: the checks read the fields as they are
   }

@@ -212,6 +212,99 @@ TEST(ClientOutputTest, ASkillEndMayBeNullButNotAString) {
       << out.problems[0];
 }
 
+Scenario ToolcallsScenario() {
+  Scenario s;
+  s.protocol = "toolcalls";
+  s.name = "demo";
+  s.rules = {"TC-1-2", "TC-4.2-1", "TC-4.2-2", "TC-7-1"};
+  return s;
+}
+
+// A run of one LLM call that waited for the user.
+Json ToolcallsOutput() {
+  const Json assistant = {{"role", "assistant"}, {"content", "Which story?"}};
+  return {{"phase", "WaitingUser"},
+          {"stopReason", "assistant_no_toolCalls_and_not_complete"},
+          {"message", "Which story?"},
+          {"error", ""},
+          {"turns",
+           {{{"id", "C01"},
+             {"phaseBefore", "Running"},
+             {"request", {{"messages", Json::array({{{"role", "user"}, {"content", "x"}}})}}},
+             {"response", {{"assistant", assistant}}},
+             {"toolRuns", Json::array()},
+             {"uiAfter", {{"phase", "WaitingUser"}}}}}},
+          // What the run left on disk is the harness's to read, not the client's to say.
+          {"audit", Json::array()},
+          {"pkgChanged", false}};
+}
+
+TEST(ClientOutputTest, AToolcallsRunKeepsWhatTheClientReportsOnly) {
+  const ClientOutput out = MapClientOutput(ToolcallsScenario(), ToolcallsOutput());
+  EXPECT_TRUE(out.problems.empty());
+  EXPECT_TRUE(out.overrides.empty());
+  Json want = ToolcallsOutput();
+  want.erase("audit");
+  want.erase("pkgChanged");
+  EXPECT_EQ(out.outputs, want);
+}
+
+TEST(ClientOutputTest, AToolcallsOptionalFieldMayBeLeftOutOrNull) {
+  Json doc = ToolcallsOutput();
+  doc.erase("message");
+  doc["stopReason"] = nullptr;
+  const ClientOutput out = MapClientOutput(ToolcallsScenario(), doc);
+  EXPECT_TRUE(out.problems.empty());
+  EXPECT_FALSE(out.outputs.contains("stopReason"));
+  EXPECT_EQ(out.outputs["phase"], "WaitingUser");
+}
+
+TEST(ClientOutputTest, AToolcallsFieldOfTheWrongShapeFailsTheRulesReadingIt) {
+  Json doc = ToolcallsOutput();
+  doc["phase"] = 3;
+  doc["turns"][0]["response"]["assistant"] = "Which story?";
+  const ClientOutput out = MapClientOutput(ToolcallsScenario(), doc);
+  ASSERT_EQ(out.problems.size(), 2u);
+  EXPECT_EQ(out.problems[0], "/phase: expected string, got number");
+  EXPECT_EQ(out.problems[1], "/turns/0/response/assistant: expected object or null, got string");
+  std::vector<std::string> failed;
+  for (const auto& o : out.overrides) {
+    EXPECT_EQ(o.outcome, Outcome::kFail);
+    failed.push_back(o.rule);
+  }
+  // TC-8-1 reads turns too but is not listed; TC-1-2 reads the disk and the wire.
+  EXPECT_EQ(failed, (std::vector<std::string>{"TC-4.2-2", "TC-4.2-1", "TC-7-1"}));
+  EXPECT_FALSE(out.outputs.contains("phase"));
+  EXPECT_FALSE(out.outputs.contains("turns"));
+  EXPECT_EQ(out.outputs["stopReason"], "assistant_no_toolCalls_and_not_complete");
+}
+
+TEST(ClientOutputTest, ToolcallsTurnsNeedTheirRequestAndResponse) {
+  auto problem = [](Json turns) {
+    Json doc = ToolcallsOutput();
+    doc["turns"] = std::move(turns);
+    const ClientOutput out = MapClientOutput(ToolcallsScenario(), doc);
+    return out.problems.empty() ? std::string() : out.problems[0];
+  };
+  EXPECT_EQ(problem("C01"), "/turns: expected array, got string");
+  EXPECT_EQ(problem({7}), "/turns/0: expected object, got number");
+  EXPECT_EQ(problem({Json::object()}),
+            "/turns/0/request: expected object, got nothing (the field is required)");
+  EXPECT_EQ(problem({{{"request", {{"messages", 1}}}, {"response", Json::object()}}}),
+            "/turns/0/request/messages: expected array, got number");
+  EXPECT_EQ(problem({{{"request", {{"messages", Json::array()}}}, {"response", Json::object()}}}),
+            "/turns/0/response/assistant: expected object or null, got nothing (the field is "
+            "required)");
+  EXPECT_EQ(problem({{{"request", {{"messages", Json::array()}}},
+                      {"response", {{"assistant", nullptr}}}}}),
+            "");
+  Json doc = ToolcallsOutput();
+  doc.erase("turns");
+  EXPECT_EQ(
+      MapClientOutput(ToolcallsScenario(), doc).problems,
+      std::vector<std::string>{"/turns: expected a value, got nothing (the field is required)"});
+}
+
 TEST(ClientOutputTest, AnOverrideReplacesEveryResultOfItsRuleInPlace) {
   std::vector<CheckResult> checks = {CheckResult::Pass("A", "a"), CheckResult::Fail("B", "b1", {}),
                                      CheckResult::Pass("C", "c"), CheckResult::Fail("B", "b2", {})};

@@ -927,6 +927,23 @@ rc::Gen<Json> FunctionTools() {
       });
 }
 
+// Either mode or none, a persona of mixed text or none, the tool lists of
+// FunctionTools, and limits now and then.
+rc::Gen<Json> ComposeSystemMessages() {
+  return gen::apply(
+      [](std::optional<std::string> mode, std::optional<std::string> persona, Json tools,
+         std::optional<int> max_read) {
+        Json in = std::move(tools);
+        if (mode) in["mode"] = *mode;
+        if (persona) in["persona"] = *persona;
+        if (max_read) in["limits"] = {{"maxReadBytes", *max_read}};
+        return in;
+      },
+      Opt(gen::element<std::string>("run", "chat")),
+      Opt(TextOf(gen::element<std::string>("You are Bob.\n", "RUN_DIRECTIVE", ""), 2)),
+      FunctionTools(), Opt(gen::inRange(0, 100'000)));
+}
+
 // A conversation with tool calls and their back-filled results, each turn
 // right or broken in one of the ways seed 001 §3.2 and §4.1 forbid.
 rc::Gen<Json> CheckConversation() {
@@ -1007,6 +1024,7 @@ const std::map<std::string, rc::Gen<Json>, std::less<>>& Table() {
       {"toolcalls.composeRunDirective", ComposeRunDirective()},
       {"toolcalls.composeNodeBrief", ComposeNodeBrief()},
       {"toolcalls.functionTools", FunctionTools()},
+      {"toolcalls.composeSystemMessages", ComposeSystemMessages()},
       {"toolcalls.checkConversation", CheckConversation()},
   };
   return *table;
@@ -1128,6 +1146,9 @@ std::vector<std::string> TriggeredRules(std::string_view op, const Json& input,
     if (op == "toolcalls.composeUserInput") rules.insert("TC-5.3-1");
   } else if (op == "toolcalls.functionTools" && output.contains("tools")) {
     rules.insert("TC-4.1-3");
+  } else if (op == "toolcalls.composeSystemMessages" && output.contains("messages") &&
+             input.is_object() && input.value("mode", Json("run")) == "chat") {
+    rules.insert("TC-3.1-2");
   } else if (op == "sse.parse" || op == "thinkingml.escapeThinkingFinalLiterals") {
     rules.insert(op == "sse.parse" ? "WIRE-SSE-FRAMING" : "TML-1.11");
   }
@@ -1161,6 +1182,7 @@ std::vector<std::string> RulePrefixes(std::string_view op) {
   if (op == "toolcalls.composeNodeBrief") return {"TC-5.2-1"};
   if (op == "toolcalls.composeUserInput") return {"TC-5.3-1"};
   if (op == "toolcalls.functionTools") return {"TC-4.1-3"};
+  if (op == "toolcalls.composeSystemMessages") return {"TC-3.1-2"};
   if (op == "toolcalls.checkConversation")
     return {"TC-3.1-1", "TC-3.2-1", "TC-3.2-2", "TC-3.2-3", "TC-3.2-4",
             "TC-4.1-1", "TC-4.1-2", "TC-4.1-3", "TC-4.1-4", "TC-4.1-5"};

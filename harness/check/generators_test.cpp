@@ -108,7 +108,8 @@ TEST(Generators, ReachEveryRuleTheirOpDecides) {
                                                     {"toolcalls.composeRunDirective", 100},
                                                     {"toolcalls.composeNodeBrief", 100},
                                                     {"toolcalls.composeUserInput", 100},
-                                                    {"toolcalls.functionTools", 100}};
+                                                    {"toolcalls.functionTools", 100},
+                                                    {"toolcalls.composeSystemMessages", 100}};
   for (const auto& [op, n] : cases) {
     const OracleOp* ref = FindOracleOperation(op);
     ASSERT_NE(ref, nullptr);

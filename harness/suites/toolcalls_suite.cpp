@@ -11,9 +11,11 @@
 #include "harness/http_transport.h"
 #include "harness/suites/toolcalls_checks.h"
 #include "harness/suites/toolcalls_journal.h"
+#include "mockllm/atomic_file.h"
 #include "protocols/toolcalls/engine.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/posix_filesystem.h"
+#include "protocols/toolcalls/sha256.h"
 
 namespace llmconform::harness {
 namespace {
@@ -22,23 +24,51 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 namespace tc = toolcalls;
 
-std::string ReadFile(const fs::path& p) {
+// What a run leaves may be a client's (run --client-cmd): only regular files
+// are read (not a fifo, not through a symlink), and at most this much of each.
+constexpr std::uintmax_t kMaxCollectedBytes = 16 * 1024 * 1024;
+
+// The content of `p` when it is a regular file of at most kMaxCollectedBytes,
+// else "".
+std::string ReadRegularFile(const fs::path& p) {
+  std::error_code ec;
+  const auto st = fs::symlink_status(p, ec);
+  if (ec || !fs::is_regular_file(st) || fs::file_size(p, ec) > kMaxCollectedBytes || ec) return "";
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A digest of every entry below `dir` (symlinks not followed), to tell
-// whether a run changed it.
+// The sha256 of a regular file's content, read in chunks.
+std::string FileDigest(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  tc::Sha256 h;
+  char buf[64 * 1024];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0)
+    h.Update(std::string_view(buf, static_cast<std::size_t>(in.gcount())));
+  return h.HexDigest();
+}
+
+// Whether `p` is a folder itself, not a symlink to one (which a walk would follow).
+bool IsRealFolder(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(fs::symlink_status(p, ec));
+}
+
+// A digest of every entry below `dir` (symlinks not followed, only regular
+// files read), to tell whether a run changed it.
 std::string TreeDigest(const fs::path& dir) {
+  if (!IsRealFolder(dir)) return "not a folder";
   std::map<std::string, std::string> entries;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const auto st = it->symlink_status();
     const std::string rel = it->path().lexically_relative(dir).string();
-    entries[rel] = fs::is_symlink(st)     ? "l:" + fs::read_symlink(it->path()).string()
-                   : fs::is_directory(st) ? std::string("d")
-                                          : "f:" + ReadFile(it->path());
+    std::error_code link_ec;
+    entries[rel] = fs::is_symlink(st)        ? "l:" + fs::read_symlink(it->path(), link_ec).string()
+                   : fs::is_directory(st)    ? std::string("d")
+                   : fs::is_regular_file(st) ? "f:" + FileDigest(it->path())
+                                             : std::string("o");
   }
   std::string out;
   for (const auto& [k, v] : entries) out += k + "\n" + v + "\n";
@@ -47,7 +77,7 @@ std::string TreeDigest(const fs::path& dir) {
 
 std::vector<Json> JsonLines(const fs::path& p) {
   std::vector<Json> out;
-  std::istringstream in(ReadFile(p));
+  std::istringstream in(ReadRegularFile(p));
   for (std::string line; std::getline(in, line);) {
     if (!line.empty()) out.push_back(ReadJsonOrDiscarded(line));
   }
@@ -105,26 +135,63 @@ class ToolcallsSuite final : public ProtocolSuite {
 
 }  // namespace
 
-std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
-                                                wire::ChatTransport& transport,
-                                                const fs::path& source_root,
-                                                const fs::path& work_dir) {
+std::expected<ToolcallsWorkspace, Error> PrepareToolcallsWorkspace(const Scenario& scenario,
+                                                                   const fs::path& source_root,
+                                                                   const fs::path& dir) {
   const Json& in = scenario.input;
   auto package = RequireString(in, "package");
   if (!package)
     return std::unexpected(Error{Format("{}: input.{}", scenario.name, package.error().message)});
-  const fs::path pkg = work_dir / "pkg", project = work_dir / "project", state = work_dir / "state";
-  for (auto [from, to] : {std::pair{source_root / *package / "pkg", pkg},
-                          std::pair{source_root / *package / "project", project}}) {
+  auto state_text = OptionalString(in, "state");
+  if (!state_text)
+    return std::unexpected(
+        Error{Format("{}: input.{}", scenario.name, state_text.error().message)});
+  ToolcallsWorkspace ws{dir / "pkg", dir / "project", dir / "state", ""};
+  for (auto [from, to] : {std::pair{source_root / *package / "pkg", ws.pkg},
+                          std::pair{source_root / *package / "project", ws.project}}) {
     if (auto c = CopyTree(from, to); !c) return std::unexpected(c.error());
   }
-  fs::create_directories(state);
-  if (in.contains("state"))
-    std::ofstream(state / "workflow.md", std::ios::binary) << in["state"].get<std::string>();
-  const std::string pkg_before = TreeDigest(pkg);
+  std::error_code ec;
+  fs::create_directories(ws.state, ec);
+  if (ec)
+    return std::unexpected(Error{Format("cannot create {}: {}", ws.state.string(), ec.message())});
+  if (*state_text) {
+    if (auto ok = WriteFileAtomically(ws.state / "workflow.md", **state_text); !ok)
+      return std::unexpected(ok.error());
+  }
+  ws.pkg_before = TreeDigest(ws.pkg);
+  return ws;
+}
 
+void CollectToolcallsOutputs(const ToolcallsWorkspace& ws, Json& out) {
+  out["audit"] = JsonLines(ws.state / "logs" / "execution.jsonl");
+  const tc::FrontmatterSplit split =
+      tc::SplitFrontmatter(ReadRegularFile(ws.state / "workflow.md"));
+  auto fm =
+      split.present ? tc::ParseYamlMapping(split.yaml) : std::unexpected(Error{"no front matter"});
+  out["state"] = fm ? tc::ToPlain(*fm) : Json();
+  Json files = Json::array();
+  std::error_code ec;
+  for (auto it = IsRealFolder(ws.project) ? fs::recursive_directory_iterator(ws.project, ec)
+                                          : fs::recursive_directory_iterator();
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file())
+      files.push_back(it->path().lexically_relative(ws.project).generic_string());
+  }
+  std::sort(files.begin(), files.end());
+  out["projectFiles"] = std::move(files);
+  out["pkgChanged"] = TreeDigest(ws.pkg) != ws.pkg_before;
+}
+
+std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
+                                                wire::ChatTransport& transport,
+                                                const fs::path& source_root,
+                                                const fs::path& work_dir) {
+  auto ws = PrepareToolcallsWorkspace(scenario, source_root, work_dir);
+  if (!ws) return std::unexpected(ws.error());
+  const Json& in = scenario.input;
   tc::PosixFilesystem filesystem;
-  tc::Sandbox sandbox(filesystem, {project.string(), pkg.string(), state.string()});
+  tc::Sandbox sandbox(filesystem, {ws->project.string(), ws->pkg.string(), ws->state.string()});
   tc::SystemClock clock;
   auto limits = tc::LimitsFromJson(in.value("limits", Json()));
   if (!limits)
@@ -156,21 +223,7 @@ std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
   Json turns = Json::array();
   for (const auto& t : engine.turns()) turns.push_back(t.ToJson());
   out["turns"] = std::move(turns);
-  out["audit"] = JsonLines(state / "logs" / "execution.jsonl");
-  const tc::FrontmatterSplit split = tc::SplitFrontmatter(ReadFile(state / "workflow.md"));
-  auto fm =
-      split.present ? tc::ParseYamlMapping(split.yaml) : std::unexpected(Error{"no front matter"});
-  out["state"] = fm ? tc::ToPlain(*fm) : Json();
-  Json files = Json::array();
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(project, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file())
-      files.push_back(it->path().lexically_relative(project).generic_string());
-  }
-  std::sort(files.begin(), files.end());
-  out["projectFiles"] = std::move(files);
-  out["pkgChanged"] = TreeDigest(pkg) != pkg_before;
+  CollectToolcallsOutputs(*ws, out);
   return out;
 }
 

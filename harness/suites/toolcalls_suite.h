@@ -22,6 +22,7 @@
 #include <expected>
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "harness/suite.h"
 #include "protocols/wire/transport.h"
@@ -29,6 +30,28 @@
 namespace llmconform::harness {
 
 std::unique_ptr<ProtocolSuite> MakeToolcallsSuite();
+
+// The folders a toolcalls run works on, as the protocol mounts them:
+// pkg/ is @pkg, project/ is @project, state/ is @state.
+struct ToolcallsWorkspace {
+  std::filesystem::path pkg, project, state;
+  std::string pkg_before;  // a digest of pkg/ as prepared, to tell whether the run changed it
+};
+
+// Prepares `dir` for a run of the scenario: copies of
+// <source_root>/<input.package>/pkg and …/project, and state/ holding
+// workflow.md with input.state when the scenario gives one (else empty).
+// Errors name the input field or the copy that failed.
+std::expected<ToolcallsWorkspace, Error> PrepareToolcallsWorkspace(
+    const Scenario& scenario, const std::filesystem::path& source_root,
+    const std::filesystem::path& dir);
+
+// Adds to `outputs` what the run left in the workspace: "audit" (the lines
+// of state/logs/execution.jsonl), "state" (the front matter of
+// state/workflow.md, null when it has none), "projectFiles" (the sorted
+// paths of the files under project/) and "pkgChanged". Replaces any such
+// field already there.
+void CollectToolcallsOutputs(const ToolcallsWorkspace& workspace, Json& outputs);
 
 // Runs a scenario's reference client against `transport` in `work_dir`
 // (Drive uses the HTTP transport to mockllm; the fixture generator a scripted

@@ -5,7 +5,9 @@
 #include "harness/suites/toolcalls_suite.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -240,6 +242,47 @@ TEST(ToolcallsSuite, ChecksCatchABrokenClient) {
   EXPECT_EQ(OutcomeOf(results, "TC-3.2-3"), reports::Outcome::kFail);
   Observation empty;
   EXPECT_EQ(OutcomeOf(suite->Check(s, empty), "TC-3.2-3"), reports::Outcome::kFail);
+}
+
+// The workspace a client gets (run --client-cmd) is the reference driver's,
+// and what the harness reads back from it is the run's files only: a fifo, a
+// symlinked folder or an oversized file is not followed, read or waited for.
+TEST(ToolcallsSuite, TheWorkspaceIsPreparedAndReadBackSafely) {
+  const Scenario& s = NamedScenario("toolcalls", "resume-from-state");
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  auto ws = PrepareToolcallsWorkspace(s, kRoot, dir.path());
+  ASSERT_TRUE(ws) << ws.error().message;
+  EXPECT_TRUE(fs::exists(ws->pkg / "workflow.graph.json"));
+  EXPECT_TRUE(fs::exists(ws->project / "artifacts" / "PRD.md"));
+  EXPECT_EQ(ReadText(ws->state / "workflow.md"), s.input["state"].get<std::string>());
+  Json out = {{"phase", "WaitingUser"}, {"audit", "the client's word"}};
+  CollectToolcallsOutputs(*ws, out);
+  EXPECT_EQ(out["phase"], "WaitingUser");
+  EXPECT_EQ(out["audit"], Json::array());
+  EXPECT_EQ(out["state"]["currentNodeId"], "step-03-extract-context");
+  EXPECT_EQ(out["pkgChanged"], false);
+  EXPECT_NE(std::find(out["projectFiles"].begin(), out["projectFiles"].end(), "artifacts/PRD.md"),
+            out["projectFiles"].end());
+
+  fs::remove(ws->state / "workflow.md");
+  ASSERT_EQ(::mkfifo((ws->state / "workflow.md").c_str(), 0600), 0);
+  fs::create_directories(ws->state / "logs");
+  fs::create_symlink(ws->project / "artifacts" / "PRD.md", ws->state / "logs" / "execution.jsonl");
+  fs::remove_all(ws->project);
+  fs::create_directory_symlink("/", ws->project);
+  fs::remove_all(ws->pkg);
+  fs::create_directory_symlink("/", ws->pkg);
+  CollectToolcallsOutputs(*ws, out);
+  EXPECT_EQ(out["audit"], Json::array());
+  EXPECT_TRUE(out["state"].is_null());
+  EXPECT_EQ(out["projectFiles"], Json::array());
+  EXPECT_EQ(out["pkgChanged"], true);
+
+  Scenario bad = s;
+  bad.input["state"] = 7;
+  EXPECT_EQ(PrepareToolcallsWorkspace(bad, kRoot, dir.path() / "bad").error().message,
+            "resume-from-state: input.field \"state\": expected string, got number");
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ std::expected<Json, Error> ToolHostOp(const Json& in) {
       args->is_string()
           ? host.Run(*id, *tool, std::string_view(args->get_ref<const std::string&>()))
           : host.Run(*id, *tool, ToOrdered(*args));
-  return Json{{"result", ToPlain(run.result)}};
+  return Json{{"result", ToPlain(run.result)},
+              {"content", run.result.dump(-1, ' ', false, OJson::error_handler_t::replace)}};
 }
 
 std::expected<Json, Error> RunDirectiveOp(const Json& in) {
@@ -152,7 +153,8 @@ std::expected<Json, Error> CheckConversationOp(const Json& in) {
   return Json{{"findings", std::move(findings)}};
 }
 
-std::expected<Json, Error> FunctionToolsOp(const Json& in) {
+// The input's "tools" (names, dotted or wire), all five when absent.
+std::expected<std::vector<Tool>, Error> ToolsOf(const Json& in) {
   std::vector<Tool> tools(std::begin(kAllTools), std::end(kAllTools));
   if (in.is_object() && in.contains("tools")) {
     auto names = RequireArray(in, "tools");
@@ -167,7 +169,39 @@ std::expected<Json, Error> FunctionToolsOp(const Json& in) {
       tools.push_back(*t);
     }
   }
-  return Json{{"tools", FunctionTools(tools)}};
+  return tools;
+}
+
+std::expected<Json, Error> FunctionToolsOp(const Json& in) {
+  auto tools = ToolsOf(in);
+  if (!tools) return Err(tools);
+  return Json{{"tools", FunctionTools(*tools)}};
+}
+
+// The system messages that open every request (§3.1): runtime rules, tool
+// policy and the agent's persona in mode=run; chat rules and tool policy in
+// mode=chat.
+std::expected<Json, Error> SystemMessagesOp(const Json& in) {
+  if (auto o = RequireObjectInput(in); !o) return std::unexpected(o.error());
+  auto mode = StringOr(in, "mode", "run");
+  if (!mode) return Err(mode);
+  if (*mode != "run" && *mode != "chat")
+    return std::unexpected(
+        Error{Format("field \"mode\": expected \"run\" or \"chat\", got \"{}\"", *mode)});
+  auto persona = StringOr(in, "persona", "");
+  if (!persona) return Err(persona);
+  auto tools = ToolsOf(in);
+  if (!tools) return Err(tools);
+  auto limits = LimitsFromJson(in.contains("limits") ? in["limits"] : Json());
+  if (!limits) return Err(limits);
+  auto system = [](std::string text) {
+    return Json{{"role", "system"}, {"content", std::move(text)}};
+  };
+  Json messages = Json::array();
+  messages.push_back(system(*mode == "chat" ? SystemChatRules() : SystemRuntimeRules()));
+  messages.push_back(system(SystemToolPolicy(*tools, *limits)));
+  if (*mode == "run" && !persona->empty()) messages.push_back(system(*persona));
+  return Json{{"messages", std::move(messages)}};
 }
 
 }  // namespace
@@ -177,7 +211,7 @@ std::vector<OracleOp> OracleOps() {
       {"toolcalls.toolhost",
        "run one fs.* tool on real folders: "
        "{\"mounts\":{\"@project\",\"@pkg\",\"@state\"},\"tool\",\"args\","
-       "\"limits\"?,\"toolCallId\"?} -> {\"result\"}",
+       "\"limits\"?,\"toolCallId\"?} -> {\"result\",\"content\"}",
        ToolHostOp},
       {"toolcalls.composeRunDirective",
        "the RUN_DIRECTIVE shell: "
@@ -196,6 +230,10 @@ std::vector<OracleOp> OracleOps() {
        CheckConversationOp},
       {"toolcalls.functionTools",
        "the five tools as OpenAI function tools: {\"tools\"?} -> {\"tools\"}", FunctionToolsOp},
+      {"toolcalls.composeSystemMessages",
+       "the system messages a request opens with: "
+       "{\"mode\"?,\"persona\"?,\"tools\"?,\"limits\"?} -> {\"messages\"}",
+       SystemMessagesOp},
   };
 }
 

@@ -31,6 +31,10 @@ TEST(ToolcallsOracle, ToolHostRunsOneToolOnRealFolders) {
           .run({{"mounts", mounts}, {"tool", "fs.read"}, {"args", {{"path", "@project/a.md"}}}});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ((*r)["result"]["content"], "hi\n");
+  // The tool message's text keeps the §6 key order.
+  EXPECT_TRUE((*r)["content"].get<std::string>().starts_with(
+      R"({"ok":true,"path":"@project/a.md","bytes":3,)"))
+      << (*r)["content"];
   auto text_args = Op("toolcalls.toolhost")
                        .run({{"mounts", mounts}, {"tool", "fs_read"}, {"args", "{\"path\":1}"}});
   EXPECT_EQ((*text_args)["result"]["error"]["message"],
@@ -55,6 +59,26 @@ TEST(ToolcallsOracle, ToolHostRunsOneToolOnRealFolders) {
                 .message,
             "limits.maxReadBytes: expected a positive integer, got -1");
   fs::remove_all(root);
+}
+
+TEST(ToolcallsOracle, SystemMessagesOpenEveryRequest) {
+  auto run = Op("toolcalls.composeSystemMessages")
+                 .run({{"persona", "You are Bob."}, {"limits", {{"maxReadBytes", 200}}}});
+  ASSERT_TRUE(run) << run.error().message;
+  const Json& m = (*run)["messages"];
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_TRUE(m[0]["content"].get<std::string>().starts_with("You are running a CrewAgent"));
+  EXPECT_NE(m[1]["content"].get<std::string>().find("maxReadBytes=200, maxWriteBytes=100000"),
+            std::string::npos);
+  EXPECT_EQ(m[2], Json({{"role", "system"}, {"content", "You are Bob."}}));
+  auto chat = Op("toolcalls.composeSystemMessages")
+                  .run({{"mode", "chat"}, {"persona", "ignored"}, {"tools", {"fs_read"}}});
+  ASSERT_TRUE(chat) << chat.error().message;
+  ASSERT_EQ((*chat)["messages"].size(), 2u);
+  EXPECT_NE((*chat)["messages"][1]["content"].get<std::string>().find("- tools: fs.read\n"),
+            std::string::npos);
+  EXPECT_EQ(Op("toolcalls.composeSystemMessages").run({{"mode", "ask"}}).error().message,
+            "field \"mode\": expected \"run\" or \"chat\", got \"ask\"");
 }
 
 TEST(ToolcallsOracle, ComposeOperations) {

@@ -91,6 +91,47 @@ grep -qF "boom" "$work/exit1.out" || fail "exit1: the client's stderr is not quo
 run slow 1 --client-cmd 'sleep 20' --client-timeout 1 --filter 'multiturn/s1-standard-assembly'
 expect_failed slow GATE-CLIENT-TIMEOUT
 
-run skipped 0 --client-cmd 'exit 1' --filter 'toolcalls/chat-mode'
+# toolcalls: the tests' client runs its own agent loop in LLMCONFORM_WORKSPACE
+# (the oracle, $LLMCONFORM, composes the shells and runs the tools).
+export LLMCONFORM=$bin
+tc="node $root/tests/check/toolcalls_client.mjs"
+run tc_ok 0 --client-cmd "$tc" --filter 'toolcalls/*'
+python3 - "$work/tc_ok/report.json" <<'PY' || fail "tc_ok: not every toolcalls scenario judged"
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = {s["name"] for s in r["scenarios"]}
+assert len(names) == 9, names
+for s in r["scenarios"]:
+    ran = [c for c in s["checks"] if c["outcome"] == "pass"]
+    assert ran, s["name"]  # judged, not skipped
+    assert not any("no client side" in c.get("message", "") for c in s["checks"]), s["name"]
+PY
+btc="node $root/tests/check/broken_toolcalls_client.mjs"
+run tc_pkgwrite 1 --client-cmd "$btc pkgwrite" --filter 'toolcalls/pkg-write-refused'
+expect_failed tc_pkgwrite TC-2.1-2
+run tc_noaudit 1 --client-cmd "$btc noaudit" --filter 'toolcalls/parallel-tool-calls'
+expect_failed tc_noaudit TC-1-2
+run tc_phase 1 --client-cmd "$btc phase" --filter 'toolcalls/*'
+expect_failed tc_phase TC-4.2-2
+run tc_reasoning 1 --client-cmd "$btc reasoning" --filter 'toolcalls/deepseek-reasoning'
+expect_failed tc_reasoning TC-8-1 GATE-REQUEST-MISMATCH
+# An output of the wrong shape: the field is named, and the rule reading it fails.
+run tc_badout 1 --client-cmd 'echo "{\"phase\":1,\"turns\":[]}" >"$LLMCONFORM_OUTPUT"' \
+  --filter 'toolcalls/illegal-transition'
+expect_failed tc_badout GATE-CLIENT-OUTPUT TC-4.2-2 GATE-TOO-FEW-REQUESTS
+grep -qF "/phase: expected string, got number" "$work/tc_badout/report.json" ||
+  fail "tc_badout: the bad field is not named"
+
+# A scenario without a trace has no LLM for a client to talk to: skipped, saying why.
+mkdir "$work/copy"  # trace paths are relative to the specs' parent
+cp -r specs "$work/copy/specs"
+ln -s "$root/fixtures" "$work/copy/fixtures"
+python3 - "$work/copy/specs/multiturn/s1-standard-assembly.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["trace"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run skipped 0 --client-cmd 'exit 1' --specs "$work/copy/specs" --filter 'multiturn/s1-standard-assembly'
 grep -qF "no client side" "$work/skipped/report.json" || fail "skipped: no reason given"
 echo "gate_client: ok"
