@@ -32,7 +32,8 @@ bool WaitFd(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-bool SendAll(int fd, iovec* iov, int n, Clock::time_point deadline) {
+bool SendAll(int fd, iovec* iov, int n, std::chrono::milliseconds stall) {
+  Clock::time_point deadline = Clock::now() + stall;
   while (n > 0) {
     if (iov->iov_len == 0) {
       ++iov, --n;
@@ -50,6 +51,7 @@ bool SendAll(int fd, iovec* iov, int n, Clock::time_point deadline) {
       }
       return false;
     }
+    if (w > 0) deadline = Clock::now() + stall;  // progress: the wait starts again
     auto left = static_cast<std::size_t>(w);
     while (n > 0 && left >= iov->iov_len) {
       left -= iov->iov_len;

@@ -31,9 +31,11 @@ bool IEquals(std::string_view a, std::string_view b);
 bool WaitFd(int fd, short events, Clock::time_point deadline);
 
 // Sends every byte of `iov[0..n)` (modified in place) on the non-blocking
-// socket `fd`, waiting for room until `deadline`; false when the peer is gone
-// or the deadline passed. Never raises SIGPIPE.
-bool SendAll(int fd, iovec* iov, int n, Clock::time_point deadline);
+// socket `fd`, waiting for room; false when the peer is gone or no byte could
+// be written for `stall` (each byte written starts the wait again: a slow
+// reader that keeps reading is served to the end). A zero `stall` writes only
+// what fits now. Never raises SIGPIPE.
+bool SendAll(int fd, iovec* iov, int n, std::chrono::milliseconds stall);
 
 inline iovec Iov(std::string_view s) { return iovec{const_cast<char*>(s.data()), s.size()}; }
 

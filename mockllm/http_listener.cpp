@@ -264,7 +264,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
           if (!parser->is_done() &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
             iovec iov = Iov("HTTP/1.1 100 Continue\r\n\r\n");
-            SendAll(fd, &iov, 1, Clock::now());  // best effort; the client goes on after a wait
+            SendAll(fd, &iov, 1, {});  // best effort; the client goes on after a wait
           }
         }
         if (parser->is_done()) return Pumped::kComplete;
@@ -570,11 +570,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     const std::string head = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
     iovec iov[2] = {Iov(head),
                     Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
-    return SendAll(fd, iov, 2, WriteDeadline());
+    return SendAll(fd, iov, 2, WriteStall());
   }
 
-  Clock::time_point WriteDeadline() const {
-    return Clock::now() + std::chrono::milliseconds(owner.options.write_timeout_ms);
+  // How long a worker's write may make no progress (--write-timeout-ms).
+  std::chrono::milliseconds WriteStall() const {
+    return std::chrono::milliseconds(owner.options.write_timeout_ms);
   }
 
   bool ClientLeft() const { return !fin_before_answer && FinArrived(fd); }
@@ -608,7 +609,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       if (!head_sent) all[k++] = Iov(head);
       for (int i = 0; i < n; ++i) all[k++] = iov[i];
       head_sent = true;
-      write_ok = write_ok && SendAll(fd, all, k, WriteDeadline());
+      write_ok = write_ok && SendAll(fd, all, k, WriteStall());
       return write_ok;
     };
     httplib::DataSink sink;
@@ -738,7 +739,7 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
   res.set_header("Retry-After", "1");
   const std::string answer = ResponseHead(res, res.body.size(), false, false) + res.body;
   iovec iov = Iov(answer);
-  SendAll(fd, &iov, 1, Clock::now());
+  SendAll(fd, &iov, 1, {});
   ::shutdown(fd, SHUT_WR);
 }
 
