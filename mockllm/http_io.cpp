@@ -188,7 +188,10 @@ void WorkerPool::SpawnOrThrow() {
           ended_.push_back(id);  // idle too long, and more than `min` remain
           return;
         }
-        if (!woken) continue;
+        if (!woken) {
+          JoinEnded();  // the workers that ended meanwhile give their stacks back
+          continue;
+        }
         if (jobs_.empty()) return;  // stopping, nothing left
         fn = std::move(jobs_.front());
         jobs_.pop_front();

@@ -112,7 +112,8 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers);
 // the listener is running may lend bytes that outlive the call (a loaded
 // trace's replay), and the listener writes them from where they are, holding
 // `owner` until they are written. Anywhere else (another response, no
-// listener) the bytes are copied into res.body. Replaces any earlier body.
+// listener) the bytes are copied into res.body. Replaces any earlier body,
+// and wins over a body set after it in the same handler call: lend last.
 void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
               const std::string& content_type);
 

@@ -102,21 +102,33 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
   }
 }
 
+// Entries are copied under the lock and made JSON outside it (parsing their
+// bodies back), so reading the journal holds up requests no longer than a copy.
 Json Journal::Entries() const {
-  std::lock_guard lock(mu_);
+  std::deque<JournalEntry> held;
+  std::uint64_t seq = 0;
+  {
+    std::lock_guard lock(mu_);
+    held = entries_;
+    seq = first_seq_;
+  }
   Json out = Json::array();
-  std::uint64_t seq = first_seq_;
-  for (const auto& e : entries_) out.push_back(e.ToJson(seq++));
+  for (const auto& e : held) out.push_back(e.ToJson(seq++));
   return out;
 }
 
 std::vector<Json> Journal::Page(std::uint64_t after, std::size_t limit) const {
-  std::lock_guard lock(mu_);
-  std::vector<Json> out;
-  std::uint64_t seq = std::max(after + 1, first_seq_);
-  for (; seq - first_seq_ < entries_.size() && out.size() < limit; ++seq) {
-    out.push_back(entries_[seq - first_seq_].ToJson(seq));
+  std::vector<std::pair<std::uint64_t, JournalEntry>> held;
+  {
+    std::lock_guard lock(mu_);
+    for (std::uint64_t seq = std::max(after + 1, first_seq_);
+         seq - first_seq_ < entries_.size() && held.size() < limit; ++seq) {
+      held.emplace_back(seq, entries_[seq - first_seq_]);
+    }
   }
+  std::vector<Json> out;
+  out.reserve(held.size());
+  for (const auto& [seq, e] : held) out.push_back(e.ToJson(seq));
   return out;
 }
 

@@ -102,7 +102,9 @@ RuleSet BuildRuleSet(SecretRule::Applies applies, re2::RE2::Anchor anchor) {
 // Short strings that one rule set never matches, per thread. Requests repeat
 // a few of them in every request ("model", "user", "content-type",
 // "application/json"); remembered, they skip the set and its shared DFA
-// cache. Bounded: past kMaxRemembered strings all are forgotten at once.
+// cache. Bounded (at most 64 KiB of strings a memo, two memos a thread):
+// past kMaxRemembered strings all are forgotten at once. Only a clean
+// no-match is remembered, never the answer of a set that ran out of memory.
 class NoMatchMemo {
  public:
   bool Known(std::string_view s) const { return s.size() <= kMaxLength && known_.contains(s); }
@@ -113,7 +115,7 @@ class NoMatchMemo {
   }
 
  private:
-  static constexpr std::size_t kMaxRemembered = 4096, kMaxLength = 64;
+  static constexpr std::size_t kMaxRemembered = 1024, kMaxLength = 64;
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -150,7 +152,10 @@ const SecretRule* SecretFieldRule(std::string_view name, std::string_view value)
   thread_local NoMatchMemo no_rule;
   if (no_rule.Known(n)) return nullptr;
   std::vector<int> hits;
-  if (!names.set->Match(n, &hits)) {
+  re2::RE2::Set::ErrorInfo error{};
+  if (!names.set->Match(n, &hits, &error)) {
+    // No rule matches — or the DFA ran out of memory, and every rule is tried.
+    if (error.kind != re2::RE2::Set::kNoError) return SecretFieldRuleRuleByRule(name, value);
     no_rule.Remember(n);
     return nullptr;
   }

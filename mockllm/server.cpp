@@ -434,12 +434,25 @@ struct Server::Impl {
     const bool http10 = req.version == "HTTP/1.0";
     res.status = plan.status;
     for (const auto& [name, value] : plan.headers) res.set_header(name, value);
+    // A HEAD request's answer is its head alone, as a GET's would be: the
+    // providers only size it (the listener never calls them for HEAD).
+    if (req.method == "HEAD") {
+      if (plan.chunked) {
+        res.set_chunked_content_provider(plan.content_type,
+                                         [](std::size_t, httplib::DataSink&) { return false; });
+      } else {
+        res.set_content_provider(
+            plan.content_length, plan.content_type,
+            [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
+      }
+      SetOutcome(seq, "complete");
+      return;
+    }
     // Written at once: the body as one piece, a stream framed at load time
     // (ResponsePlan::framed), lent, not copied (`keep` holds the bytes until
     // they are written). HTTP/1.0 has no chunked coding: a stream goes to it
-    // as one sized body. A HEAD request's answer is its head alone: nothing
-    // to wait for.
-    if (!Timed(plan) || req.method == "HEAD") {
+    // as one sized body.
+    if (!Timed(plan)) {
       if (plan.chunked && http10) {
         res.set_content(plan.Body(), plan.content_type);
       } else if (plan.chunked) {
