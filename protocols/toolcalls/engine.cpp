@@ -172,14 +172,9 @@ std::expected<void, std::string> ExecutionEngine::OpenWindow(std::string_view in
 
 Json ExecutionEngine::Compose(const std::optional<NodeView>& node) const {
   Json messages = Json::array();
-  if (options_.mode == "chat") {
-    messages.push_back(TextMessage("system", SystemChatRules()));
-    messages.push_back(TextMessage("system", SystemToolPolicy(options_.tools, tools_.limits())));
-  } else {
-    messages.push_back(TextMessage("system", SystemRuntimeRules()));
-    messages.push_back(TextMessage("system", SystemToolPolicy(options_.tools, tools_.limits())));
-    if (node && !node->persona.empty()) messages.push_back(TextMessage("system", node->persona));
-  }
+  for (std::string& text : SystemMessageTexts(options_.mode == "chat", options_.tools,
+                                              tools_.limits(), node ? node->persona : ""))
+    messages.push_back(TextMessage("system", std::move(text)));
   for (const auto& m : window_) messages.push_back(m);
   return messages;
 }

@@ -194,13 +194,9 @@ std::expected<Json, Error> SystemMessagesOp(const Json& in) {
   if (!tools) return Err(tools);
   auto limits = LimitsFromJson(in.contains("limits") ? in["limits"] : Json());
   if (!limits) return Err(limits);
-  auto system = [](std::string text) {
-    return Json{{"role", "system"}, {"content", std::move(text)}};
-  };
   Json messages = Json::array();
-  messages.push_back(system(*mode == "chat" ? SystemChatRules() : SystemRuntimeRules()));
-  messages.push_back(system(SystemToolPolicy(*tools, *limits)));
-  if (*mode == "run" && !persona->empty()) messages.push_back(system(*persona));
+  for (std::string& text : SystemMessageTexts(*mode == "chat", *tools, *limits, *persona))
+    messages.push_back({{"role", "system"}, {"content", std::move(text)}});
   return Json{{"messages", std::move(messages)}};
 }
 

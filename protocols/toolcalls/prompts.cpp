@@ -70,4 +70,12 @@ std::string SystemToolPolicy(const std::vector<Tool>& tools, const Limits& limit
       limits.max_read_bytes, limits.max_write_bytes, names.empty() ? std::string("(none)") : names);
 }
 
+std::vector<std::string> SystemMessageTexts(bool chat, const std::vector<Tool>& tools,
+                                            const Limits& limits, const std::string& persona) {
+  std::vector<std::string> texts{chat ? SystemChatRules() : SystemRuntimeRules(),
+                                 SystemToolPolicy(tools, limits)};
+  if (!chat && !persona.empty()) texts.push_back(persona);
+  return texts;
+}
+
 }  // namespace llmconform::toolcalls

@@ -61,4 +61,10 @@ std::string SystemChatRules();
 // "Tool policy:\n- fs: enabled (maxReadBytes=…, maxWriteBytes=…)\n- tools: …\n…".
 std::string SystemToolPolicy(const std::vector<Tool>& tools, const Limits& limits);
 
+// The system messages' texts that open every request (§3.1), in order: in
+// mode=chat the chat rules and the tool policy; otherwise the runtime rules,
+// the tool policy and the current agent's persona (when not empty).
+std::vector<std::string> SystemMessageTexts(bool chat, const std::vector<Tool>& tools,
+                                            const Limits& limits, const std::string& persona);
+
 }  // namespace llmconform::toolcalls
