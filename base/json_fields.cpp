@@ -153,6 +153,20 @@ std::expected<Json, Error> RequireArray(const Json& j, const JsonPointer& at,
   return Array(Located(j, at, key));
 }
 
+std::expected<Json, Error> RequireObject(const Json& j, const JsonPointer& at,
+                                         std::string_view key) {
+  return Object(Located(j, at, key));
+}
+
+std::expected<std::optional<Json>, Error> OptionalObject(const Json& j, const JsonPointer& at,
+                                                         std::string_view key) {
+  const Named f = Located(j, at, key);
+  if (Absent(f)) return std::optional<Json>{};
+  auto o = Object(f);
+  if (!o) return std::unexpected(o.error());
+  return std::optional<Json>{std::move(*o)};
+}
+
 std::expected<std::optional<std::string>, Error> OptionalString(const Json& j,
                                                                 const JsonPointer& at,
                                                                 std::string_view key) {

@@ -47,6 +47,12 @@ std::expected<std::int64_t, Error> RequireInt(const nlohmann::json& j, const Jso
                                               std::string_view key);
 std::expected<nlohmann::json, Error> RequireArray(const nlohmann::json& j, const JsonPointer& at,
                                                   std::string_view key);
+std::expected<nlohmann::json, Error> RequireObject(const nlohmann::json& j, const JsonPointer& at,
+                                                   std::string_view key);
+// Absent or null → nullopt; otherwise an object.
+std::expected<std::optional<nlohmann::json>, Error> OptionalObject(const nlohmann::json& j,
+                                                                   const JsonPointer& at,
+                                                                   std::string_view key);
 std::expected<std::optional<std::string>, Error> OptionalString(const nlohmann::json& j,
                                                                 const JsonPointer& at,
                                                                 std::string_view key);

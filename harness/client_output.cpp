@@ -17,16 +17,6 @@ bool Lists(const Scenario& s, std::string_view rule) {
   return std::find(s.rules.begin(), s.rules.end(), rule) != s.rules.end();
 }
 
-// The field `key` of object `j` at `at`: nullptr when absent, and an error
-// when present but not an object.
-std::expected<const Json*, Error> OptionalObject(const Json& j, const JsonPointer& at,
-                                                 const std::string& key) {
-  const auto it = j.find(key);
-  if (it == j.end()) return nullptr;
-  if (auto ok = RequireObjectAt(*it, at / key); !ok) return std::unexpected(ok.error());
-  return &*it;
-}
-
 // {"events": [{"event", "data"}], "status"?, "contentType"?} as the suite's
 // "stream" (harness/sse_check.h, CapturedStreamFromJson); `http` tells
 // whether the client reported the HTTP answer.
@@ -71,15 +61,8 @@ void MapEventStream(const Scenario& s, const Json& doc, ClientOutput& out) {
     out.outputs["requestId"] = *id;  // the X-Request-Id the scenario sends
 
   bool http = false;
-  std::expected<Json, Error> read;
-  if (auto stream = OptionalObject(doc, root, "stream"); !stream) {
-    read = std::unexpected(stream.error());
-  } else if (!*stream) {
-    read = std::unexpected(
-        ErrorAt(root / "stream", "expected object, got nothing (the field is required)"));
-  } else {
-    read = ReadStream(**stream, root / "stream", http);
-  }
+  std::expected<Json, Error> read = RequireObject(doc, root, "stream");
+  if (read) read = ReadStream(*read, root / "stream", http);
   if (!read) {
     out.problems.push_back(read.error().message);
     fail_rules(s.rules,
@@ -105,16 +88,13 @@ void MapEventStream(const Scenario& s, const Json& doc, ClientOutput& out) {
           "are a service's; gate a running one with `llmconform sse-check`"));
   }
 
-  auto client = OptionalObject(doc, root, "client");
+  auto client = RequireObject(doc, root, "client");
   std::expected<void, Error> ok;
   if (!client) {
     ok = std::unexpected(client.error());
-  } else if (!*client) {
-    ok = std::unexpected(
-        ErrorAt(root / "client", "expected object, got nothing (the field is required)"));
-  } else if (auto reply = RequireString(**client, root / "client", "reply"); !reply) {
+  } else if (auto reply = RequireString(*client, root / "client", "reply"); !reply) {
     ok = std::unexpected(reply.error());
-  } else if (auto succeeded = OptionalBool(**client, root / "client", "succeeded");
+  } else if (auto succeeded = OptionalBool(*client, root / "client", "succeeded");
              !succeeded || !*succeeded) {
     ok = std::unexpected(succeeded ? ErrorAt(root / "client" / "succeeded",
                                              "expected boolean, got nothing (the field is "
@@ -248,11 +228,7 @@ std::expected<void, Error> CheckTurns(const Json& v, const JsonPointer& at) {
   if (auto ok = ArrayOf(v, at, Json::value_t::object, "object"); !ok) return ok;
   for (std::size_t i = 0; i < v.size(); ++i) {
     for (const char* part : {"request", "response"}) {
-      auto o = OptionalObject(v[i], at / i, part);
-      if (!o) return std::unexpected(o.error());
-      if (!*o)
-        return std::unexpected(
-            ErrorAt(at / i / part, "expected object, got nothing (the field is required)"));
+      if (auto o = RequireObject(v[i], at / i, part); !o) return std::unexpected(o.error());
     }
     if (auto ok = RequireArray(v[i]["request"], at / i / "request", "messages"); !ok)
       return std::unexpected(ok.error());
