@@ -359,6 +359,10 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
                 [](const Piece& p) { return p.bytes.empty() && p.stall_ms_before == 0; });
   plan.burst = f.resplit ? plan.pieces : Burst(plan.pieces);
   plan.resplit = f.resplit;
+  for (const Piece& p : plan.pieces) {
+    plan.stalls = plan.stalls || p.stall_ms_before > 0;
+    plan.paced = plan.paced || p.at_ms > 0;
+  }
   if (plan.chunked) {
     for (const Piece& p : plan.burst) {
       if (p.bytes.empty()) continue;

@@ -37,6 +37,8 @@ struct ResponsePlan {
   // fault re-split the stream, whose pieces are always written one by one.
   std::vector<Piece> burst;
   bool resplit = false;  // a fault re-split the stream: its pieces are written one by one
+  bool stalls = false;   // some piece has a stall before it
+  bool paced = false;    // some piece is due after the start (at_ms > 0)
   // A chunked plan's `burst` framed as HTTP/1.1 chunks, one per piece, then
   // the last chunk: the whole body, written as one when nothing waits
   // (computed once, with the plan).

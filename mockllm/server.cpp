@@ -418,11 +418,8 @@ struct Server::Impl {
   // their recorded times, or each piece in its own write), so a worker must
   // write it; false when it is written at once, as one body.
   bool Timed(const ResponsePlan& plan) const {
-    if (plan.delay_ms > 0 || plan.cut || plan.resplit || options.piecewise) return true;
-    for (const Piece& p : plan.pieces) {
-      if (p.stall_ms_before > 0 || (options.speed > 0 && p.at_ms > 0)) return true;
-    }
-    return false;
+    return plan.delay_ms > 0 || plan.cut || plan.resplit || options.piecewise || plan.stalls ||
+           (options.speed > 0 && plan.paced);
   }
 
   // Runs on an I/O thread and must not wait: what waits (the plan's delay,
