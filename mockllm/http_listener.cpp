@@ -92,9 +92,8 @@ using Message = http::request<http::string_body>;
 // A body lent by the handler running on this thread (LendBody).
 struct Lent {
   const httplib::Response* res = nullptr;  // the response the running handler fills
-  bool lent = false;
   std::shared_ptr<const void> owner;
-  std::string_view bytes;
+  std::optional<std::string_view> bytes;  // set by LendBody
 };
 thread_local Lent current_lend;
 
@@ -175,8 +174,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // An answer being written from the I/O thread, and what follows it.
   std::string out;                        // the head (or a whole refusal)
   std::string out_body;                   // the body, moved from the handler's answer…
-  std::shared_ptr<const void> out_owner;  // …or lent by it (out_lent), kept alive
-  std::string_view out_lent;
+  std::shared_ptr<const void> out_owner;  // …or the owner of the bytes it lent
+  std::string_view out_lent;              // the body written: out_body's or the lent bytes
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -364,9 +363,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     }
     out = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
     if (!Bodiless(*a.answer, a.head_only)) {
-      if (a.lent_owner) {
+      if (a.lent) {
         out_owner = a.lent_owner;
-        out_lent = a.lent;
+        out_lent = *a.lent;
       } else {
         out_body = std::move(a.answer->body);
         out_lent = out_body;
@@ -377,7 +376,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     Flush();
   }
 
-  // Writes `out` then `out_body` from out_at without blocking; waits for
+  // Writes `out` then `out_lent` from out_at without blocking; waits for
   // room when the socket is full, then goes on with the connection.
   void Flush() {
     while (out_at < out.size() + out_lent.size()) {
@@ -499,11 +498,11 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // method not served, 500 when the handler threw).
     std::shared_ptr<httplib::Response> answer;
     bool keep = false, http10 = false, head_only = false;
-    // A body the handler lent (LendBody) instead of answer->body.
+    // A body the handler lent (LendBody) instead of answer->body, and its owner.
+    std::optional<std::string_view> lent;
     std::shared_ptr<const void> lent_owner;
-    std::string_view lent;
     bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
-    std::string_view Body() const { return lent_owner ? lent : std::string_view(answer->body); }
+    std::string_view Body() const { return lent ? *lent : std::string_view(answer->body); }
   };
 
   // Runs the handler on the complete request.
@@ -517,9 +516,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     current_lend = Lent{.res = a.res.get()};
     a.answer = RunHandler(*a.req, a.res);
     Lent lend = std::exchange(current_lend, Lent{});
-    if (lend.lent && a.answer == a.res && !a.res->content_provider_) {
-      a.lent_owner = lend.owner ? std::move(lend.owner) : std::make_shared<int>(0);
+    if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
       a.lent = lend.bytes;
+      a.lent_owner = std::move(lend.owner);
     }
     a.keep =
         parser->get().keep_alive() && !IEquals(a.answer->get_header_value("Connection"), "close");
@@ -787,7 +786,6 @@ void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::st
   const auto types = res.headers.equal_range("Content-Type");
   res.headers.erase(types.first, types.second);
   res.set_header("Content-Type", content_type);
-  current_lend.lent = true;
   current_lend.owner = std::move(owner);
   current_lend.bytes = bytes;
 }
