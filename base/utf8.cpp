@@ -100,4 +100,11 @@ std::size_t Utf8Prefix(std::string_view text, std::size_t max_bytes) {
   return n;
 }
 
+std::string CapText(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::string out(text.substr(0, Utf8Prefix(text, max)));
+  out += "… [" + std::to_string(text.size()) + " bytes in all]";
+  return out;
+}
+
 }  // namespace llmconform

@@ -104,4 +104,9 @@ std::size_t OffsetOfCodePoint(std::string_view text, std::size_t n);
 // UTF-8 sequence.
 std::size_t Utf8Prefix(std::string_view text, std::size_t max_bytes);
 
+// `text` when it fits in `max` bytes; otherwise its longest head within `max`
+// that ends at a sequence boundary (Utf8Prefix), followed by "… [N bytes in
+// all]". For quoting outside bytes in messages and kept records.
+std::string CapText(std::string_view text, std::size_t max);
+
 }  // namespace llmconform

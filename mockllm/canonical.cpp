@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "base/json_read.h"
+#include "base/utf8.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -55,7 +56,7 @@ void RemovePath(Json& j, const std::vector<std::string>& tokens, std::size_t dep
 std::string Short(const Json& j) {
   std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   constexpr std::size_t kMax = 200;
-  if (s.size() > kMax) s = s.substr(0, kMax) + "…";
+  if (s.size() > kMax) s = s.substr(0, Utf8Prefix(s, kMax)) + "…";
   return s;
 }
 
@@ -151,7 +152,7 @@ Json BodyValue(std::string_view body) {
 }
 
 std::string Difference::Describe() const {
-  const std::string where = pointer.empty() ? "/" : pointer;
+  const std::string where = pointer.empty() ? "/" : CapText(pointer, 200);
   if (!expected)
     return Format("{}: unexpected value {} (not in the recording)", where, Short(*actual));
   if (!actual) return Format("{}: missing, expected {}", where, Short(*expected));

@@ -80,6 +80,7 @@ struct ServeArgs {
   std::vector<std::string> faults;
   std::size_t max_body = 16 * 1024 * 1024;
   std::size_t journal_limit = 10000;
+  std::size_t journal_max_bytes = kDefaultJournalBytes;
   std::size_t max_sessions = 10000;
   int threads = 32;
   int max_connections = 4096;
@@ -110,9 +111,12 @@ without it every client shares the session "default", so two clients replaying
 the same trace at once must each send their own X-Mockllm-Session.
 client-address: one session per client IP address. none: one session for all.
 
-Bounds: no journal entry keeps more than 64 KiB of any text (longer text ends
-with "... [N bytes in all]"); an error answer quotes at most 1 KiB of the
-request; --max-sessions sessions are kept (least recently used forgotten);
+Bounds: no journal entry keeps more than 64 KiB of any text, each string of a
+JSON body included (longer text ends with "... [N bytes in all]"), nor more
+than 1 MiB of a JSON body; the journal keeps at most --journal-limit entries
+and --journal-max-bytes bytes (the oldest dropped); an error answer quotes at
+most 1 KiB of each value of the request it names (a mismatch's differences,
+"nearest"); --max-sessions sessions are kept (least recently used forgotten);
 POST /__admin/reset frees what sessions and journal held. A request without
 Content-Length has an empty body; a Content-Length that is not a number is 400.
 
@@ -221,6 +225,9 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--journal-limit", a.journal_limit,
                  "Journal entries kept (the oldest are dropped)")
       ->capture_default_str();
+  cmd.add_option("--journal-max-bytes", a.journal_max_bytes,
+                 "Bytes of text the journal's entries keep together (the oldest are dropped)")
+      ->capture_default_str();
   cmd.add_option("--max-sessions", a.max_sessions,
                  "Replay sessions kept (the least recently used are forgotten; counted in "
                  "/__admin/health and /__admin/sessions)")
@@ -300,6 +307,7 @@ int RunServe(const ServeArgs& a) {
           .seed = a.seed,
           .max_body_bytes = a.max_body,
           .journal_limit = a.journal_limit,
+          .journal_max_bytes = a.journal_max_bytes,
           .max_sessions = a.max_sessions,
           .threads = a.threads,
           .max_connections = a.max_connections,

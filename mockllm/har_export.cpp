@@ -112,7 +112,7 @@ OJson TracesToHar(const std::vector<Trace>& traces, std::string_view version) {
       req["method"] = x.request.method;
       std::string path = x.request.path;
       if (x.request.extra.contains("query") && x.request.extra["query"].is_string())
-        path += "?" + x.request.extra["query"].get<std::string>();
+        path.append(1, '?').append(x.request.extra["query"].get_ref<const std::string&>());
       req["url"] = origin + path;
       req["httpVersion"] = "HTTP/1.1";
       req["cookies"] = OJson::array();

@@ -161,9 +161,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   int remote_port = -1, local_port = -1;
   boost::beast::flat_buffer buf;
   std::optional<http::request_parser<http::string_body>> parser;
-  bool head_checked = false;  // the head's framing was judged
-  bool started = false;       // a byte of the current request arrived
-  bool peer_eof = false;      // the client half-closed (or closed): no bytes follow the buffered
+  bool head_checked = false;     // the head's framing was judged
+  httplib::Headers head_fields;  // the head's fields, once judged (moved out by Head)
+  bool started = false;          // a byte of the current request arrived
+  bool peer_eof = false;         // the client half-closed (or closed): no bytes follow the buffered
   // The client's FIN had arrived when the current answer began: a half-close
   // after its request, so the answer is written whole. A FIN that arrives
   // while a provider writes means the client left (docs/mockllm-server.md).
@@ -194,6 +195,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     parser->body_limit(owner.options.max_body_bytes);
     parser->eager(true);
     head_checked = false;
+    head_fields.clear();
     started = false;
     idle_deadline = idle_until;
   }
@@ -258,8 +260,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         }
         if (parser->is_header_done() && !head_checked) {
           head_checked = true;
-          httplib::Headers headers = HeadersOf(parser->get());
-          if (auto bad = CheckFraming(headers)) return Refuse(400, *bad, "bad_request");
+          head_fields = HeadersOf(parser->get());
+          if (auto bad = CheckFraming(head_fields)) return Refuse(400, *bad, "bad_request");
           if (!parser->is_done() &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
             iovec iov = Iov("HTTP/1.1 100 Continue\r\n\r\n");
@@ -479,7 +481,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     if (q != std::string::npos)
       httplib::detail::parse_query_text(req.target.substr(q + 1), req.params);
     req.version = m.version() == 10 ? "HTTP/1.0" : "HTTP/1.1";
-    req.headers = HeadersOf(m);
+    req.headers = head_checked ? std::move(head_fields) : HeadersOf(m);
     req.remote_addr = remote_addr;
     req.remote_port = remote_port;
     req.local_addr = local_addr;
@@ -538,8 +540,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                                                 const std::shared_ptr<httplib::Response>& res) {
     static const std::unordered_set<std::string> kServed = {"GET",   "HEAD",   "POST",   "PUT",
                                                             "PATCH", "DELETE", "OPTIONS"};
-    auto own = std::make_shared<httplib::Response>();
     if (!kServed.contains(req.method)) {
+      auto own = std::make_shared<httplib::Response>();
       AnswerJson(*own, 405,
                  llmconform::wire::MakeErrorJson(
                      Format("method {} is not served", req.method.substr(0, 32)),
@@ -558,6 +560,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       if (res->status < 0) res->status = 200;
       return res;
     }
+    auto own = std::make_shared<httplib::Response>();
     AnswerJson(*own, 500,
                llmconform::wire::MakeErrorJson(Format("mockllm internal error: {}", what),
                                                "server_error"));

@@ -3,37 +3,61 @@
 #include <algorithm>
 
 #include "base/json_read.h"
+#include "base/utf8.h"
 
 namespace llmconform::mockllm {
 
 using Json = nlohmann::json;
 
-std::string CapText(std::string_view text, std::size_t max) {
-  if (text.size() <= max) return std::string(text);
-  std::size_t cut = max;
-  // Back up over continuation bytes so no code point is split.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  std::string out(text.substr(0, cut));
-  out += "… [" + std::to_string(text.size()) + " bytes in all]";
-  return out;
-}
-
 namespace {
 
 void Cap(std::string& text) {
-  if (text.size() > kMaxKeptBytes) text = CapText(text);
+  if (text.size() > kMaxKeptBytes) text = CapText(text, kMaxKeptBytes);
+}
+
+// Caps every string in `j` (the depth is bounded by the reader that made it).
+void CapStrings(Json& j) {
+  if (j.is_string()) return Cap(j.get_ref<std::string&>());
+  if (!j.is_structured()) return;   // (a scalar iterates over itself)
+  for (Json& e : j) CapStrings(e);  // the values of an array or object
 }
 
 // Caps what `e` keeps and packs a structured body into text.
 void Pack(JournalEntry& e) {
   if (e.body.is_string()) Cap(e.body.get_ref<std::string&>());
   if (e.body.is_structured()) {
-    e.body_json = e.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+    // Text within kMaxKeptBytes holds no longer string: it is kept as given.
+    if (e.body_json.empty() || e.body_json.size() > kMaxKeptBytes) {
+      CapStrings(e.body);
+      e.body_json = e.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+      if (e.body_json.size() > kMaxKeptBodyBytes) e.body_json = CapText(e.body_json, kMaxKeptBytes);
+    }
     e.body = nullptr;
+  } else {
+    e.body_json.clear();
+  }
+  if (!e.nearest.is_null()) {
+    CapStrings(e.nearest);
+    e.nearest_json = e.nearest.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (e.nearest_json.size() > kMaxKeptBodyBytes)
+      e.nearest_json = CapText(e.nearest_json, kMaxKeptBytes);
+    e.nearest = nullptr;
   }
   for (auto& [name, value] : e.headers) Cap(value);
   Cap(e.path);
   for (auto& f : e.findings) Cap(f.message);
+}
+
+// About what a packed entry holds, in bytes: its texts and a fixed part.
+std::size_t KeptBytes(const JournalEntry& e) {
+  std::size_t n = sizeof(JournalEntry) + e.method.size() + e.path.size() + e.body_json.size() +
+                  e.nearest_json.size() + e.outcome.size();
+  if (e.body.is_string()) n += e.body.get_ref<const std::string&>().size();
+  for (const auto& [name, value] : e.headers) n += name.size() + value.size() + 64;
+  for (const auto& f : e.findings) n += f.rule.size() + f.message.size() + 64;
+  for (const auto* o : {&e.session, &e.trace, &e.proxied, &e.dialect})
+    if (*o) n += (*o)->size();
+  return n;
 }
 
 // A body Pack made text, as JSON again (the text itself, should it not parse).
@@ -68,7 +92,10 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
               {"response", std::move(response)},
               {"findings", std::move(findings_json)}};
   if (fault) out["fault"] = *fault;
-  if (!nearest.is_null()) out["nearest"] = nearest;
+  if (!nearest_json.empty())
+    out["nearest"] = Unpacked(nearest_json);
+  else if (!nearest.is_null())
+    out["nearest"] = nearest;
   if (proxied) out["proxied"] = *proxied;
   if (dialect) out["dialect"] = *dialect;
   return out;
@@ -76,12 +103,17 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
 
 std::uint64_t Journal::Append(JournalEntry entry) {
   Pack(entry);
-  std::deque<JournalEntry> evicted;  // destroyed after the lock is released
+  const std::size_t bytes = KeptBytes(entry);
+  // What the limits drop, freed after the lock is released (one entry, or
+  // none, unless a large entry pushes out several small ones).
+  std::vector<JournalEntry> evicted;
   std::lock_guard lock(mu_);
   const std::uint64_t seq = next_seq_++;
   if (entries_.empty()) first_seq_ = seq;
   entries_.push_back(std::move(entry));
-  while (entries_.size() > limit_) {
+  kept_bytes_ += bytes;
+  while (entries_.size() > limit_ || (kept_bytes_ > max_bytes_ && entries_.size() > 1)) {
+    kept_bytes_ -= KeptBytes(entries_.front());
     evicted.push_back(std::move(entries_.front()));
     entries_.pop_front();
     ++first_seq_;
@@ -95,9 +127,12 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
   std::lock_guard lock(mu_);
   if (entries_.empty() || seq < first_seq_ || seq - first_seq_ >= entries_.size()) return;
   JournalEntry& e = entries_[seq - first_seq_];
+  // KeptBytes(e) changes by the outcome's length and the finding's part.
+  kept_bytes_ = kept_bytes_ - e.outcome.size() + outcome.size();
   e.outcome = outcome;
   if (finding) {
-    finding->message = CapText(finding->message);
+    finding->message = CapText(finding->message, kMaxKeptBytes);
+    kept_bytes_ += finding->rule.size() + finding->message.size() + 64;
     e.findings.push_back(std::move(*finding));
   }
 }
@@ -135,6 +170,7 @@ std::vector<Json> Journal::Page(std::uint64_t after, std::size_t limit) const {
 void Journal::Clear() {
   std::lock_guard lock(mu_);
   entries_.clear();
+  kept_bytes_ = 0;
   first_seq_ = next_seq_;
 }
 

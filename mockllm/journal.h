@@ -1,10 +1,12 @@
 // The journal: what mockllm received and answered, one entry a request, in
-// arrival order. Thread-safe. Bounded: past `limit` entries the oldest are
-// dropped (and counted), so a long benchmark run keeps a flat memory profile;
-// and no entry keeps more than kMaxKeptBytes of any text (a body that is not
-// JSON, a header value, a finding's message): longer text is cut at a UTF-8
-// boundary and ends with "… [N bytes in all]" (CapText). A parsed JSON body
-// is kept whole (bodies are limited by the server's max_body_bytes).
+// arrival order. Thread-safe. Bounded, so a long benchmark run or a hostile
+// client keeps a flat memory profile: past `limit` entries, or past
+// `max_bytes` of kept text, the oldest are dropped (and counted); no entry
+// keeps more than kMaxKeptBytes of any text (a body that is not JSON, each
+// string of a JSON body, a header value, a finding's message): longer text is
+// cut at a UTF-8 boundary and ends with "… [N bytes in all]" (CapText); and a
+// JSON body or a "nearest" is kept as JSON text of at most kMaxKeptBodyBytes
+// (a longer one is kept as that text cut at kMaxKeptBytes, a string).
 //
 // Entries are kept typed and turned into JSON (the form documented in
 // mockllm/server.h) only when read.
@@ -23,12 +25,15 @@
 
 namespace llmconform::mockllm {
 
-// What an entry keeps of one text at most.
+// What an entry keeps of one text at most: a header, the path, a message, a
+// body that is not JSON, and each string inside a JSON body.
 inline constexpr std::size_t kMaxKeptBytes = 64 * 1024;
-
-// `text` when it fits in `max` bytes; otherwise its head, cut at a UTF-8
-// boundary, followed by "… [N bytes in all]".
-std::string CapText(std::string_view text, std::size_t max = kMaxKeptBytes);
+// What an entry keeps of a JSON body (or of "nearest") at most, as compact
+// JSON once its strings are capped; a larger one is kept as text, cut at
+// kMaxKeptBytes.
+inline constexpr std::size_t kMaxKeptBodyBytes = 1024 * 1024;
+// The default bound on the text all held entries keep together.
+inline constexpr std::size_t kDefaultJournalBytes = 64 * 1024 * 1024;
 
 struct JournalEntry {
   std::optional<std::string> session;  // pinned requests only
@@ -38,8 +43,11 @@ struct JournalEntry {
   std::vector<std::pair<std::string, std::string>> headers;  // lower-case names, secrets redacted
   nlohmann::json body;                                       // parsed JSON, the text, or null
   // Set by Journal::Append from an object or array `body` (then null): the
-  // body as compact JSON text, parsed back by ToJson. A held entry is one
-  // block to free when it is dropped, not one per value.
+  // body as JSON text, parsed back by ToJson. A held entry is one block to
+  // free when it is dropped, not one per value. A caller may set it beside
+  // such a `body` to that body's exact JSON text (the request's own bytes,
+  // when redaction changed nothing); Append keeps it when it is within
+  // kMaxKeptBytes, which saves writing the body out again.
   std::string body_json;
   int status = 0;
   std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
@@ -52,6 +60,7 @@ struct JournalEntry {
   std::optional<nlohmann::json> fault;  // when one applied
   llmconform::Findings findings;
   nlohmann::json nearest;              // no match: the nearest recorded request, else null
+  std::string nearest_json;            // set by Journal::Append from `nearest` (then null)
   std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
   std::optional<std::string> dialect;  // the reply was rewritten into this dialect
 
@@ -63,7 +72,10 @@ struct JournalEntry {
 
 class Journal {
  public:
-  explicit Journal(std::size_t limit) : limit_(limit) {}
+  // `limit`: entries held at most; `max_bytes`: the text they keep together
+  // at most (the newest entry is always held).
+  explicit Journal(std::size_t limit, std::size_t max_bytes = kDefaultJournalBytes)
+      : limit_(limit), max_bytes_(max_bytes) {}
 
   // Stores `entry`; returns its seq (1, 2, …).
   std::uint64_t Append(JournalEntry entry);
@@ -83,6 +95,8 @@ class Journal {
  private:
   mutable std::mutex mu_;
   std::size_t limit_;
+  std::size_t max_bytes_;
+  std::size_t kept_bytes_ = 0;  // KeptBytes of every held entry
   std::deque<JournalEntry> entries_;
   std::uint64_t first_seq_ = 1;  // seq of entries_.front()
   std::uint64_t next_seq_ = 1;

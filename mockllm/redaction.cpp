@@ -29,27 +29,30 @@ void RedactAt(OJson& j, const std::vector<std::string>& tokens, std::size_t dept
 
 // Secret fields and secret-looking text anywhere in `j`.
 template <typename J>
-void RedactSecretsIn(J& j) {
+bool RedactSecretsIn(J& j) {
+  bool changed = false;
   if (j.is_string()) {
-    RedactTextInPlace(j.template get_ref<std::string&>());
+    changed = RedactTextInPlace(j.template get_ref<std::string&>());
   } else if (j.is_array()) {
-    for (J& e : j) RedactSecretsIn(e);
+    for (J& e : j) changed |= RedactSecretsIn(e);
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (it->is_string() && IsSecretField(it.key(), it->template get_ref<const std::string&>()) &&
           !IsRedactedValue(it->template get_ref<const std::string&>())) {
         *it = std::string(kRedacted);
+        changed = true;
       } else {
-        RedactSecretsIn(*it);
+        changed |= RedactSecretsIn(*it);
       }
     }
   }
+  return changed;
 }
 
 }  // namespace
 
-void RedactSecrets(OJson& j) { RedactSecretsIn(j); }
-void RedactSecrets(nlohmann::json& j) { RedactSecretsIn(j); }
+bool RedactSecrets(OJson& j) { return RedactSecretsIn(j); }
+bool RedactSecrets(nlohmann::json& j) { return RedactSecretsIn(j); }
 
 bool HopByHop(std::string_view lower) {
   return lower == "host" || lower == "connection" || lower == "keep-alive" ||

@@ -29,8 +29,9 @@ OJson ParseShallowJson(std::string_view text);
 // Secret fields (mockllm/secret_rules.json) and secret-looking text anywhere
 // in `j` become "[redacted]". Replay applies it to incoming requests before
 // comparing them with recorded ones, so a recording matches its own client.
-void RedactSecrets(OJson& j);
-void RedactSecrets(nlohmann::json& j);
+// True when anything was replaced.
+bool RedactSecrets(OJson& j);
+bool RedactSecrets(nlohmann::json& j);
 
 // One exchange as a recorder saw it on the wire, before anything is redacted.
 struct WireExchange {

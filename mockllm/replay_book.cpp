@@ -5,6 +5,7 @@
 
 #include "base/format.h"
 #include "base/hash.h"
+#include "base/utf8.h"
 #include "mockllm/redaction.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
@@ -33,12 +34,22 @@ std::string Where(const Trace& t, const Exchange& x) {
 
 }  // namespace
 
+Json QuotedValue(const Json& value) {
+  if (value.is_string()) {
+    const auto& s = value.get_ref<const std::string&>();
+    return s.size() <= kMaxQuotedBytes ? value : Json(CapText(s, kMaxQuotedBytes));
+  }
+  if (!value.is_structured()) return value;
+  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return text.size() <= kMaxQuotedBytes ? value : Json(CapText(text, kMaxQuotedBytes));
+}
+
 Json DifferencesJson(const std::vector<Difference>& differences) {
   Json out = Json::array();
   for (const Difference& d : differences) {
-    Json one = {{"pointer", d.pointer}};
-    if (d.expected) one["expected"] = *d.expected;
-    if (d.actual) one["actual"] = *d.actual;
+    Json one = {{"pointer", CapText(d.pointer, kMaxQuotedBytes)}};
+    if (d.expected) one["expected"] = QuotedValue(*d.expected);
+    if (d.actual) one["actual"] = QuotedValue(*d.actual);
     out.push_back(std::move(one));
   }
   return out;
@@ -334,9 +345,9 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
         const Difference& first = diffs.front();
         v.error_body = MakeErrorJson(message, "mockllm_request_mismatch", first.pointer);
         Json& e = v.error_body["error"];
-        e["pointer"] = first.pointer;
-        e["expected"] = first.expected.value_or(nullptr);
-        e["actual"] = first.actual.value_or(nullptr);
+        e["pointer"] = CapText(first.pointer, kMaxQuotedBytes);
+        e["expected"] = first.expected ? QuotedValue(*first.expected) : nullptr;
+        e["actual"] = first.actual ? QuotedValue(*first.actual) : nullptr;
         e["differences"] = DifferencesJson(diffs);
         e["trace"] = trace.id;
         e["session"] = session;

@@ -101,7 +101,13 @@ struct Verdict {
   bool mismatch = false;  // the request matched nothing it was compared with
 };
 
-// {"pointer","expected","actual"} objects (a side absent: no key).
+// What an error answer or the journal quotes of one value at most: a longer
+// string is cut (CapText), and a larger object or array is quoted as its JSON
+// text, cut, so a huge request is never echoed back.
+inline constexpr std::size_t kMaxQuotedBytes = 1024;
+Json QuotedValue(const Json& value);
+// {"pointer","expected","actual"} objects (a side absent: no key), each
+// pointer and value quoted within kMaxQuotedBytes.
 Json DifferencesJson(const std::vector<Difference>& differences);
 // "/a: expected 1, got 2; /b: missing, expected true".
 std::string DescribeDifferences(const std::vector<Difference>& differences);

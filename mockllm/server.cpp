@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "base/format.h"
+#include "base/utf8.h"
 #include "mockllm/admin_api.h"
 #include "mockllm/cors.h"
 #include "mockllm/dialect_rewrite.h"
@@ -78,7 +79,8 @@ struct Server::Impl {
   bool stopping = false;
   bool stopped = false;
 
-  explicit Impl(ServerOptions opts) : options(std::move(opts)), journal(options.journal_limit) {}
+  explicit Impl(ServerOptions opts)
+      : options(std::move(opts)), journal(options.journal_limit, options.journal_max_bytes) {}
 
   // Waits until `t`; false when the server is stopping.
   bool WaitUntil(Clock::time_point t) {
@@ -306,8 +308,9 @@ struct Server::Impl {
       }
       body = std::move(*parsed);
       // Once, on arrival: the journal keeps no secret, and the book compares
-      // redacted bodies (a recording matches the client that made it).
-      RedactSecrets(body);
+      // redacted bodies (a recording matches the client that made it). A
+      // body with no secret is journaled as it came (JournalEntry::body_json).
+      if (!RedactSecrets(body) && req.body.size() <= kMaxKeptBytes) entry.body_json = req.body;
     }
 
     if (route.kind == Route::Kind::kUnknownTrace) {

@@ -71,6 +71,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mockllm/journal.h"
 #include "mockllm/replay_book.h"
 #include "mockllm/trace.h"
 
@@ -99,11 +100,12 @@ struct ServerOptions {
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
-  std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
-  std::size_t journal_limit = 10000;              // entries kept (oldest dropped)
-  std::size_t max_sessions = 10000;               // sessions kept (least recently used forgotten)
-  int threads = 32;            // worker threads started at once (mockllm/http_listener.h)
-  int max_connections = 4096;  // open connections; one more is answered 503
+  std::size_t max_body_bytes = 16 * 1024 * 1024;         // larger request bodies get 413
+  std::size_t journal_limit = 10000;                     // entries kept (oldest dropped)
+  std::size_t journal_max_bytes = kDefaultJournalBytes;  // text they keep (oldest dropped)
+  std::size_t max_sessions = 10000;  // sessions kept (least recently used forgotten)
+  int threads = 32;                  // worker threads started at once (mockllm/http_listener.h)
+  int max_connections = 4096;        // open connections; one more is answered 503
   int read_timeout_ms = 2000;  // a request's head arrives within this; its body pauses no longer
   int keep_alive_seconds = 1;  // idle keep-alive connections close after this
   std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)

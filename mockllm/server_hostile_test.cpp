@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "base/utf8.h"
 #include "mockllm/journal.h"
 #include "mockllm/server.h"
 
@@ -135,6 +136,84 @@ TEST(HostileServer, AnInvalidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   for (const auto& f : journal[0]["findings"]) {
     EXPECT_LE(f["message"].get<std::string>().size(), kMaxKeptBytes + 64);
   }
+}
+
+// A valid JSON body that matches nothing: before, its 1 MiB string came
+// back whole in the 404's "nearest" and stayed whole in the journal (twice).
+TEST(HostileServer, AValidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
+  auto s = Start();
+  const std::string text(1024 * 1024, 'a');
+  const std::string body =
+      nlohmann::json{{"model", "m"}, {"messages", {{{"role", "user"}, {"content", text}}}}}.dump();
+  httplib::Client c("127.0.0.1", s->port());
+  c.set_read_timeout(300, 0);
+  auto r = c.Post("/v1/chat/completions", body, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_LT(r->body.size(), 8192u) << r->body.substr(0, 200);
+  const auto answer = nlohmann::json::parse(r->body);
+  const auto& quoted = answer["error"]["nearest"]["differences"][0];
+  EXPECT_EQ(quoted["pointer"], "/messages/0/content");
+  EXPECT_THAT(quoted["actual"].get<std::string>(),
+              AllOf(StartsWith("aaaa"), HasSubstr(std::to_string(text.size()) + " bytes in all")));
+  EXPECT_LE(quoted["actual"].get<std::string>().size(), kMaxQuotedBytes + 64);
+
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 1u);
+  EXPECT_LT(journal[0].dump().size(), 3 * kMaxKeptBytes);
+  // The body keeps its shape; only the long string is cut.
+  const auto& kept = journal[0]["request"]["body"];
+  EXPECT_EQ(kept["model"], "m");
+  EXPECT_THAT(kept["messages"][0]["content"].get<std::string>(),
+              HasSubstr(std::to_string(text.size()) + " bytes in all"));
+  EXPECT_EQ(journal[0]["nearest"]["differences"][0]["pointer"], "/messages/0/content");
+}
+
+// Many small values make a large body no string cap shortens: it is kept as
+// its text, cut, and the journal's byte budget drops the oldest entries.
+TEST(HostileServer, TheJournalKeepsWithinItsByteBudget) {
+  constexpr std::size_t kBudget = kMaxKeptBodyBytes / 2;
+  auto s = Start({.journal_max_bytes = kBudget});
+  nlohmann::json many = nlohmann::json::array();
+  for (int i = 0; i < 200000; ++i) many.push_back(i);
+  const std::string body = nlohmann::json{{"model", "m"}, {"messages", many}}.dump();
+  ASSERT_GT(body.size(), kMaxKeptBodyBytes);
+  httplib::Client c("127.0.0.1", s->port());
+  c.set_read_timeout(300, 0);
+  constexpr int kLarge = 8;
+  for (int i = 0; i < kLarge; ++i)
+    ASSERT_TRUE(c.Post("/v1/chat/completions", body, "application/json"));
+  ASSERT_TRUE(c.Post("/v1/chat/completions", kBody, "application/json"));
+  const nlohmann::json journal = s->Journal();
+  std::size_t kept = 0;
+  for (const auto& e : journal) kept += e.dump().size();
+  EXPECT_LT(kept, kBudget);
+  EXPECT_GE(journal.size(), 2u);  // each large entry keeps about 200 KB
+  EXPECT_LT(journal.size(), kLarge + 1u);
+  EXPECT_EQ(Health(*s)["journal_dropped"], kLarge + 1 - journal.size());
+  const auto& big = journal[journal.size() - 2]["request"]["body"];
+  ASSERT_TRUE(big.is_string());
+  EXPECT_THAT(big.get<std::string>(), HasSubstr(std::to_string(body.size()) + " bytes in all"));
+  // The newest, a small body, is kept whole and as JSON.
+  EXPECT_EQ(journal.back()["request"]["body"], nlohmann::json::parse(kBody));
+}
+
+// A body with no secret is journaled from its own bytes: spacing and key
+// order do not matter, the value does.
+TEST(HostileServer, AJournaledBodyIsTheValueSent) {
+  auto s = Start();
+  httplib::Client c("127.0.0.1", s->port());
+  const std::string spaced =
+      R"({ "messages" : [ {"content":"hi", "role":"user"} ],  "model":"m" })";
+  ASSERT_TRUE(c.Post("/v1/chat/completions", spaced, "application/json"));
+  const std::string secret =
+      R"({"model":"m","messages":[],"api_key":"sk-abcdefghijklmnopqrstuvwx"})";
+  ASSERT_TRUE(c.Post("/v1/chat/completions", secret, "application/json"));
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0]["request"]["body"], nlohmann::json::parse(spaced));
+  EXPECT_EQ(journal[1]["request"]["body"]["api_key"], "[redacted]");
+  EXPECT_THAT(journal.dump(), Not(HasSubstr("abcdefghijklmnop")));
 }
 
 TEST(HostileServer, CapTextCutsAtACodePointBoundaryAndNotesTheSize) {
