@@ -22,8 +22,11 @@
 # WIDE (connections of the second pass, default 512; 0 skips it),
 # TARGET_RATIO (5), RSS_LIMIT_PERCENT (10), WIREMOCK_JOURNAL (`off`, the
 # default: WireMock keeps no request journal, its fastest setting; `on`:
-# WireMock's own default, a journal without bound, as mockllm keeps one —
-# bounded, --journal-limit). Needs wrk, node, java 17, nginx
+# WireMock's own default, a journal without bound; `bounded`: a journal of
+# 10000 entries, what mockllm keeps by default, --journal-limit).
+# For scale, the JSON table also shows the loopback ceiling: nginx answering
+# one byte from its configuration (`return 200`), the least work an HTTP
+# server can do per request, under the same wrk. Needs wrk, node, java 17, nginx
 # and the `wiremock` npm package (scripts/install-deps --bench puts them in
 # place).
 set -euo pipefail
@@ -42,7 +45,8 @@ wiremock_journal=${WIREMOCK_JOURNAL:-off}
 case $wiremock_journal in
   off) wiremock_journal_flag=--no-request-journal ;;
   on) wiremock_journal_flag= ;;
-  *) echo "mockllm_wrk-load: WIREMOCK_JOURNAL must be off or on, not '$wiremock_journal'" >&2; exit 2 ;;
+  bounded) wiremock_journal_flag="--max-request-journal-entries 10000" ;;
+  *) echo "mockllm_wrk-load: WIREMOCK_JOURNAL must be off, on or bounded, not '$wiremock_journal'" >&2; exit 2 ;;
 esac
 mockllm=$build/mockllm/mockllm
 jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
@@ -169,15 +173,23 @@ wiremock_url=http://127.0.0.1:$wiremock_port
 nginx_port=$(free_port)
 start_nginx "$work/nginx" "$nginx_port" "
     location /json/ { root $work/nginx/www; default_type application/json; error_page 405 =200 \$uri; }
-    location /stream/ { root $work/nginx/www; default_type text/event-stream; error_page 405 =200 \$uri; }"
+    location /stream/ { root $work/nginx/www; default_type text/event-stream; error_page 405 =200 \$uri; }
+    location = /ceiling { return 200 x; }"
 pids+=("$nginx_pid")
 nginx_url=http://127.0.0.1:$nginx_port
+ceiling_url=$nginx_url
 wait_for "$wiremock_url/v1/chat/completions" "$work/json.body" "$work/wiremock.log"
 wait_for "$mockllm_url/v1/chat/completions" "$work/json.body" "$work/mockllm.err"
 wait_for "$nginx_url/json/v1-chat-completions" "$work/json.body" "$work/nginx/error.log"
 
 # path_of SERVER KIND: the path a server answers KIND on.
-path_of() { if [ "$1" = nginx ]; then echo "/$2/v1-chat-completions"; else echo /v1/chat/completions; fi; }
+path_of() {
+  case $1 in
+    nginx) echo "/$2/v1-chat-completions" ;;
+    ceiling) echo /ceiling ;;
+    *) echo /v1/chat/completions ;;
+  esac
+}
 
 # All must answer the same bytes before their speed means anything.
 for kind in json stream; do
@@ -216,10 +228,11 @@ run_wrk "$nginx_url/json/v1-chat-completions" json 2 >/dev/null
 measure() {
   local c=$1 order r kind server url_var
   for ((r = 0; r < rounds; r++)); do
-    if ((r % 2)); then order="nginx wiremock piecewise mockllm"; else order="mockllm piecewise wiremock nginx"; fi
+    if ((r % 2)); then order="ceiling nginx wiremock piecewise mockllm"; else order="mockllm piecewise wiremock nginx ceiling"; fi
     for kind in json stream; do
       for server in $order; do
         [ "$server" = piecewise ] && [ "$kind" = json ] && continue
+        [ "$server" = ceiling ] && [ "$kind" = stream ] && continue
         url_var=${server}_url
         run_wrk "${!url_var}$(path_of "$server" "$kind")" "$kind" "$duration" "$c" >>"$work/res-$c-$server-$kind"
       done
@@ -252,6 +265,11 @@ report() {
       "$(ratio "$m" "$n")" "$(col "$c" "$server" "$k" 2)/$(col "$c" wiremock "$k" 2)/$(col "$c" nginx "$k" 2)" \
       "$(col "$c" "$server" "$k" 3)/$(col "$c" wiremock "$k" 3)/$(col "$c" nginx "$k" 3)"
   done
+  local ceiling w5
+  ceiling=$(col "$c" ceiling json 1)
+  w5=$(awk -v w="$(col "$c" wiremock json 1)" -v t="$target_ratio" 'BEGIN { printf "%.0f", w * t }')
+  printf 'loopback ceiling (nginx: return 200 of one byte, same wrk): %.0f req/s; %s× WireMock (JSON) would be %s req/s\n' \
+    "$ceiling" "$target_ratio" "$w5"
 }
 
 verdict=0
