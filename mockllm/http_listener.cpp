@@ -413,7 +413,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // After an answer: the next request, or the end of the connection. Posted,
   // so pipelined requests do not recurse.
   void AfterAnswer(bool keep) {
-    if (!keep || owner.stopping) return Close();
+    if (owner.stopping) return Close();
+    // A lingering close (RFC 9112 §9.6): the answer's end is sent first, and
+    // what the client still sends is read and dropped for a moment, so
+    // unread bytes do not turn the close into a reset that could destroy the
+    // answer before the client reads it (a close-delimited HTTP/1.0 stream
+    // most of all).
+    if (!keep) return StartDrain();
     NewRequest(Clock::now() + std::chrono::seconds(owner.options.keep_alive_seconds));
     asio::post(ioc, [self = shared_from_this()] { self->OnReadable(); });
   }
@@ -435,9 +441,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     Flush();
   }
 
-  // Closes after a refusal has left: stops sending, then reads and drops what
-  // the client still sends for a moment, so closing with unread bytes does
-  // not reset the connection before the client reads the answer.
+  // Closes after a refusal or a last answer has left: stops sending, then
+  // reads and drops what the client still sends for a moment (kDrainTime, at
+  // most kMaxDrainBytes), so closing with unread bytes does not reset the
+  // connection before the client reads the answer.
   void StartDrain() {
     ::shutdown(fd, SHUT_WR);
     draining = true;
