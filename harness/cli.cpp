@@ -401,7 +401,9 @@ class JudgeCommand final : public Command {
         "--journal j.json\n"
         "  (point your client at the printed URL + /t/<trace id>/v1, run it, stop mockllm)\n"
         "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
-        "Rules that need outputs the journal cannot show are skipped unless --outputs gives them.");
+        "Rules that need outputs the journal cannot show are skipped unless --outputs gives them.\n"
+        "A request whose body the journal's bounds cut (\"body_cut\") cannot be judged (exit 2):\n"
+        "give mockllm serve --journal-whole-bodies when your client sends strings over 64 KiB.");
   }
 
   int Run() override {
@@ -435,6 +437,17 @@ class JudgeCommand final : public Command {
       std::cerr << "llmconform judge: " << journal_.string()
                 << ": no requests were journaled (did the client reach mockllm?)\n";
       return kExitUsage;
+    }
+    // A body mockllm's journal bounds cut cannot be judged by its content.
+    for (const Json& e : obs.journal) {
+      const Json* request = e.is_object() && e.contains("request") ? &e["request"] : nullptr;
+      if (request && request->is_object() && request->value("body_cut", false) == true) {
+        std::cerr << "llmconform judge: " << journal_.string() << ": the body of request seq "
+                  << e.value("seq", Json(nullptr)).dump()
+                  << " was cut by mockllm's journal bounds; serve with --journal-whole-bodies "
+                     "to judge it\n";
+        return kExitUsage;
+      }
     }
     if (!outputs_.empty()) {
       auto text = ReadFile(outputs_);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <set>
 
 #include "base/format.h"
@@ -114,6 +115,9 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     const std::string trace_id = trace->id;
     mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
     server_options.speed = speed;
+    // The rules judge every request by its whole body.
+    server_options.journal_whole_bodies = true;
+    server_options.journal_max_bytes = std::numeric_limits<std::size_t>::max();
     if (!dialect.empty()) {
       server_options.dialect = dialect;
       for (const char* field : {"reasoning_content", "reasoning", "reasoning_details"})

@@ -81,6 +81,7 @@ struct ServeArgs {
   std::size_t max_body = 16 * 1024 * 1024;
   std::size_t journal_limit = 10000;
   std::size_t journal_max_bytes = kDefaultJournalBytes;
+  bool journal_whole_bodies = false;
   std::size_t max_sessions = 10000;
   int threads = 32;
   int max_connections = 4096;
@@ -228,6 +229,9 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--journal-max-bytes", a.journal_max_bytes,
                  "Bytes of text the journal's entries keep together (the oldest are dropped)")
       ->capture_default_str();
+  cmd.add_flag("--journal-whole-bodies", a.journal_whole_bodies,
+               "Keep request JSON bodies whole in the journal, long strings and all (for "
+               "llmconform judge --journal; --journal-max-bytes still applies)");
   cmd.add_option("--max-sessions", a.max_sessions,
                  "Replay sessions kept (the least recently used are forgotten; counted in "
                  "/__admin/health and /__admin/sessions)")
@@ -308,6 +312,7 @@ int RunServe(const ServeArgs& a) {
           .max_body_bytes = a.max_body,
           .journal_limit = a.journal_limit,
           .journal_max_bytes = a.journal_max_bytes,
+          .journal_whole_bodies = a.journal_whole_bodies,
           .max_sessions = a.max_sessions,
           .threads = a.threads,
           .max_connections = a.max_connections,

@@ -11,26 +11,36 @@ using Json = nlohmann::json;
 
 namespace {
 
-void Cap(std::string& text) {
-  if (text.size() > kMaxKeptBytes) text = CapText(text, kMaxKeptBytes);
+// Caps `text` at kMaxKeptBytes; true when it was cut.
+bool Cap(std::string& text) {
+  if (text.size() <= kMaxKeptBytes) return false;
+  text = CapText(text, kMaxKeptBytes);
+  return true;
 }
 
-// Caps every string in `j` (the depth is bounded by the reader that made it).
-void CapStrings(Json& j) {
+// Caps every string in `j` (the depth is bounded by the reader that made
+// it); true when one was cut.
+bool CapStrings(Json& j) {
   if (j.is_string()) return Cap(j.get_ref<std::string&>());
-  if (!j.is_structured()) return;   // (a scalar iterates over itself)
-  for (Json& e : j) CapStrings(e);  // the values of an array or object
+  if (!j.is_structured()) return false;  // (a scalar iterates over itself)
+  bool cut = false;
+  for (Json& e : j) cut |= CapStrings(e);  // the values of an array or object
+  return cut;
 }
 
-// Caps what `e` keeps and packs a structured body into text.
-void Pack(JournalEntry& e) {
-  if (e.body.is_string()) Cap(e.body.get_ref<std::string&>());
+// Caps what `e` keeps and packs a structured body into text; with
+// `whole_bodies`, a JSON body is kept whole.
+void Pack(JournalEntry& e, bool whole_bodies) {
+  if (e.body.is_string()) e.body_cut = Cap(e.body.get_ref<std::string&>());
   if (e.body.is_structured()) {
     // Text within kMaxKeptBytes holds no longer string: it is kept as given.
     if (e.body_json.empty() || e.body_json.size() > kMaxKeptBytes) {
-      CapStrings(e.body);
+      if (!whole_bodies) e.body_cut = CapStrings(e.body);
       e.body_json = e.body.dump(-1, ' ', false, Json::error_handler_t::replace);
-      if (e.body_json.size() > kMaxKeptBodyBytes) e.body_json = CapText(e.body_json, kMaxKeptBytes);
+      if (!whole_bodies && e.body_json.size() > kMaxKeptBodyBytes) {
+        e.body_json = CapText(e.body_json, kMaxKeptBytes);
+        e.body_cut = true;
+      }
     }
     e.body = nullptr;
   } else {
@@ -91,6 +101,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
                 {"body", body_json.empty() ? body : Unpacked(body_json)}}},
               {"response", std::move(response)},
               {"findings", std::move(findings_json)}};
+  if (body_cut) out["request"]["body_cut"] = true;
   if (fault) out["fault"] = *fault;
   if (!nearest_json.empty())
     out["nearest"] = Unpacked(nearest_json);
@@ -102,7 +113,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
 }
 
 std::uint64_t Journal::Append(JournalEntry entry) {
-  Pack(entry);
+  Pack(entry, whole_bodies_);
   const std::size_t bytes = KeptBytes(entry);
   // What the limits drop, freed after the lock is released (one entry, or
   // none, unless a large entry pushes out several small ones).

@@ -49,6 +49,7 @@ struct JournalEntry {
   // when redaction changed nothing); Append keeps it when it is within
   // kMaxKeptBytes, which saves writing the body out again.
   std::string body_json;
+  bool body_cut = false;  // set by Journal::Append when the bounds cut the body
   int status = 0;
   std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
   // For a replayed response:
@@ -64,7 +65,7 @@ struct JournalEntry {
   std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
   std::optional<std::string> dialect;  // the reply was rewritten into this dialect
 
-  // {"seq","session","trace","method","path","request":{"headers","body"},
+  // {"seq","session","trace","method","path","request":{"headers","body"[,"body_cut":true]},
   //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
   //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"] [,"dialect"]}
   nlohmann::json ToJson(std::uint64_t seq) const;
@@ -73,9 +74,12 @@ struct JournalEntry {
 class Journal {
  public:
   // `limit`: entries held at most; `max_bytes`: the text they keep together
-  // at most (the newest entry is always held).
-  explicit Journal(std::size_t limit, std::size_t max_bytes = kDefaultJournalBytes)
-      : limit_(limit), max_bytes_(max_bytes) {}
+  // at most (the newest entry is always held); `whole_bodies`: JSON bodies
+  // are kept whole, not cut (for judging a client's traffic by its bodies;
+  // `max_bytes` still applies).
+  explicit Journal(std::size_t limit, std::size_t max_bytes = kDefaultJournalBytes,
+                   bool whole_bodies = false)
+      : limit_(limit), max_bytes_(max_bytes), whole_bodies_(whole_bodies) {}
 
   // Stores `entry`; returns its seq (1, 2, …).
   std::uint64_t Append(JournalEntry entry);
@@ -90,12 +94,13 @@ class Journal {
   // Drops every entry (seq keeps counting).
   void Clear();
   std::uint64_t total() const;    // entries ever appended
-  std::uint64_t dropped() const;  // entries dropped for the limit
+  std::uint64_t dropped() const;  // entries dropped for the entry limit or the byte budget
 
  private:
   mutable std::mutex mu_;
   std::size_t limit_;
   std::size_t max_bytes_;
+  bool whole_bodies_;
   std::size_t kept_bytes_ = 0;  // KeptBytes of every held entry
   std::deque<JournalEntry> entries_;
   std::uint64_t first_seq_ = 1;  // seq of entries_.front()

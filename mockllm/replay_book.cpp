@@ -286,7 +286,8 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
   if (!lt) {
     Verdict v;
     v.status = 404;
-    const std::string message = Format("no loaded trace has the id \"{}\"", trace_id);
+    const std::string message =
+        Format("no loaded trace has the id \"{}\"", CapText(trace_id, kMaxQuotedBytes));
     v.error_body = MakeErrorJson(message, "mockllm_unknown_trace");
     v.findings.push_back(Finding{"unknown_trace", message});
     v.mismatch = true;
@@ -315,6 +316,8 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     if (!retry) x = s.cursor++;
     s.last_faulted.reset();
   }
+  // The session name as answers quote it (it comes from a request header).
+  const auto shown_session = [&session] { return CapText(session, kMaxQuotedBytes); };
   if (x >= n) {
     Verdict v;
     v.trace = trace.id;
@@ -322,10 +325,10 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     v.mismatch = true;
     const std::string message = Format(
         "trace \"{}\" is exhausted: request {} of session \"{}\", but the trace has {} exchange(s)",
-        trace.id, x + 1, session, n);
+        trace.id, x + 1, shown_session(), n);
     v.error_body = MakeErrorJson(message, "mockllm_trace_exhausted");
     v.error_body["error"]["trace"] = trace.id;
-    v.error_body["error"]["session"] = session;
+    v.error_body["error"]["session"] = shown_session();
     v.findings.push_back(Finding{"trace_exhausted", message});
     return v;
   }
@@ -335,7 +338,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     if (!diffs.empty()) {
       const std::string message = Format(
           "request {} of session \"{}\" does not match exchange {} of trace \"{}\" (line {}): {}",
-          x + 1, session, x, trace.id, trace.exchanges[x].line, DescribeDifferences(diffs));
+          x + 1, shown_session(), x, trace.id, trace.exchanges[x].line, DescribeDifferences(diffs));
       if (options_.strict) {
         Verdict v;
         v.trace = trace.id;
@@ -343,14 +346,15 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
         v.status = 400;
         v.mismatch = true;
         const Difference& first = diffs.front();
-        v.error_body = MakeErrorJson(message, "mockllm_request_mismatch", first.pointer);
+        v.error_body = MakeErrorJson(message, "mockllm_request_mismatch",
+                                     CapText(first.pointer, kMaxQuotedBytes));
         Json& e = v.error_body["error"];
         e["pointer"] = CapText(first.pointer, kMaxQuotedBytes);
         e["expected"] = first.expected ? QuotedValue(*first.expected) : nullptr;
         e["actual"] = first.actual ? QuotedValue(*first.actual) : nullptr;
         e["differences"] = DifferencesJson(diffs);
         e["trace"] = trace.id;
-        e["session"] = session;
+        e["session"] = shown_session();
         e["exchange"] = x;
         v.findings.push_back(Finding{"request_mismatch", message});
         return v;

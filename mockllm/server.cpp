@@ -80,7 +80,8 @@ struct Server::Impl {
   bool stopped = false;
 
   explicit Impl(ServerOptions opts)
-      : options(std::move(opts)), journal(options.journal_limit, options.journal_max_bytes) {}
+      : options(std::move(opts)),
+        journal(options.journal_limit, options.journal_max_bytes, options.journal_whole_bodies) {}
 
   // Waits until `t`; false when the server is stopping.
   bool WaitUntil(Clock::time_point t) {
@@ -290,12 +291,12 @@ struct Server::Impl {
       if (!IsJsonContentType(ct)) {
         entry.body = BodyValue(req.body);
         RedactSecrets(entry.body);
-        return fail(
-            415,
-            MakeErrorJson(
-                Format("unsupported content type \"{}\": send the body as application/json", ct),
-                "invalid_request_error", nullptr, "unsupported_content_type"),
-            "malformed_request");
+        return fail(415,
+                    MakeErrorJson(
+                        Format("unsupported content type \"{}\": send the body as application/json",
+                               CapText(ct, kMaxErrorBytes)),
+                        "invalid_request_error", nullptr, "unsupported_content_type"),
+                    "malformed_request");
       }
       auto parsed = llmconform::ReadJson("request body", req.body);
       if (!parsed) {
@@ -316,7 +317,8 @@ struct Server::Impl {
     if (route.kind == Route::Kind::kUnknownTrace) {
       return fail(404,
                   MakeErrorJson(Format("no loaded trace has the id \"{}\" (pinned route {})",
-                                       route.trace_id, route.path),
+                                       CapText(route.trace_id, kMaxErrorBytes),
+                                       CapText(route.path, kMaxErrorBytes)),
                                 "mockllm_unknown_trace"),
                   "unknown_trace");
     }
@@ -328,7 +330,8 @@ struct Server::Impl {
     }
     if (!pinned && !book->KnownPath(req.method, route.rest) && !proxy) {
       return fail(404,
-                  MakeErrorJson(Format("Invalid URL ({} {})", req.method, route.path),
+                  MakeErrorJson(Format("Invalid URL ({} {})", CapText(req.method, kMaxErrorBytes),
+                                       CapText(route.path, kMaxErrorBytes)),
                                 "invalid_request_error"),
                   "");
     }

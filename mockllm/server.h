@@ -46,7 +46,8 @@
 //   {"seq":1, "session":"default"|null, "trace":"id"|null, "method":"POST",
 //    "path":"/t/x/v1/chat/completions",
 //    "request":{"headers":{lower-case name: value, secrets "[redacted]"},
-//               "body": parsed JSON | the text | null},
+//               "body": parsed JSON | the text | null,
+//               "body_cut": true (only when the bounds below cut the body)},
 //    "response":{"status":200, "exchange":0|null (0-based index in the trace),
 //                "stream":true, "bytes":N (planned), "cut":false,
 //                "outcome":"sending"|"complete"|"cut"|"client_disconnected"|"stopped"},
@@ -54,9 +55,13 @@
 //    "findings":[{"rule":"request_mismatch","message":"…"}],
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
 //    "proxied":"upstream URL" (answered by --proxy)}
-// No text in an entry (a body that is not JSON, a header, a message) keeps
-// more than 64 KiB: longer text ends with "… [N bytes in all]" (journal.h),
-// and an error answer quotes at most 1 KiB of what it received.
+// No text in an entry (a body that is not JSON, each string of a JSON body or
+// of "nearest", a header, a message) keeps more than 64 KiB: longer text ends
+// with "… [N bytes in all]"; a JSON body or "nearest" over 1 MiB even so is
+// kept as its text, cut (a string); the oldest entries are dropped past
+// journal_limit entries or journal_max_bytes of text (journal.h);
+// journal_whole_bodies keeps JSON bodies whole. An error answer quotes at
+// most 1 KiB of each value of the request it names (replay_book.h).
 // `outcome` is amended when the body has been written, which may be just
 // after a client has read the last byte.
 //
@@ -103,9 +108,10 @@ struct ServerOptions {
   std::size_t max_body_bytes = 16 * 1024 * 1024;         // larger request bodies get 413
   std::size_t journal_limit = 10000;                     // entries kept (oldest dropped)
   std::size_t journal_max_bytes = kDefaultJournalBytes;  // text they keep (oldest dropped)
-  std::size_t max_sessions = 10000;  // sessions kept (least recently used forgotten)
-  int threads = 32;                  // worker threads started at once (mockllm/http_listener.h)
-  int max_connections = 4096;        // open connections; one more is answered 503
+  bool journal_whole_bodies = false;  // keep JSON bodies whole (mockllm/journal.h)
+  std::size_t max_sessions = 10000;   // sessions kept (least recently used forgotten)
+  int threads = 32;                   // worker threads started at once (mockllm/http_listener.h)
+  int max_connections = 4096;         // open connections; one more is answered 503
   int read_timeout_ms = 2000;  // a request's head arrives within this; its body pauses no longer
   int keep_alive_seconds = 1;  // idle keep-alive connections close after this
   std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)

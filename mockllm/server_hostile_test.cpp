@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "base/utf8.h"
@@ -167,6 +169,17 @@ TEST(HostileServer, AValidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   EXPECT_THAT(kept["messages"][0]["content"].get<std::string>(),
               HasSubstr(std::to_string(text.size()) + " bytes in all"));
   EXPECT_EQ(journal[0]["nearest"]["differences"][0]["pointer"], "/messages/0/content");
+  EXPECT_EQ(journal[0]["request"]["body_cut"], true);
+
+  // Kept whole when asked (llmconform judge needs every byte), and not marked.
+  auto whole = Start({.journal_whole_bodies = true});
+  httplib::Client w("127.0.0.1", whole->port());
+  w.set_read_timeout(300, 0);
+  ASSERT_TRUE(w.Post("/v1/chat/completions", body, "application/json"));
+  const nlohmann::json kept_whole = whole->Journal();
+  ASSERT_EQ(kept_whole.size(), 1u);
+  EXPECT_EQ(kept_whole[0]["request"]["body"], nlohmann::json::parse(body));
+  EXPECT_FALSE(kept_whole[0]["request"].contains("body_cut"));
 }
 
 // Many small values make a large body no string cap shortens: it is kept as
@@ -214,6 +227,34 @@ TEST(HostileServer, AJournaledBodyIsTheValueSent) {
   EXPECT_EQ(journal[0]["request"]["body"], nlohmann::json::parse(spaced));
   EXPECT_EQ(journal[1]["request"]["body"]["api_key"], "[redacted]");
   EXPECT_THAT(journal.dump(), Not(HasSubstr("abcdefghijklmnop")));
+}
+
+// A client that sent more than the server read (here 100 KB after its
+// request) and reads its answer late: closing with those bytes unread would
+// reset the connection and destroy the answer (it did, 20 times in 20).
+TEST(HostileServer, ALastAnswerSurvivesBytesTheServerDidNotRead) {
+  auto s = Start();
+  for (const std::string_view version : {"HTTP/1.0", "HTTP/1.1"}) {
+    const int fd = Connect(s->port());
+    ASSERT_GE(fd, 0);
+    const std::string request = "POST /v1/chat/completions " + std::string(version) +
+                                "\r\nHost: x\r\nConnection: close\r\n"
+                                "Content-Type: application/json\r\nContent-Length: " +
+                                std::to_string(kBody.size()) + "\r\n\r\n" + kBody +
+                                std::string(100000, 'x');
+    std::size_t sent = 0;
+    while (sent < request.size()) {
+      const ssize_t n =
+          ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n <= 0) break;  // the rest does not fit: what was sent is enough
+      sent += static_cast<std::size_t>(n);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::string answer;
+    ReadAll(fd, answer);
+    ::close(fd);
+    EXPECT_THAT(answer, AllOf(StartsWith("HTTP/1.1 200"), HasSubstr(R"("id":"c1")"))) << version;
+  }
 }
 
 TEST(HostileServer, CapTextCutsAtACodePointBoundaryAndNotesTheSize) {

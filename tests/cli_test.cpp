@@ -164,19 +164,21 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   const fs::path refused = dir.path() / "refused.jsonl";
   {
     std::ofstream out(refused);
-    nlohmann::json entry = nlohmann::json::parse(ReadWholeFile(journal_with(spec["expect"]["messages"])));
+    nlohmann::json entry =
+        nlohmann::json::parse(ReadWholeFile(journal_with(spec["expect"]["messages"])));
     entry["response"] = {{"status", 200}, {"exchange", 0}, {"outcome", "complete"}};
     out << entry.dump() << "\n";
     entry["seq"] = 2;
     entry["response"] = {{"status", 400}, {"exchange", nullptr}};
-    entry["findings"] = {{{"rule", "trace_exhausted"},
-                          {"message", "trace \"x\" is exhausted: request 2 of session \"default\""}}};
+    entry["findings"] = {
+        {{"rule", "trace_exhausted"},
+         {"message", "trace \"x\" is exhausted: request 2 of session \"default\""}}};
     out << entry.dump() << "\n";
   }
-  auto exhausted = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(),
-                               "--scenario", "multiturn/s2-trim-oldest-history", "--journal",
-                               refused.string(), "--report", "console"},
-                              "", "", {"NO_COLOR=1"});
+  auto exhausted = RunProcess(
+      {kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+       "multiturn/s2-trim-oldest-history", "--journal", refused.string(), "--report", "console"},
+      "", "", {"NO_COLOR=1"});
   EXPECT_EQ(exhausted.exit_code, 1) << exhausted.out << exhausted.err;
   EXPECT_NE(exhausted.out.find("GATE-TRACE-EXHAUSTED"), std::string::npos) << exhausted.out;
   EXPECT_NE(exhausted.out.find("GATE-TOO-MANY-REQUESTS"), std::string::npos) << exhausted.out;
@@ -195,6 +197,21 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   ASSERT_NE(said, std::string::npos) << none.err;
   EXPECT_EQ(none.err.find("no requests were journaled", said + 1), std::string::npos) << none.err;
   EXPECT_EQ(none.out, "");
+  // A body mockllm's journal bounds cut is not judged by what is left of it.
+  const fs::path cut = dir.path() / "cut.jsonl";
+  {
+    nlohmann::json entry =
+        nlohmann::json::parse(ReadWholeFile(journal_with(spec["expect"]["messages"])));
+    entry["seq"] = 7;
+    entry["request"]["body_cut"] = true;
+    std::ofstream(cut) << entry.dump() << "\n";
+  }
+  auto refused_cut =
+      RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                  "multiturn/s2-trim-oldest-history", "--journal", cut.string()});
+  EXPECT_EQ(refused_cut.exit_code, 2);
+  EXPECT_NE(refused_cut.err.find("request seq 7 was cut"), std::string::npos) << refused_cut.err;
+  EXPECT_NE(refused_cut.err.find("--journal-whole-bodies"), std::string::npos) << refused_cut.err;
 }
 
 }  // namespace
