@@ -311,6 +311,9 @@ struct Server::Impl {
       // Once, on arrival: the journal keeps no secret, and the book compares
       // redacted bodies (a recording matches the client that made it). A
       // body with no secret is journaled as it came (JournalEntry::body_json).
+      // Its text is read back as JSON, so what the journal shows is the parsed
+      // value; a duplicate key's earlier value (which parsing drops, unread by
+      // redaction) stays only in that text, never in what is read out.
       if (!RedactSecrets(body) && req.body.size() <= kMaxKeptBytes) entry.body_json = req.body;
     }
 
