@@ -128,6 +128,7 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
              {"traces", book.TraceIds()},
              {"requests", journal.total()},
              {"journal_dropped", journal.dropped()},
+             {"journal_bytes", journal.kept_bytes()},
              {"sessions", book.SessionCount()},
              {"sessions_evicted", book.SessionsEvicted()}}};
   }

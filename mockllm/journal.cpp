@@ -123,6 +123,11 @@ std::uint64_t Journal::Append(JournalEntry entry) {
   if (entries_.empty()) first_seq_ = seq;
   entries_.push_back(std::move(entry));
   kept_bytes_ += bytes;
+  DropOverLimits(evicted);
+  return seq;
+}
+
+void Journal::DropOverLimits(std::vector<JournalEntry>& evicted) {
   while (entries_.size() > limit_ || (kept_bytes_ > max_bytes_ && entries_.size() > 1)) {
     kept_bytes_ -= KeptBytes(entries_.front());
     evicted.push_back(std::move(entries_.front()));
@@ -130,11 +135,11 @@ std::uint64_t Journal::Append(JournalEntry entry) {
     ++first_seq_;
     ++dropped_;
   }
-  return seq;
 }
 
 void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
                          std::optional<llmconform::Finding> finding) {
+  std::vector<JournalEntry> evicted;  // freed after the lock is released
   std::lock_guard lock(mu_);
   if (entries_.empty() || seq < first_seq_ || seq - first_seq_ >= entries_.size()) return;
   JournalEntry& e = entries_[seq - first_seq_];
@@ -145,6 +150,7 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
     finding->message = CapText(finding->message, kMaxKeptBytes);
     kept_bytes_ += finding->rule.size() + finding->message.size() + 64;
     e.findings.push_back(std::move(*finding));
+    DropOverLimits(evicted);  // the finding may take the journal past its budget
   }
 }
 
@@ -193,6 +199,11 @@ std::uint64_t Journal::total() const {
 std::uint64_t Journal::dropped() const {
   std::lock_guard lock(mu_);
   return dropped_;
+}
+
+std::size_t Journal::kept_bytes() const {
+  std::lock_guard lock(mu_);
+  return kept_bytes_;
 }
 
 }  // namespace llmconform::mockllm

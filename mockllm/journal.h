@@ -95,8 +95,16 @@ class Journal {
   void Clear();
   std::uint64_t total() const;    // entries ever appended
   std::uint64_t dropped() const;  // entries dropped for the entry limit or the byte budget
+  // The bytes the held entries keep, as the byte budget counts them: their
+  // texts and a fixed part each.
+  std::size_t kept_bytes() const;
 
  private:
+  // Drops the oldest entries (into `evicted`, to be freed outside the lock)
+  // while the limit or the byte budget is passed, keeping the newest. Needs
+  // mu_ held.
+  void DropOverLimits(std::vector<JournalEntry>& evicted);
+
   mutable std::mutex mu_;
   std::size_t limit_;
   std::size_t max_bytes_;
