@@ -614,6 +614,8 @@ std::vector<std::string> Server::Warnings() const { return impl_->book->Warnings
 
 std::uint64_t Server::mismatches() const { return impl_->mismatches.load(); }
 
+std::uint64_t Server::journal_dropped() const { return impl_->journal.dropped(); }
+
 void Server::Reset() { impl_->ResetAll(); }
 
 void Server::Stop() { impl_->Stop(); }

@@ -147,6 +147,9 @@ class Server {
   // Requests that matched nothing they were compared with (mismatched,
   // exhausted, no match, unknown trace), proxied ones excepted.
   std::uint64_t mismatches() const;
+  // Journal entries dropped for the journal's limits (journal_limit,
+  // journal_max_bytes).
+  std::uint64_t journal_dropped() const;
   // Forgets every session and the journal.
   void Reset();
 

@@ -69,6 +69,21 @@ node -e '
 grep -q 'stopped by SIGTERM after 2 journaled request' "$work/timed.err" || fail "stop summary"
 echo "ok   SIGTERM stops cleanly and writes the journal"
 
+# 1b. A journal past its limit says so on stop, and the file holds the newest.
+start limited --traces "$fixtures" --speed 0 --journal-limit 1 --journal "$work/limited.json"
+limited_pid=$pid
+post l "$work/req0.json" /dev/null >/dev/null
+post l "$work/req1.json" /dev/null >/dev/null
+kill -TERM "$limited_pid"
+wait "$limited_pid" || fail "mockllm exited with $? on SIGTERM"
+node -e '
+  const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  if (j.length !== 1 || j[0].seq !== 2) { console.error(JSON.stringify(j)); process.exit(1); }' \
+  "$work/limited.json" || fail "a limited journal keeps the newest entry"
+grep -q 'the journal dropped its 1 oldest request(s)' "$work/limited.err" || fail "no word of the dropped entry"
+ls "$work" | grep -q '^limited.json.' && fail "a temporary journal file was left behind"
+echo "ok   a journal past --journal-limit says so on stop"
+
 # 2. Re-split into seeded random pieces: the same bytes, twice.
 start resplit --traces "$fixtures" --speed 0 --fault resplit --seed 42
 for run in a b; do
