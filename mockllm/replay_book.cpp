@@ -346,10 +346,10 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
         v.status = 400;
         v.mismatch = true;
         const Difference& first = diffs.front();
-        v.error_body = MakeErrorJson(message, "mockllm_request_mismatch",
-                                     CapText(first.pointer, kMaxQuotedBytes));
+        const std::string pointer = CapText(first.pointer, kMaxQuotedBytes);
+        v.error_body = MakeErrorJson(message, "mockllm_request_mismatch", pointer);
         Json& e = v.error_body["error"];
-        e["pointer"] = CapText(first.pointer, kMaxQuotedBytes);
+        e["pointer"] = pointer;
         e["expected"] = first.expected ? QuotedValue(*first.expected) : nullptr;
         e["actual"] = first.actual ? QuotedValue(*first.actual) : nullptr;
         e["differences"] = DifferencesJson(diffs);

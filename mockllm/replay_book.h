@@ -101,9 +101,10 @@ struct Verdict {
   bool mismatch = false;  // the request matched nothing it was compared with
 };
 
-// What an error answer or the journal quotes of one value at most: a longer
-// string is cut (CapText), and a larger object or array is quoted as its JSON
-// text, cut, so a huge request is never echoed back.
+// What an error answer or the journal quotes at most of one thing the
+// request sent (a value, a pointer, a header, a name): a longer string is cut
+// (CapText), and a larger object or array is quoted as its JSON text, cut, so
+// a huge request is never echoed back.
 inline constexpr std::size_t kMaxQuotedBytes = 1024;
 Json QuotedValue(const Json& value);
 // {"pointer","expected","actual"} objects (a side absent: no key), each

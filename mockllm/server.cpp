@@ -31,9 +31,6 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
-// What an error message quotes of a request at most.
-constexpr std::size_t kMaxErrorBytes = 1024;
-
 bool IsJsonContentType(std::string_view ct) {
   std::string lower(ct);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -294,7 +291,7 @@ struct Server::Impl {
         return fail(415,
                     MakeErrorJson(
                         Format("unsupported content type \"{}\": send the body as application/json",
-                               CapText(ct, kMaxErrorBytes)),
+                               CapText(ct, kMaxQuotedBytes)),
                         "invalid_request_error", nullptr, "unsupported_content_type"),
                     "malformed_request");
       }
@@ -303,7 +300,7 @@ struct Server::Impl {
         entry.body = RedactText(req.body);
         return fail(400,
                     MakeErrorJson(Format("the request body is not valid JSON: {}",
-                                         CapText(parsed.error().AtLineColumn(), kMaxErrorBytes)),
+                                         CapText(parsed.error().AtLineColumn(), kMaxQuotedBytes)),
                                   "invalid_request_error", nullptr, "invalid_json"),
                     "malformed_request");
       }
@@ -320,8 +317,8 @@ struct Server::Impl {
     if (route.kind == Route::Kind::kUnknownTrace) {
       return fail(404,
                   MakeErrorJson(Format("no loaded trace has the id \"{}\" (pinned route {})",
-                                       CapText(route.trace_id, kMaxErrorBytes),
-                                       CapText(route.path, kMaxErrorBytes)),
+                                       CapText(route.trace_id, kMaxQuotedBytes),
+                                       CapText(route.path, kMaxQuotedBytes)),
                                 "mockllm_unknown_trace"),
                   "unknown_trace");
     }
@@ -333,8 +330,8 @@ struct Server::Impl {
     }
     if (!pinned && !book->KnownPath(req.method, route.rest) && !proxy) {
       return fail(404,
-                  MakeErrorJson(Format("Invalid URL ({} {})", CapText(req.method, kMaxErrorBytes),
-                                       CapText(route.path, kMaxErrorBytes)),
+                  MakeErrorJson(Format("Invalid URL ({} {})", CapText(req.method, kMaxQuotedBytes),
+                                       CapText(route.path, kMaxQuotedBytes)),
                                 "invalid_request_error"),
                   "");
     }
@@ -347,7 +344,7 @@ struct Server::Impl {
         !name.empty() && !(dialect = FindDialect(name))) {
       return fail(400,
                   MakeErrorJson(Format("X-Mockllm-Dialect: unknown dialect \"{}\" (known: {})",
-                                       CapText(name, kMaxErrorBytes), DialectNames()),
+                                       CapText(name, kMaxQuotedBytes), DialectNames()),
                                 "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
                   "malformed_request");
     }
