@@ -403,7 +403,9 @@ class JudgeCommand final : public Command {
         "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
         "Rules that need outputs the journal cannot show are skipped unless --outputs gives them.\n"
         "A request whose body the journal's bounds cut (\"body_cut\") cannot be judged (exit 2):\n"
-        "give mockllm serve --journal-whole-bodies when your client sends strings over 64 KiB.");
+        "give mockllm serve --journal-whole-bodies when your client sends strings over 64 KiB.\n"
+        "Nor can a journal whose limits dropped requests (\"dropped_before\", exit 2): raise\n"
+        "mockllm serve --journal-limit and --journal-max-bytes.");
   }
 
   int Run() override {
@@ -438,8 +440,19 @@ class JudgeCommand final : public Command {
                 << ": no requests were journaled (did the client reach mockllm?)\n";
       return kExitUsage;
     }
-    // A body mockllm's journal bounds cut cannot be judged by its content.
+    // A body mockllm's journal bounds cut cannot be judged by its content,
+    // nor a client by a journal that lost some of its requests.
     for (const Json& e : obs.journal) {
+      if (const Json* dropped =
+              e.is_object() && e.contains("dropped_before") ? &e["dropped_before"] : nullptr) {
+        std::cerr << "llmconform judge: " << journal_.string() << ": mockllm's journal dropped "
+                  << dropped->dump() << " request(s) before seq "
+                  << e.value("seq", Json(nullptr)).dump()
+                  << " for its limits; serve with a larger --journal-limit and "
+                     "--journal-max-bytes (or POST /__admin/reset between clients) to judge "
+                     "every request\n";
+        return kExitUsage;
+      }
       const Json* request = e.is_object() && e.contains("request") ? &e["request"] : nullptr;
       if (request && request->is_object() && request->value("body_cut", false) == true) {
         std::cerr << "llmconform judge: " << journal_.string() << ": the body of request seq "

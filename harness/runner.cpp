@@ -144,6 +144,13 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   if (server) {
     obs->journal = server->Journal();
     server->Stop();
+    // The rules judge every request: a journal that lost its oldest is no ground.
+    if (const std::uint64_t dropped = server->journal_dropped(); dropped > 0) {
+      return std::unexpected(Error{Format(
+          "the client made {} requests; mockllm's journal kept the newest {} and dropped {}, so "
+          "the requests cannot all be judged",
+          obs->journal.size() + dropped, obs->journal.size(), dropped)});
+    }
   }
   return obs;
 }

@@ -29,21 +29,35 @@ bool Unmatched(const Json& entry) {
   return false;
 }
 
+// The journal's entries that `keep` accepts. The oldest entry's
+// "dropped_before" (Journal::Page) moves to the first entry kept, so a
+// filtered view still tells that older requests were dropped.
+template <typename Keep>
+Json KeptEntries(const Journal& journal, Keep keep) {
+  Json all = journal.Entries();
+  const Json dropped = all.empty() ? Json() : all[0].value("dropped_before", Json());
+  Json out = Json::array();
+  for (Json& e : all) {
+    if (keep(e)) out.push_back(std::move(e));
+  }
+  if (!out.empty() && !dropped.is_null()) out[0]["dropped_before"] = dropped;
+  return out;
+}
+
 // The journal, keeping entries whose fields equal every given parameter.
 Json FilteredJournal(const Journal& journal,
                      const std::multimap<std::string, std::string>& params) {
-  Json out = Json::array();
-  for (Json& e : journal.Entries()) {
+  return KeptEntries(journal, [&](const Json& e) {
     bool keep = true;
     for (const char* key : {"session", "trace"}) {
       auto [lo, hi] = params.equal_range(key);
       for (auto it = lo; it != hi; ++it) {
-        keep = keep && e[key].is_string() && e[key].get<std::string>() == it->second;
+        keep = keep && e.contains(key) && e[key].is_string() &&
+               e[key].get<std::string>() == it->second;
       }
     }
-    if (keep) out.push_back(std::move(e));
-  }
-  return out;
+    return keep;
+  });
 }
 
 std::atomic<std::uint64_t> stub_count{0};
@@ -136,11 +150,7 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
     return {200, FilteredJournal(journal, r.params)};
   }
   if (r.method == "GET" && path == "/__admin/unmatched") {
-    Json out = Json::array();
-    for (Json& e : journal.Entries()) {
-      if (Unmatched(e)) out.push_back(std::move(e));
-    }
-    return {200, std::move(out)};
+    return {200, KeptEntries(journal, [](const Json& e) { return Unmatched(e); })};
   }
   if (r.method == "GET" && path == "/__admin/sessions") return {200, book.Sessions()};
   if (r.method == "POST" && path == "/__admin/reset") {

@@ -115,7 +115,8 @@ client-address: one session per client IP address. none: one session for all.
 Bounds: no journal entry keeps more than 64 KiB of any text, each string of a
 JSON body included (longer text ends with "... [N bytes in all]"), nor more
 than 1 MiB of a JSON body; the journal keeps at most --journal-limit entries
-and --journal-max-bytes bytes (the oldest dropped); an error answer quotes at
+and --journal-max-bytes bytes (the oldest dropped, and the first entry read
+then says "dropped_before": N); an error answer quotes at
 most 1 KiB of each value of the request it names (a mismatch's differences,
 "nearest"); --max-sessions sessions are kept (least recently used forgotten);
 POST /__admin/reset frees what sessions and journal held. A request without

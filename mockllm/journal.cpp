@@ -1,6 +1,7 @@
 #include "mockllm/journal.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "base/json_read.h"
 #include "base/utf8.h"
@@ -157,23 +158,19 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
 // Entries are copied under the lock and made JSON outside it (parsing their
 // bodies back), so reading the journal holds up requests no longer than a copy.
 Json Journal::Entries() const {
-  std::deque<JournalEntry> held;
-  std::uint64_t seq = 0;
-  {
-    std::lock_guard lock(mu_);
-    held = entries_;
-    seq = first_seq_;
-  }
   Json out = Json::array();
-  for (const auto& e : held) out.push_back(e.ToJson(seq++));
+  for (Json& e : Page(0, std::numeric_limits<std::size_t>::max())) out.push_back(std::move(e));
   return out;
 }
 
 std::vector<Json> Journal::Page(std::uint64_t after, std::size_t limit) const {
   std::vector<std::pair<std::uint64_t, JournalEntry>> held;
+  std::uint64_t from = 0;  // the first seq the caller has not seen, since the last Clear
+  if (after == std::numeric_limits<std::uint64_t>::max()) return {};
   {
     std::lock_guard lock(mu_);
-    for (std::uint64_t seq = std::max(after + 1, first_seq_);
+    from = std::max(after + 1, cleared_seq_);
+    for (std::uint64_t seq = std::max(from, first_seq_);
          seq - first_seq_ < entries_.size() && held.size() < limit; ++seq) {
       held.emplace_back(seq, entries_[seq - first_seq_]);
     }
@@ -181,6 +178,8 @@ std::vector<Json> Journal::Page(std::uint64_t after, std::size_t limit) const {
   std::vector<Json> out;
   out.reserve(held.size());
   for (const auto& [seq, e] : held) out.push_back(e.ToJson(seq));
+  if (!held.empty() && held.front().first > from)
+    out.front()["dropped_before"] = held.front().first - from;
   return out;
 }
 
@@ -189,6 +188,7 @@ void Journal::Clear() {
   entries_.clear();
   kept_bytes_ = 0;
   first_seq_ = next_seq_;
+  cleared_seq_ = next_seq_;
 }
 
 std::uint64_t Journal::total() const {

@@ -86,10 +86,14 @@ class Journal {
   // Sets the outcome of the entry with `seq`, if still held, adding `finding`.
   void SetOutcome(std::uint64_t seq, std::string_view outcome,
                   std::optional<llmconform::Finding> finding = std::nullopt);
-  // Every held entry, oldest first.
+  // Every held entry, oldest first (as Page(0, all), "dropped_before" too).
   nlohmann::json Entries() const;
   // Up to `limit` held entries with a seq above `after`, oldest first: a page
-  // of the journal (the admin route streams the journal page by page).
+  // of the journal (the admin route streams the journal page by page). When
+  // the limits dropped entries the caller has not seen (seqs above `after`,
+  // since the last Clear), the page's first entry says how many:
+  // "dropped_before": N. A reader of the journal (llmconform judge) knows
+  // from it that requests are missing.
   std::vector<nlohmann::json> Page(std::uint64_t after, std::size_t limit) const;
   // Drops every entry (seq keeps counting).
   void Clear();
@@ -111,7 +115,8 @@ class Journal {
   bool whole_bodies_;
   std::size_t kept_bytes_ = 0;  // KeptBytes of every held entry
   std::deque<JournalEntry> entries_;
-  std::uint64_t first_seq_ = 1;  // seq of entries_.front()
+  std::uint64_t first_seq_ = 1;    // seq of entries_.front()
+  std::uint64_t cleared_seq_ = 1;  // the first seq after the last Clear
   std::uint64_t next_seq_ = 1;
   std::uint64_t dropped_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <limits>
 #include <string>
 
 namespace llmconform::mockllm {
@@ -126,6 +127,27 @@ TEST(Journal, WholeBodiesAreKeptWholeAndUnmarked) {
   ASSERT_EQ(held.size(), 1u);
   EXPECT_EQ(held[0]["request"]["body"], body);
   EXPECT_FALSE(held[0]["request"].contains("body_cut"));
+}
+
+TEST(Journal, AReaderIsToldWhatTheLimitsDroppedBeforeWhatItReads) {
+  Journal journal(3);
+  for (int i = 0; i < 5; ++i) journal.Append(JournalEntry{});  // seqs 1-5; 1 and 2 dropped
+  const Json all = journal.Entries();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0]["seq"], 3);
+  EXPECT_EQ(all[0]["dropped_before"], 2);
+  EXPECT_FALSE(all[1].contains("dropped_before"));
+  // A reader that saw up to seq 1 missed seq 2 only; one that saw seq 3 missed nothing.
+  EXPECT_EQ(journal.Page(1, 10).front()["dropped_before"], 1);
+  EXPECT_FALSE(journal.Page(3, 10).front().contains("dropped_before"));
+  EXPECT_TRUE(journal.Page(std::numeric_limits<std::uint64_t>::max(), 10).empty());
+  // What a reset cleared was not dropped.
+  journal.Clear();
+  journal.Append(JournalEntry{});
+  EXPECT_FALSE(journal.Entries()[0].contains("dropped_before"));
+  EXPECT_FALSE(journal.Page(0, 10).front().contains("dropped_before"));
+  for (int i = 0; i < 3; ++i) journal.Append(JournalEntry{});  // seqs 6-9; 6 dropped
+  EXPECT_EQ(journal.Entries()[0]["dropped_before"], 1);
 }
 
 }  // namespace

@@ -54,7 +54,10 @@
 //    "fault":{…} (when one applied),
 //    "findings":[{"rule":"request_mismatch","message":"…"}],
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
-//    "proxied":"upstream URL" (answered by --proxy)}
+//    "proxied":"upstream URL" (answered by --proxy),
+//    "dropped_before":N (on the first entry read, when the limits below
+//                        dropped N older entries since the last reset that the
+//                        reader has not seen: Journal::Page)}
 // No text in an entry (a body that is not JSON, each string of a JSON body or
 // of "nearest", a header, a message) keeps more than 64 KiB: longer text ends
 // with "… [N bytes in all]"; a JSON body or "nearest" over 1 MiB even so is

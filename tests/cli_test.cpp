@@ -212,6 +212,22 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   EXPECT_EQ(refused_cut.exit_code, 2);
   EXPECT_NE(refused_cut.err.find("request seq 7 was cut"), std::string::npos) << refused_cut.err;
   EXPECT_NE(refused_cut.err.find("--journal-whole-bodies"), std::string::npos) << refused_cut.err;
+  // Nor a client by a journal that lost its oldest requests to the limits.
+  const fs::path dropped = dir.path() / "dropped.jsonl";
+  {
+    nlohmann::json entry =
+        nlohmann::json::parse(ReadWholeFile(journal_with(spec["expect"]["messages"])));
+    entry["seq"] = 9;
+    entry["dropped_before"] = 8;
+    std::ofstream(dropped) << entry.dump() << "\n";
+  }
+  auto refused_dropped =
+      RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                  "multiturn/s2-trim-oldest-history", "--journal", dropped.string()});
+  EXPECT_EQ(refused_dropped.exit_code, 2);
+  EXPECT_NE(refused_dropped.err.find("dropped 8 request(s) before seq 9"), std::string::npos)
+      << refused_dropped.err;
+  EXPECT_NE(refused_dropped.err.find("--journal-limit"), std::string::npos) << refused_dropped.err;
 }
 
 }  // namespace

@@ -84,6 +84,13 @@ expect_failed badout GATE-CLIENT-OUTPUT GYMBRO-6.1 GYMBRO-7.2
 grep -qF "/stream/events/0/data: expected string" "$work/badout/report.json" ||
   fail "badout: the bad field is not named"
 
+# A client past the journal's 10000 entries: its oldest requests were dropped,
+# so the scenario is not judged on the rest (exit 3: could not judge).
+run flood 3 --client-cmd 'curl -s -o /dev/null -H "content-type: application/json" -d "{}" \
+  "$OPENAI_BASE_URL/chat/completions?n=[1-10001]"' --filter 'multiturn/s1-standard-assembly'
+grep -qF "the client made 10001 requests; mockllm's journal kept the newest 10000 and dropped 1" \
+  "$work/flood.out" || fail "flood: the dropped requests are not told"
+
 run exit1 1 --client-cmd 'echo boom >&2; exit 4' --filter 'multiturn/s1-standard-assembly'
 expect_failed exit1 GATE-CLIENT-EXIT GATE-TOO-FEW-REQUESTS GATE-CLIENT-OUTPUT
 grep -qF "boom" "$work/exit1.out" || fail "exit1: the client's stderr is not quoted"

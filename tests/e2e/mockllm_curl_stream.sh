@@ -74,12 +74,21 @@ start limited --traces "$fixtures" --speed 0 --journal-limit 1 --journal "$work/
 limited_pid=$pid
 post l "$work/req0.json" /dev/null >/dev/null
 post l "$work/req1.json" /dev/null >/dev/null
+for view in "journal" "journal?session=l" "journal?after=0&limit=5"; do
+  curl -sS "$url/__admin/$view" -o "$work/limited-view.json"
+  node -e '
+    const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    if (j.length !== 1 || j[0].seq !== 2 || j[0].dropped_before !== 1) {
+      console.error(JSON.stringify(j)); process.exit(1);
+    }' "$work/limited-view.json" || fail "GET /__admin/$view does not tell the dropped entry"
+done
 kill -TERM "$limited_pid"
 wait "$limited_pid" || fail "mockllm exited with $? on SIGTERM"
 node -e '
   const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  if (j.length !== 1 || j[0].seq !== 2) { console.error(JSON.stringify(j)); process.exit(1); }' \
-  "$work/limited.json" || fail "a limited journal keeps the newest entry"
+  if (j.length !== 1 || j[0].seq !== 2 || j[0].dropped_before !== 1) {
+    console.error(JSON.stringify(j)); process.exit(1);
+  }' "$work/limited.json" || fail "a limited journal keeps the newest entry, marked"
 grep -q 'the journal dropped its 1 oldest request(s)' "$work/limited.err" || fail "no word of the dropped entry"
 ls "$work" | grep -q '^limited.json.' && fail "a temporary journal file was left behind"
 echo "ok   a journal past --journal-limit says so on stop"
