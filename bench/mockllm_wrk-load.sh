@@ -13,7 +13,11 @@
 # rounds, the servers' order alternating; each figure is the median of its
 # rounds. Then the same at WIDE connections (wrk's p99 latency beside req/s),
 # then mockllm's RSS sampled across a longer non-streamed run. Prints req/s,
-# errors (socket errors and non-2xx answers) and the ratios. Exit 0 when
+# errors (socket errors and non-2xx answers) and the ratios, and each
+# server's CPU time per answered request (its processes' user + system time
+# over the run, from /proc, divided by the requests wrk counted: wrk shares
+# the cores, so a req/s ratio is narrowed by the load generator's share; the
+# CPU ratio is what each server costs apart from it). Exit 0 when
 # mockllm reaches TARGET_RATIO x WireMock's req/s on both at CONNECTIONS,
 # with no errors and RSS growth under RSS_LIMIT_PERCENT; 1 otherwise.
 #
@@ -156,6 +160,7 @@ mockllm_url=$url
 mockllm_pid=$pid
 start_mockllm piecewise --piecewise
 piecewise_url=$url
+piecewise_pid=$pid
 
 # Start WireMock. By default without a request journal: its fastest setting
 # (its own default journal grows without bound; a bounded one,
@@ -163,7 +168,8 @@ piecewise_url=$url
 wiremock_port=$(free_port)
 java -jar "$jar" --port "$wiremock_port" --bind-address 127.0.0.1 --root-dir "$work/wiremock" \
   $wiremock_journal_flag --disable-banner --container-threads 64 >"$work/wiremock.log" 2>&1 &
-pids+=("$!")
+wiremock_pid=$!
+pids+=("$wiremock_pid")
 wiremock_url=http://127.0.0.1:$wiremock_port
 
 # nginx: the same bytes as static files (a POST to a static file is answered
@@ -178,6 +184,7 @@ start_nginx "$work/nginx" "$nginx_port" "
 pids+=("$nginx_pid")
 nginx_url=http://127.0.0.1:$nginx_port
 ceiling_url=$nginx_url
+ceiling_pid=$nginx_pid
 wait_for "$wiremock_url/v1/chat/completions" "$work/json.body" "$work/wiremock.log"
 wait_for "$mockllm_url/v1/chat/completions" "$work/json.body" "$work/mockllm.err"
 wait_for "$nginx_url/json/v1-chat-completions" "$work/json.body" "$work/nginx/error.log"
@@ -201,18 +208,34 @@ for kind in json stream; do
   done
 done
 
-# run_wrk URL KIND SECONDS [CONNECTIONS] → "REQ_PER_SEC ERRORS P99_MS"
+# cpu_ticks PID: the CPU time (user + system, clock ticks) of PID and its
+# children (nginx's workers) so far.
+cpu_ticks() {
+  local p t=0
+  for p in "$1" $(pgrep -P "$1" || true); do
+    t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
+}
+tick_us=$(awk -v h="$(getconf CLK_TCK)" 'BEGIN { print 1000000 / h }')
+
+# run_wrk URL KIND SECONDS [CONNECTIONS [PID]] → "REQ_PER_SEC ERRORS P99_MS CPU_US"
+# CPU_US: the CPU time the server (PID) spent per answered request, in µs.
 run_wrk() {
-  local out
+  local out t0 t1
+  t0=$(cpu_ticks "${5:-$$}")
   out=$(wrk -t "$threads" -c "${4:-$connections}" -d "${3}s" --latency -s "$work/$2.lua" "$1")
+  t1=$(cpu_ticks "${5:-$$}")
   echo "$out" >>"$work/wrk.log"
-  local rps errors non2xx p99
+  local rps errors non2xx p99 n cpu
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+  n=$(echo "$out" | awk '/requests in/ { print $1 }')
+  cpu=$(awk -v d="$((t1 - t0))" -v n="${n:-0}" -v u="$tick_us" 'BEGIN { printf "%.2f", (n > 0 ? d * u / n : 0) }')
   errors=$(echo "$out" | awk '/Socket errors:/ {gsub(",", ""); print $4 + $6 + $8 + $10}')
   non2xx=$(echo "$out" | awk '/Non-2xx or 3xx responses:/ {print $5}')
   p99=$(echo "$out" | awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
     else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } print v }')
-  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0}"
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0} $cpu"
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
@@ -224,22 +247,24 @@ run_wrk "$nginx_url/json/v1-chat-completions" json 2 >/dev/null
 
 # measure CONNECTIONS: ROUNDS rounds of every server and kind, the servers'
 # order alternating; results in $work/res-CONNECTIONS-SERVER-KIND, one
-# "rps errors p99" line per round.
+# "rps errors p99 cpu_us" line per round.
 measure() {
-  local c=$1 order r kind server url_var
+  local c=$1 order r kind server url_var pid_var
   for ((r = 0; r < rounds; r++)); do
     if ((r % 2)); then order="ceiling nginx wiremock piecewise mockllm"; else order="mockllm piecewise wiremock nginx ceiling"; fi
     for kind in json stream; do
       for server in $order; do
         [ "$server" = piecewise ] && [ "$kind" = json ] && continue
         [ "$server" = ceiling ] && [ "$kind" = stream ] && continue
-        url_var=${server}_url
-        run_wrk "${!url_var}$(path_of "$server" "$kind")" "$kind" "$duration" "$c" >>"$work/res-$c-$server-$kind"
+        url_var=${server}_url pid_var=${server}_pid
+        run_wrk "${!url_var}$(path_of "$server" "$kind")" "$kind" "$duration" "$c" "${!pid_var}" \
+          >>"$work/res-$c-$server-$kind"
       done
     done
   done
 }
-# col CONNECTIONS SERVER KIND FIELD (1 req/s, 2 errors, 3 p99 ms): the median
+# col CONNECTIONS SERVER KIND FIELD (1 req/s, 2 errors, 3 p99 ms, 4 server
+# CPU µs per request): the median
 # over the rounds (errors: their sum).
 col() {
   if [ "$4" = 2 ]; then awk '{ s += $2 } END { print s + 0 }' "$work/res-$1-$2-$3"
@@ -270,6 +295,15 @@ report() {
   w5=$(awk -v w="$(col "$c" wiremock json 1)" -v t="$target_ratio" 'BEGIN { printf "%.0f", w * t }')
   printf 'loopback ceiling (nginx: return 200 of one byte, same wrk): %.0f req/s; %s× WireMock (JSON) would be %s req/s\n' \
     "$ceiling" "$target_ratio" "$w5"
+  # wrk shares the machine's cores with the server: what a server spends per
+  # request, apart from the load generator's share, is its CPU time.
+  printf '%-32s %9s %9s %9s %10s %8s\n' "server CPU per request (µs)" "mockllm" "WireMock" "nginx" \
+    "WireMock/" "nginx/"
+  for kind in json stream; do
+    m=$(col "$c" mockllm "$kind" 4); w=$(col "$c" wiremock "$kind" 4); n=$(col "$c" nginx "$kind" 4)
+    printf '%-32s %9.2f %9.2f %9.2f %9sx %7sx\n' "  $kind" "$m" "$w" "$n" "$(ratio "$w" "$m")" "$(ratio "$n" "$m")"
+  done
+  printf '%-32s %9s %9s %9.2f\n' "  ceiling (return 200)" "" "" "$(col "$c" ceiling json 4)"
 }
 
 verdict=0
