@@ -193,7 +193,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     parser.emplace();
     parser->header_limit(static_cast<std::uint32_t>(kMaxHeadBytes));
     parser->body_limit(owner.options.max_body_bytes);
-    parser->eager(true);
+    // Not eager until the head is read (Pump): Beast then stops at its end,
+    // before a chunked body's trailer adds to its fields.
+    parser->eager(false);
     head_checked = false;
     head_fields.clear();
     started = false;
@@ -247,7 +249,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         for (;;) {
           const std::size_t n = parser->put(buf.data(), ec);
           buf.consume(n);
-          if (ec || parser->is_done() || n == 0 || buf.size() == 0) break;
+          // Stop at the end of the head: its fields are read before a
+          // chunked body's trailer, which Beast adds to them, is parsed.
+          if (ec || parser->is_done() || n == 0 || buf.size() == 0 ||
+              (!head_checked && parser->is_header_done())) {
+            break;
+          }
         }
         if (ec == http::error::need_more) ec = {};
         if (ec) return RefuseParse(ec, unparsed);
@@ -260,13 +267,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         }
         if (parser->is_header_done() && !head_checked) {
           head_checked = true;
+          parser->eager(true);  // the body, as far as its bytes have come, in one call
           head_fields = HeadersOf(parser->get());
           if (auto bad = CheckFraming(head_fields)) return Refuse(400, *bad, "bad_request");
-          if (!parser->is_done() &&
+          // Sent only while none of the body has come (RFC 9110 §10.1.1).
+          if (!parser->is_done() && buf.size() == 0 &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
             iovec iov = Iov("HTTP/1.1 100 Continue\r\n\r\n");
             SendAll(fd, &iov, 1, {});  // best effort; the client goes on after a wait
           }
+          if (buf.size() > 0 && !parser->is_done()) continue;  // the body's bytes came with it
         }
         if (parser->is_done()) return Pumped::kComplete;
       }

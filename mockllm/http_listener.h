@@ -25,7 +25,8 @@
 // one beside Transfer-Encoding is answered 400 and the connection closed. A
 // complete request followed by the client's half-close is answered, then the
 // connection is closed. `Expect: 100-continue` is honoured; pipelined
-// requests are answered in order.
+// requests are answered in order. A chunked body's trailer is read and
+// dropped: its fields never join the head's (the handler sees the head's).
 //
 // Responses are never compressed and Range requests are ignored (replay
 // writes recorded bytes). A handler that sets `Transfer-Encoding` itself

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -314,6 +315,28 @@ TEST(HostileServer, BodyFramingFollowsRfc9112) {
               AllOf(StartsWith("HTTP/1.1 400"), HasSubstr("does not end in chunked")));
   const nlohmann::json journal = s->Journal();
   ASSERT_GE(journal.size(), 2u);
+}
+
+// A chunked body's trailer fields are not headers: one cannot choose the
+// session or stand in for a header the head did not send (RFC 9110 §6.5.1).
+TEST(HostileServer, TrailerFieldsDoNotActAsHeaders) {
+  auto s = Start();
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", kBody.size());
+  const std::string reply =
+      Exchange(s->port(),
+               "POST /t/demo/v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+               "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                   std::string(size) + "\r\n" + kBody +
+                   "\r\n0\r\nX-Mockllm-Session: from-the-trailer\r\nX-Mockllm-Dialect: nope\r\n"
+                   "Authorization: Bearer sk-trailer0123456789abcdef\r\n\r\n");
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));  // no unknown-dialect 400
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 1u);
+  EXPECT_EQ(journal[0]["session"], "default");
+  EXPECT_EQ(journal[0]["request"]["body"], nlohmann::json::parse(kBody));
+  for (const char* name : {"x-mockllm-session", "x-mockllm-dialect", "authorization"})
+    EXPECT_FALSE(journal[0]["request"]["headers"].contains(name)) << name << journal.dump();
 }
 
 TEST(HostileServer, AnEndlessChunkSizeLineIsRefusedNotBuffered) {
