@@ -86,6 +86,7 @@ struct ServeArgs {
   int threads = 32;
   int max_connections = 4096;
   int read_timeout_ms = 2000;
+  int write_timeout_ms = 10000;
 };
 
 const std::string kServeFooter = std::string(R"(
@@ -115,8 +116,8 @@ client-address: one session per client IP address. none: one session for all.
 Bounds: no journal entry keeps more than 64 KiB of any text, each string of a
 JSON body included (longer text ends with "... [N bytes in all]"), nor more
 than 1 MiB of a JSON body; the journal keeps at most --journal-limit entries
-and --journal-max-bytes bytes (the oldest dropped, and the first entry read
-then says "dropped_before": N); an error answer quotes at
+and --journal-max-bytes bytes (the oldest dropped; the first entry read after
+such a gap says "dropped_before": N); an error answer quotes at
 most 1 KiB of each value of the request it names (a mismatch's differences,
 "nearest"); --max-sessions sessions are kept (least recently used forgotten);
 POST /__admin/reset frees what sessions and journal held. A request without
@@ -255,6 +256,11 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
                  "(slowloris)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--write-timeout-ms", a.write_timeout_ms,
+                 "A client that takes none of its answer for this long is disconnected (the "
+                 "journal's outcome: client_disconnected)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd.footer(kServeFooter);
 }
 
@@ -318,6 +324,7 @@ int RunServe(const ServeArgs& a) {
           .threads = a.threads,
           .max_connections = a.max_connections,
           .read_timeout_ms = a.read_timeout_ms,
+          .write_timeout_ms = a.write_timeout_ms,
           .cors = a.cors,
           .proxy = a.proxy,
           .record_to = a.record_to,

@@ -163,6 +163,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   std::optional<http::request_parser<http::string_body>> parser;
   bool head_checked = false;     // the head's framing was judged
   httplib::Headers head_fields;  // the head's fields, once judged (moved out by Head)
+  bool head_keep_alive = false;  // what the head says of keep-alive, once judged
   bool started = false;          // a byte of the current request arrived
   bool peer_eof = false;         // the client half-closed (or closed): no bytes follow the buffered
   // The client's FIN had arrived when the current answer began: a half-close
@@ -177,6 +178,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   std::string out_body;                   // the body, moved from the handler's answer…
   std::shared_ptr<const void> out_owner;  // …or the owner of the bytes it lent
   std::string_view out_lent;              // the body written: out_body's or the lent bytes
+  // The handler's response being written, held so its releaser runs once
+  // the answer has left (told true) or the connection ended first (false).
+  std::shared_ptr<httplib::Response> out_res;
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -269,6 +273,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
           head_checked = true;
           parser->eager(true);  // the body, as far as its bytes have come, in one call
           head_fields = HeadersOf(parser->get());
+          head_keep_alive = parser->get().keep_alive();
           if (auto bad = CheckFraming(head_fields)) return Refuse(400, *bad, "bad_request");
           // Sent only while none of the body has come (RFC 9110 §10.1.1).
           if (!parser->is_done() && buf.size() == 0 &&
@@ -383,6 +388,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         out_lent = out_body;
       }
     }
+    if (a.answer == a.res) out_res = a.res;
     out_at = 0;
     keep_after = a.keep;
     Flush();
@@ -415,6 +421,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     std::string().swap(out_body);
     out_lent = {};
     out_owner.reset();
+    if (out_res) {
+      out_res->content_provider_success_ = true;
+      out_res.reset();
+    }
     out_at = 0;
     if (refused) return StartDrain();
     AfterAnswer(keep_after);
@@ -539,8 +549,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       a.lent = lend.bytes;
       a.lent_owner = std::move(lend.owner);
     }
-    a.keep =
-        parser->get().keep_alive() && !IEquals(a.answer->get_header_value("Connection"), "close");
+    a.keep = (head_checked ? head_keep_alive : parser->get().keep_alive()) &&
+             !IEquals(a.answer->get_header_value("Connection"), "close");
     a.http10 = a.req->version == "HTTP/1.0";
     // Without chunked coding, closing the connection is what ends the body.
     if (a.http10 && a.answer->is_chunked_content_provider_) a.keep = false;
@@ -589,7 +599,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     const std::string head = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
     iovec iov[2] = {Iov(head),
                     Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
-    return SendAll(fd, iov, 2, WriteStall());
+    const bool ok = SendAll(fd, iov, 2, WriteStall());
+    if (a.answer == a.res) a.res->content_provider_success_ = ok;
+    return ok;
   }
 
   // How long a worker's write may make no progress (--write-timeout-ms).
@@ -685,6 +697,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   void Close() {
+    // An answer still being written did not leave whole: its releaser hears
+    // so (outside the lock; it may take locks of its own).
+    const std::shared_ptr<httplib::Response> unfinished = std::move(out_res);
     std::lock_guard lock(owner.mu);
     if (closed) return;
     closed = true;

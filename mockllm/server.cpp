@@ -466,7 +466,13 @@ struct Server::Impl {
       } else {
         res.set_content(plan.Body(), plan.content_type);
       }
+      // Complete once handed to the socket (a client that reads its answer
+      // and at once reads the journal finds it so); amended when the
+      // connection ends before the answer has left whole (HttpListener).
       SetOutcome(seq, "complete");
+      res.content_provider_resource_releaser_ = [this, seq](bool whole) {
+        if (!whole) SetOutcome(seq, "client_disconnected");
+      };
       return;
     }
     // Waits out the plan's delay, then starts the answer (its status line
@@ -528,6 +534,7 @@ struct Server::Impl {
                       .max_connections = options.max_connections,
                       .read_timeout_ms = options.read_timeout_ms,
                       .keep_alive_seconds = options.keep_alive_seconds,
+                      .write_timeout_ms = options.write_timeout_ms,
                       .max_body_bytes = options.max_body_bytes},
         [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
         [this](const httplib::Request& req, int status, const std::string& message) {

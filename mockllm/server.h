@@ -55,9 +55,9 @@
 //    "findings":[{"rule":"request_mismatch","message":"…"}],
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
 //    "proxied":"upstream URL" (answered by --proxy),
-//    "dropped_before":N (on the first entry read, when the limits below
-//                        dropped N older entries since the last reset that the
-//                        reader has not seen: Journal::Page)}
+//    "dropped_before":N (on the first entry read after a gap: the limits
+//                        below dropped N older entries since the last reset
+//                        that the reader has not seen: Journal::Page)}
 // No text in an entry (a body that is not JSON, each string of a JSON body or
 // of "nearest", a header, a message) keeps more than 64 KiB: longer text ends
 // with "… [N bytes in all]"; a JSON body or "nearest" over 1 MiB even so is
@@ -115,9 +115,10 @@ struct ServerOptions {
   std::size_t max_sessions = 10000;   // sessions kept (least recently used forgotten)
   int threads = 32;                   // worker threads started at once (mockllm/http_listener.h)
   int max_connections = 4096;         // open connections; one more is answered 503
-  int read_timeout_ms = 2000;  // a request's head arrives within this; its body pauses no longer
-  int keep_alive_seconds = 1;  // idle keep-alive connections close after this
-  std::string cors;            // "*" or an origin: CORS headers and preflights ("": none)
+  int read_timeout_ms = 2000;    // a request's head arrives within this; its body pauses no longer
+  int keep_alive_seconds = 1;    // idle keep-alive connections close after this
+  int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
+  std::string cors;              // "*" or an origin: CORS headers and preflights ("": none)
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file
   // Replies rewritten into this dialect (mockllm/dialect_rewrite.h; "" or
