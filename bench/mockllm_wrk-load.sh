@@ -55,7 +55,7 @@ esac
 mockllm=$build/mockllm/mockllm
 jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
 
-for tool in wrk node java; do
+for tool in wrk node java pgrep; do
   command -v "$tool" >/dev/null || { echo "mockllm_wrk-load: $tool is missing (scripts/install-deps)" >&2; exit 2; }
 done
 [ -n "$jar" ] || { echo "mockllm_wrk-load: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }

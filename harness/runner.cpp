@@ -144,12 +144,15 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   if (server) {
     obs->journal = server->Journal();
     server->Stop();
-    // The rules judge every request: a journal that lost its oldest is no ground.
-    if (const std::uint64_t dropped = server->journal_dropped(); dropped > 0) {
-      return std::unexpected(Error{Format(
-          "the client made {} requests; mockllm's journal kept the newest {} and dropped {}, so "
-          "the requests cannot all be judged",
-          obs->journal.size() + dropped, obs->journal.size(), dropped)});
+    // The rules judge every request: a journal that lost some is no ground.
+    for (const Json& e : obs->journal) {
+      if (e.contains("dropped_before")) {
+        return std::unexpected(Error{Format(
+            "mockllm's journal dropped {} request(s) before seq {} for its limit of {} entries, so "
+            "the client's requests cannot all be judged",
+            e["dropped_before"].dump(), e.value("seq", Json(nullptr)).dump(),
+            mockllm::ServerOptions{}.journal_limit)});
+      }
     }
   }
   return obs;
