@@ -164,6 +164,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool head_checked = false;     // the head's framing was judged
   httplib::Headers head_fields;  // the head's fields, once judged (moved out by Head)
   bool head_keep_alive = false;  // what the head says of keep-alive, once judged
+  std::size_t head_bytes = 0;    // the bytes of the head the parser has taken
   bool started = false;          // a byte of the current request arrived
   bool peer_eof = false;         // the client half-closed (or closed): no bytes follow the buffered
   // The client's FIN had arrived when the current answer began: a half-close
@@ -201,6 +202,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // before a chunked body's trailer adds to its fields.
     parser->eager(false);
     head_checked = false;
+    head_bytes = 0;
     head_fields.clear();
     started = false;
     idle_deadline = idle_until;
@@ -220,22 +222,45 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return Pumped::kRefused;
   }
 
+  Pumped RefuseHeadTooLarge() {
+    return Refuse(431,
+                  Format("the request head is larger than the limit of {} bytes", kMaxHeadBytes),
+                  "request_header_fields_too_large");
+  }
+
+  // Keeps what was read of a head that is refused before it is complete (for
+  // the journal, and to say what was wrong with its framing). `unparsed`: the
+  // bytes of this read; `from_start`: they begin with the head. Otherwise the
+  // parser took the start line and earlier fields in earlier reads, and the
+  // fields of this read are added as they are written.
+  void KeepRefusedHead(std::string_view unparsed, bool from_start) {
+    unparsed = unparsed.substr(0, kMaxHeadBytes);
+    if (from_start || parser->get().method_string().empty()) {
+      refused_head = http_io::RawHead(unparsed);
+      return;
+    }
+    refused_head = Head();
+    const httplib::Request rest = http_io::RawHead("GET / HTTP/1.1\r\n" + std::string(unparsed));
+    for (const auto& [name, value] : rest.headers) {
+      auto [lo, hi] = refused_head.headers.equal_range(name);
+      if (std::none_of(lo, hi, [&](const auto& f) { return f.second == value; }))
+        refused_head.headers.emplace(name, value);
+    }
+  }
+
   // `unparsed`: the bytes the failed parse was given (the head, for a head
   // Beast refused).
-  Pumped RefuseParse(const boost::system::error_code& ec, std::string_view unparsed) {
+  Pumped RefuseParse(const boost::system::error_code& ec, std::string_view unparsed,
+                     bool from_start) {
     if (ec == http::error::body_limit) {
       return Refuse(413,
                     Format("the request body is larger than the limit of {} bytes",
                            owner.options.max_body_bytes),
                     "request_too_large");
     }
-    if (ec == http::error::header_limit) {
-      return Refuse(431,
-                    Format("the request head is larger than the limit of {} bytes", kMaxHeadBytes),
-                    "request_header_fields_too_large");
-    }
+    if (!parser->is_header_done()) KeepRefusedHead(unparsed, from_start);
+    if (ec == http::error::header_limit) return RefuseHeadTooLarge();
     if (!parser->is_header_done()) {
-      refused_head = http_io::RawHead(unparsed.substr(0, kMaxHeadBytes));
       if (auto bad = CheckFraming(refused_head.headers)) return Refuse(400, *bad, "bad_request");
     }
     return Refuse(400, Format("malformed HTTP request ({})", ec.message()), "bad_request");
@@ -250,9 +275,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         boost::system::error_code ec;
         // flat_buffer's consume only moves its read position: this stays valid.
         const std::string_view unparsed(static_cast<const char*>(buf.data().data()), buf.size());
+        const bool from_start = head_bytes == 0;
         for (;;) {
+          const bool in_head = !parser->is_header_done();
           const std::size_t n = parser->put(buf.data(), ec);
           buf.consume(n);
+          if (in_head) head_bytes += n;
           // Stop at the end of the head: its fields are read before a
           // chunked body's trailer, which Beast adds to them, is parsed.
           if (ec || parser->is_done() || n == 0 || buf.size() == 0 ||
@@ -261,7 +289,13 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
           }
         }
         if (ec == http::error::need_more) ec = {};
-        if (ec) return RefuseParse(ec, unparsed);
+        if (ec) return RefuseParse(ec, unparsed, from_start);
+        // Beast bounds a head's unparsed rest (header_limit), not the fields
+        // it has already taken: the whole head is bounded here.
+        if (head_bytes > kMaxHeadBytes) {
+          if (!parser->is_header_done()) KeepRefusedHead({}, false);
+          return RefuseHeadTooLarge();
+        }
         // What the parser leaves unconsumed is an unfinished line: the head
         // (bounded by header_limit) or, in a chunked body, a chunk-size line
         // or trailer, which Beast does not bound.

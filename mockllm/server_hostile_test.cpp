@@ -523,6 +523,54 @@ TEST(HostileServer, AHeadThatTricklesInIsCutOffAtItsDeadlineWith408) {
               StartsWith("HTTP/1.1 200"));
 }
 
+// A head past 64 KiB (one long field, or many) is answered 431 in OpenAI's
+// error form, journaled, and the connection closed; the server goes on.
+TEST(HostileServer, AHeadPast64KiBIsAnswered431) {
+  auto s = Start();
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += "X-Field-" + std::to_string(i) + ": abcdefghijklmnop\r\n";
+  for (const std::string& fields : {"X-Long: " + std::string(70 * 1024, 'a') + "\r\n", many}) {
+    const std::string reply =
+        Exchange(s->port(), "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n" + fields +
+                                "Content-Length: 2\r\n\r\n{}");
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 431"));
+    EXPECT_THAT(reply, HasSubstr("\"code\":\"request_header_fields_too_large\""));
+    EXPECT_THAT(reply, HasSubstr("larger than the limit of 65536 bytes"));
+    EXPECT_LT(reply.size(), 1024u);  // the head is not echoed
+  }
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0]["response"]["status"], 431);
+  EXPECT_EQ(journal[0]["findings"][0]["rule"], "malformed_request");
+  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n", true),
+              StartsWith("HTTP/1.1 200"));
+}
+
+// A head refused in a later read than its start line is still said and
+// journaled whole: the parser took its first fields in the earlier read.
+TEST(HostileServer, AHeadRefusedInALaterReadIsJournaledWithItsStartLine) {
+  auto s = Start();
+  const int fd = Connect(s->port());
+  ASSERT_GE(fd, 0);
+  const std::string first = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n";
+  const std::string second = "Content-Length: abc\r\n\r\n{}";
+  ASSERT_EQ(::send(fd, first.data(), first.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(first.size()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(::send(fd, second.data(), second.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(second.size()));
+  std::string reply;
+  ReadAll(fd, reply);
+  ::close(fd);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 400"));
+  EXPECT_THAT(reply, HasSubstr("Content-Length \\\"abc\\\" is not a decimal number"));
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 1u);
+  EXPECT_EQ(journal[0]["method"], "POST");
+  EXPECT_EQ(journal[0]["path"], "/v1/chat/completions");
+  EXPECT_EQ(journal[0]["request"]["headers"]["content-length"], "abc");
+}
+
 TEST(HostileServer, PipelinedRequestsAreAnsweredInOrderAndHeadHasNoBody) {
   auto s = Start();
   const std::string health = "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n";
