@@ -257,7 +257,7 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--write-timeout-ms", a.write_timeout_ms,
-                 "A client that takes none of its answer for this long is disconnected (the "
+                 "A client that stops taking its answer for this long is disconnected (the "
                  "journal's outcome: client_disconnected)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
