@@ -396,6 +396,13 @@ struct Server::Impl {
     journal.SetOutcome(seq, outcome, std::move(finding));
   }
 
+  // The outcome of an answer that did not leave whole: the server stopping
+  // ends every connection, and that is not the client leaving.
+  std::string_view WriteFailed() {
+    std::lock_guard lock(stop_mu);
+    return stopping ? "stopped" : "client_disconnected";
+  }
+
   // Writes the plan's pieces on time; false when the response ends early.
   bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
                    Clock::time_point start) {
@@ -412,7 +419,7 @@ struct Server::Impl {
         start += stall;
       }
       if (!p.bytes.empty() && !sink.write(p.bytes.data(), p.bytes.size())) {
-        return SetOutcome(seq, "client_disconnected"), false;
+        return SetOutcome(seq, WriteFailed()), false;
       }
     }
     if (plan.cut) return SetOutcome(seq, "cut"), false;
@@ -471,7 +478,7 @@ struct Server::Impl {
       // connection ends before the answer has left whole (HttpListener).
       SetOutcome(seq, "complete");
       res.content_provider_resource_releaser_ = [this, seq](bool whole) {
-        if (!whole) SetOutcome(seq, "client_disconnected");
+        if (!whole) SetOutcome(seq, WriteFailed());
       };
       return;
     }
