@@ -220,12 +220,13 @@ cpu_ticks() {
 tick_us=$(awk -v h="$(getconf CLK_TCK)" 'BEGIN { print 1000000 / h }')
 
 # run_wrk URL KIND SECONDS [CONNECTIONS [PID]] → "REQ_PER_SEC ERRORS P99_MS CPU_US"
-# CPU_US: the CPU time the server (PID) spent per answered request, in µs.
+# CPU_US: the CPU time the server (PID) spent per answered request, in µs
+# (0 without a PID: a warm-up).
 run_wrk() {
-  local out t0 t1
-  t0=$(cpu_ticks "${5:-$$}")
+  local out t0=0 t1=0
+  [ -n "${5:-}" ] && t0=$(cpu_ticks "$5")
   out=$(wrk -t "$threads" -c "${4:-$connections}" -d "${3}s" --latency -s "$work/$2.lua" "$1")
-  t1=$(cpu_ticks "${5:-$$}")
+  [ -n "${5:-}" ] && t1=$(cpu_ticks "$5")
   echo "$out" >>"$work/wrk.log"
   local rps errors non2xx p99 n cpu
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')

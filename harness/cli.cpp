@@ -442,25 +442,14 @@ class JudgeCommand final : public Command {
     }
     // A body mockllm's journal bounds cut cannot be judged by its content,
     // nor a client by a journal that lost some of its requests.
-    for (const Json& e : obs.journal) {
-      if (const Json* dropped =
-              e.is_object() && e.contains("dropped_before") ? &e["dropped_before"] : nullptr) {
-        std::cerr << "llmconform judge: " << journal_.string() << ": mockllm's journal dropped "
-                  << dropped->dump() << " request(s) before seq "
-                  << e.value("seq", Json(nullptr)).dump()
-                  << " for its limits; serve with a larger --journal-limit and "
-                     "--journal-max-bytes (or POST /__admin/reset between clients) to judge "
-                     "every request\n";
-        return kExitUsage;
-      }
-      const Json* request = e.is_object() && e.contains("request") ? &e["request"] : nullptr;
-      if (request && request->is_object() && request->value("body_cut", false) == true) {
-        std::cerr << "llmconform judge: " << journal_.string() << ": the body of request seq "
-                  << e.value("seq", Json(nullptr)).dump()
-                  << " was cut by mockllm's journal bounds; serve with --journal-whole-bodies "
-                     "to judge it\n";
-        return kExitUsage;
-      }
+    if (auto why = UnjudgeableJournal(obs.journal)) {
+      std::cerr << "llmconform judge: " << journal_.string() << ": " << why->message
+                << (why->body_cut
+                        ? "; serve with --journal-whole-bodies to judge it\n"
+                        : " for its limits; serve with a larger --journal-limit and "
+                          "--journal-max-bytes (or POST /__admin/reset between clients) to judge "
+                          "every request\n");
+      return kExitUsage;
     }
     if (!outputs_.empty()) {
       auto text = ReadFile(outputs_);

@@ -82,6 +82,23 @@ std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& mess
   return out;
 }
 
+std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal) {
+  if (!journal.is_array()) return std::nullopt;
+  for (const Json& e : journal) {
+    if (!e.is_object()) continue;
+    const std::string seq = e.value("seq", Json(nullptr)).dump();
+    if (e.contains("dropped_before")) {
+      return UnjudgeableReason{Format("mockllm's journal dropped {} request(s) before seq {}",
+                                      e["dropped_before"].dump(), seq)};
+    }
+    const Json* request = e.contains("request") ? &e["request"] : nullptr;
+    if (request && request->is_object() && request->value("body_cut", false) == true)
+      return UnjudgeableReason{
+          Format("the body of request seq {} was cut by mockllm's journal bounds", seq), true};
+  }
+  return std::nullopt;
+}
+
 Json JournalTurns(const Json& journal) {
   if (!journal.is_array()) return journal;
   Json turns = Json::array();
@@ -145,14 +162,11 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     obs->journal = server->Journal();
     server->Stop();
     // The rules judge every request: a journal that lost some is no ground.
-    for (const Json& e : obs->journal) {
-      if (e.contains("dropped_before")) {
-        return std::unexpected(Error{Format(
-            "mockllm's journal dropped {} request(s) before seq {} for its limit of {} entries, so "
-            "the client's requests cannot all be judged",
-            e["dropped_before"].dump(), e.value("seq", Json(nullptr)).dump(),
-            mockllm::ServerOptions{}.journal_limit)});
-      }
+    if (auto why = UnjudgeableJournal(obs->journal)) {
+      return std::unexpected(
+          Error{Format("{} for its limit of {} entries, so the client's requests cannot all be "
+                       "judged",
+                       why->message, mockllm::ServerOptions{}.journal_limit)});
     }
   }
   return obs;

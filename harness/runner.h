@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "harness/scenario.h"
@@ -50,6 +51,17 @@ bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 // request gate reads the whole journal, so a client that sends a request
 // twice unasked still fails there.
 Json JournalTurns(const Json& journal);
+
+// Why mockllm's journal cannot ground a judgement of every request, or
+// nothing when it can: its limits dropped entries ("dropped_before": "mockllm's
+// journal dropped N request(s) before seq S"), or its bounds cut a body
+// ("body_cut": "the body of request seq S was cut by mockllm's journal
+// bounds"). The caller adds what to do about it. Never throws.
+struct UnjudgeableReason {
+  std::string message;
+  bool body_cut = false;  // else entries were dropped
+};
+std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal);
 
 // One scenario's observation, as a run makes it: the scenario's trace (if it
 // names one) replayed by an in-process mockllm on an ephemeral loopback port

@@ -89,6 +89,14 @@ std::string Exchange(int port, std::string_view bytes, bool half_close = false) 
   return out;
 }
 
+// POSTs `body` to /v1/chat/completions as JSON on a fresh client, waiting
+// as long as a sanitizer build may need for a large body.
+httplib::Result PostChat(const Server& s, const std::string& body) {
+  httplib::Client c("127.0.0.1", s.port());
+  c.set_read_timeout(300, 0);
+  return c.Post("/v1/chat/completions", body, "application/json");
+}
+
 nlohmann::json Health(const Server& s) {
   httplib::Client c("127.0.0.1", s.port());
   auto r = c.Get("/__admin/health");
@@ -125,9 +133,7 @@ TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
 TEST(HostileServer, AnInvalidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   auto s = Start();
   const std::string huge = "{\"text\":\"" + std::string(1024 * 1024, 'a');  // unterminated
-  httplib::Client c("127.0.0.1", s->port());
-  c.set_read_timeout(300, 0);
-  auto r = c.Post("/v1/chat/completions", huge, "application/json");
+  auto r = PostChat(*s, huge);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
   EXPECT_LT(r->body.size(), 4096u) << r->body.substr(0, 200);
@@ -149,9 +155,7 @@ TEST(HostileServer, AValidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   const std::string text(1024 * 1024, 'a');
   const std::string body =
       nlohmann::json{{"model", "m"}, {"messages", {{{"role", "user"}, {"content", text}}}}}.dump();
-  httplib::Client c("127.0.0.1", s->port());
-  c.set_read_timeout(300, 0);
-  auto r = c.Post("/v1/chat/completions", body, "application/json");
+  auto r = PostChat(*s, body);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
   EXPECT_LT(r->body.size(), 8192u) << r->body.substr(0, 200);
@@ -175,9 +179,7 @@ TEST(HostileServer, AValidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
 
   // Kept whole when asked (llmconform judge needs every byte), and not marked.
   auto whole = Start({.journal_whole_bodies = true});
-  httplib::Client w("127.0.0.1", whole->port());
-  w.set_read_timeout(300, 0);
-  ASSERT_TRUE(w.Post("/v1/chat/completions", body, "application/json"));
+  ASSERT_TRUE(PostChat(*whole, body));
   const nlohmann::json kept_whole = whole->Journal();
   ASSERT_EQ(kept_whole.size(), 1u);
   EXPECT_EQ(kept_whole[0]["request"]["body"], nlohmann::json::parse(body));
@@ -193,12 +195,9 @@ TEST(HostileServer, TheJournalKeepsWithinItsByteBudget) {
   for (int i = 0; i < 200000; ++i) many.push_back(i);
   const std::string body = nlohmann::json{{"model", "m"}, {"messages", many}}.dump();
   ASSERT_GT(body.size(), kMaxKeptBodyBytes);
-  httplib::Client c("127.0.0.1", s->port());
-  c.set_read_timeout(300, 0);
   constexpr int kLarge = 8;
-  for (int i = 0; i < kLarge; ++i)
-    ASSERT_TRUE(c.Post("/v1/chat/completions", body, "application/json"));
-  ASSERT_TRUE(c.Post("/v1/chat/completions", kBody, "application/json"));
+  for (int i = 0; i < kLarge; ++i) ASSERT_TRUE(PostChat(*s, body));
+  ASSERT_TRUE(PostChat(*s, kBody));
   const nlohmann::json journal = s->Journal();
   std::size_t kept = 0;
   for (const auto& e : journal) kept += e.dump().size();
