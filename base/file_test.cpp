@@ -1,11 +1,14 @@
 #include "base/file.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace llmconform {
 namespace {
@@ -52,6 +55,33 @@ TEST_F(ReadFileTest, RefusesAFileLongerThanTheLimit) {
   EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
   EXPECT_NE(r.error().message.find("longer than 100000 bytes"), std::string::npos);
   EXPECT_TRUE(ReadFile(dir_ / "big", 100001));
+}
+
+TEST_F(ReadFileTest, RefusesADeviceBeforeReadingIt) {
+  // /dev/zero never ends: read, it would take all of memory.
+  auto r = ReadFile("/dev/zero");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_EQ(r.error().message, "/dev/zero: cannot read: it is a device, not a file");
+}
+
+TEST_F(ReadFileTest, ReadsAFifoUpToTheLimit) {
+  const auto fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A writer that never stops: the reader ends at the limit with an error.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::thread writer([&] {
+    std::ofstream out(fifo, std::ios::binary);
+    const std::string chunk(1 << 16, 'z');
+    while (out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()))) {
+    }
+  });
+  auto r = ReadFile(fifo, 1 << 20);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("longer than 1048576 bytes"), std::string::npos);
+  // Its reader gone, the writer's next write fails.
+  writer.join();
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@
 #include "reports/result.h"
 
 namespace llmconform::harness {
+
+// The most of LLMCONFORM_OUTPUT read: a longer file fails GATE-CLIENT-OUTPUT
+// ("… longer than 67108864 bytes") rather than filling memory.
+inline constexpr std::size_t kMaxClientOutputBytes = std::size_t{64} << 20;
 
 // Whether --client-cmd gates the scenario: one with a trace; the others are
 // skipped with the reason.
