@@ -1,5 +1,8 @@
 #include "base/json_fields.h"
 
+#include <cmath>
+#include <cstdint>
+
 #include "base/format.h"
 #include "base/json.h"
 
@@ -48,10 +51,18 @@ std::expected<std::string, Error> String(const Named& f) {
 std::expected<std::int64_t, Error> Int(const Named& f) {
   if (!f.value) return Missing(f, "integer");
   const Json& v = *f.value;
+  // Within 64 signed bits only: 2^64 - 1 must not come back as -1, nor a
+  // float past 2^63 be cast (undefined behaviour).
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
+      return v.get<std::int64_t>();
+    return Wrong(f, "integer within 64 bits");
+  }
   if (v.is_number_integer()) return v.get<std::int64_t>();
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+    if (!(d >= -0x1p63 && d < 0x1p63)) return Wrong(f, "integer within 64 bits");
+    if (d == std::trunc(d)) return static_cast<std::int64_t>(d);
   }
   return Wrong(f, "integer");
 }

@@ -39,6 +39,21 @@ TEST(JsonFields, LocatedReadersNameTheValueByItsPointer) {
   EXPECT_EQ(ErrorAt(JsonPointer("/x"), "too small").message, "/x: too small");
 }
 
+TEST(JsonFields, AnIntegerMustFitIn64SignedBits) {
+  // 2^64 - 1 parses as an unsigned integer, 2^64 and 1e999-like values as
+  // floats: neither may wrap or be cast out of range.
+  EXPECT_EQ(RequireInt(Json::parse("18446744073709551615"), kRoot, "n").error().message,
+            "/n: expected integer, got nothing (the field is required)");
+  EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551615")}}, "n").error().message,
+            "field \"n\": expected integer within 64 bits, got number");
+  EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551616")}}, "n").error().message,
+            "field \"n\": expected integer within 64 bits, got number");
+  EXPECT_EQ(RequireInt(Json{{"n", -1e300}}, "n").error().message,
+            "field \"n\": expected integer within 64 bits, got number");
+  EXPECT_EQ(*RequireInt(Json{{"n", Json::parse("9223372036854775807")}}, "n"), INT64_MAX);
+  EXPECT_EQ(*RequireInt(Json{{"n", -0x1p63}}, "n"), INT64_MIN);
+}
+
 TEST(JsonFields, OptionalStringsReadsAnArrayOfStrings) {
   EXPECT_EQ(*OptionalStrings(Json{{"c", {"a", "b"}}}, kRoot, "c"),
             (std::vector<std::string>{"a", "b"}));

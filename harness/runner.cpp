@@ -10,6 +10,8 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json_fields.h"
+#include "base/json_locate.h"
 #include "base/json_read.h"
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
@@ -87,7 +89,7 @@ std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal) {
   for (const Json& e : journal) {
     if (!e.is_object()) continue;
     const std::string seq = e.value("seq", Json(nullptr)).dump();
-    if (e.contains("dropped_before")) {
+    if (e.contains("dropped_before") && !e["dropped_before"].is_null()) {
       return UnjudgeableReason{Format("mockllm's journal dropped {} request(s) before seq {}",
                                       e["dropped_before"].dump(), seq)};
     }
@@ -321,25 +323,126 @@ std::vector<CheckResult> JudgeChecks(const Scenario& s, const Observation& obser
   return checks;
 }
 
+namespace {
+
+// An error unless `v` (at `at`, a field of a journal entry) is absent, null or
+// an integer from `min`.
+std::expected<void, Error> AtLeast(const Json& entry, const JsonPointer& at, std::string_view key,
+                                   std::int64_t min) {
+  auto n = OptionalInt(entry, at, key);
+  if (!n) return std::unexpected(n.error());
+  if (*n && **n < min)
+    return std::unexpected(ErrorAt(at / std::string(key), Format("expected at least {}", min)));
+  return {};
+}
+
+// The shape of one entry of mockllm's journal (mockllm/server.h), as far as
+// judging reads it: an object with a "request" object; the fields it has of
+// the right types. `at`: the entry's pointer in the document.
+std::expected<void, Error> CheckJournalEntry(const Json& e, const JsonPointer& at) {
+  std::expected<void, Error> ok;
+  const auto check = [&](auto r) {
+    if (ok && !r) ok = std::unexpected(r.error());
+  };
+  check(RequireObjectAt(e, at));
+  if (!ok) return ok;
+  check(AtLeast(e, at, "seq", 0));
+  check(AtLeast(e, at, "dropped_before", 1));
+  for (const char* key : {"session", "trace", "method", "path", "proxied"})
+    check(OptionalString(e, at, key));
+  check(RequireObject(e, at, "request"));
+  if (!ok) return ok;
+  const JsonPointer request = at / "request";
+  check(OptionalObject(e["request"], request, "headers"));
+  check(OptionalBool(e["request"], request, "body_cut"));
+  check(OptionalObject(e, at, "response"));
+  if (ok && e.contains("response") && e["response"].is_object()) {
+    const Json& r = e["response"];
+    const JsonPointer response = at / "response";
+    check(AtLeast(r, response, "status", 100));
+    if (ok && r.contains("status") && r["status"].is_number() &&
+        r["status"].get<std::int64_t>() > 599)
+      ok = std::unexpected(ErrorAt(response / "status", "expected an HTTP status (100-599)"));
+    check(AtLeast(r, response, "exchange", 0));
+    check(AtLeast(r, response, "bytes", 0));
+    check(OptionalBool(r, response, "stream"));
+    check(OptionalBool(r, response, "cut"));
+    check(OptionalString(r, response, "outcome"));
+  }
+  if (ok && e.contains("findings") && !e["findings"].is_array())
+    ok = std::unexpected(
+        ErrorAt(at / "findings", Format("expected array, got {}", JsonTypeName(e["findings"]))));
+  return ok;
+}
+
+}  // namespace
+
 std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '[') return ParseJsonText(name, text);
-  // An object with "entries", or JSON Lines of entries.
-  auto whole = ReadJson(name, text);
-  if (whole && whole->is_object() && whole->contains("entries") && (*whole)["entries"].is_array()) {
-    return (*whole)["entries"];
+  // A byte order mark (PowerShell's Out-File writes one) is not JSON.
+  std::string_view body = text;
+  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+  const std::size_t skipped = text.size() - body.size();
+  const auto located = [&](std::size_t offset, const Error& e) {
+    const LineColumn lc = LineColumnOf(text, offset);
+    return std::unexpected(Error{Format("{}:{}:{}: {}", name, lc.line, lc.column, e.message)});
+  };
+  const auto first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return Json::array();
+
+  // One JSON document: an array of entries, an object with "entries", or one
+  // entry; else JSON Lines of entries.
+  const bool array = body[first] == '[';
+  auto whole = ReadJson(name, body);
+  if (!whole && array) return std::unexpected(Error{std::move(whole.error().message)});
+  if (whole) {
+    JsonPointer list;
+    Json entries;
+    const bool single = whole->is_object() && !whole->contains("entries");
+    if (whole->is_array()) {
+      entries = std::move(*whole);
+    } else if (whole->is_object() && whole->contains("entries")) {
+      list = JsonPointer("/entries");
+      entries = std::move((*whole)["entries"]);
+      if (!entries.is_array())
+        return located(skipped + LocateNearestJsonPointer(body, "/entries"),
+                       ErrorAt(list, Format("expected array, got {}", JsonTypeName(entries))));
+    } else if (single) {
+      entries = Json::array({std::move(*whole)});
+    } else {
+      return located(skipped + first,
+                     Error{Format("expected a journal (an array of entries, an object with "
+                                  "\"entries\", or JSON Lines of entries), got {}",
+                                  JsonTypeName(*whole))});
+    }
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const JsonPointer at = single ? JsonPointer() : list / i;
+      if (auto r = CheckJournalEntry(entries[i], at); !r) {
+        // The error names the value by its pointer; find it in the text.
+        const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
+        return located(skipped + LocateNearestJsonPointer(body, pointer == "/" ? "" : pointer),
+                       single ? Error{"entry 1: " + r.error().message} : r.error());
+      }
+    }
+    return entries;
   }
   Json entries = Json::array();
   std::size_t line_no = 0, at = 0;
-  while (at < text.size()) {
-    const auto nl = text.find('\n', at);
+  while (at < body.size()) {
+    const auto nl = body.find('\n', at);
     const std::string_view line =
-        text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+        body.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    const std::size_t line_start = at;
     ++line_no;
-    at = nl == std::string_view::npos ? text.size() : nl + 1;
+    at = nl == std::string_view::npos ? body.size() : nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     auto entry = ReadJson(name, line, {.first_line = line_no});
     if (!entry) return std::unexpected(Error{std::move(entry.error().message)});
+    if (auto r = CheckJournalEntry(*entry, JsonPointer()); !r) {
+      const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
+      return located(
+          skipped + line_start + LocateNearestJsonPointer(line, pointer == "/" ? "" : pointer),
+          Error{Format("entry {}: {}", entries.size() + 1, r.error().message)});
+    }
     entries.push_back(std::move(*entry));
   }
   return entries;

@@ -1,6 +1,8 @@
 #include "harness/runner.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <fstream>
 #include <set>
@@ -331,13 +333,23 @@ TEST(Runner, JudgingHostileObservationsGivesAResultForEveryRule) {
 }
 
 TEST(Runner, ParseJournalReadsEveryShapeTheServerWrites) {
-  const Json entries = Json::array({{{"n", 1}}, {{"n", 2}}});
-  EXPECT_EQ(ParseJournal("j.json", R"([{"n":1},{"n":2}])"), entries);
-  EXPECT_EQ(ParseJournal("j.json", R"( {"entries":[{"n":1},{"n":2}],"dropped":0})"), entries);
-  EXPECT_EQ(ParseJournal("j.jsonl", "{\"n\":1}\n\n  \r\n{\"n\":2}\n"), entries);
+  const Json entries = Json::array(
+      {{{"seq", 1}, {"request", {{"body", 1}}}}, {{"seq", 2}, {"request", {{"body", 2}}}}});
+  const std::string one = R"({"seq":1,"request":{"body":1}})",
+                    two = R"({"seq":2,"request":{"body":2}})";
+  EXPECT_EQ(ParseJournal("j.json", "[" + one + "," + two + "]"), entries);
+  EXPECT_EQ(ParseJournal("j.json", R"( {"entries":[)" + one + "," + two + R"(],"dropped":0})"),
+            entries);
+  EXPECT_EQ(ParseJournal("j.jsonl", one + "\n\n  \r\n" + two + "\n"), entries);
   EXPECT_EQ(ParseJournal("j.jsonl", ""), Json::array());
+  // PowerShell's Out-File starts the file with a byte order mark.
+  EXPECT_EQ(ParseJournal("j.json", "\xEF\xBB\xBF[" + one + "," + two + "]"), entries);
+  EXPECT_EQ(ParseJournal("j.jsonl", "\xEF\xBB\xBF" + one + "\n" + two), entries);
+  // One entry alone, written over several lines.
+  EXPECT_EQ(ParseJournal("j.json", "{\"seq\": 1,\n \"request\": {\"body\": 1}}"),
+            Json::array({entries[0]}));
 
-  auto bad_line = ParseJournal("j.jsonl", "{\"n\":1}\n\n{\"n\":\n");
+  auto bad_line = ParseJournal("j.jsonl", "{\"request\":{}}\n\n{\"n\":\n");
   ASSERT_FALSE(bad_line);
   EXPECT_TRUE(bad_line.error().message.starts_with("j.jsonl:3:")) << bad_line.error().message;
 
@@ -349,6 +361,81 @@ TEST(Runner, ParseJournalReadsEveryShapeTheServerWrites) {
   auto too_deep = ParseJournal("j.json", deep);
   ASSERT_FALSE(too_deep);
   EXPECT_TRUE(too_deep.error().message.starts_with("j.json:1:")) << too_deep.error().message;
+}
+
+TEST(Runner, ParseJournalRefusesWhatIsNotAJournalWhereItIs) {
+  // Not a client's fault: no entry to judge, or entries of the wrong shape.
+  const auto refused = [](std::string_view name, std::string_view text) {
+    auto r = ParseJournal(name, text);
+    return r ? std::string("accepted") : r.error().message;
+  };
+  EXPECT_EQ(refused("j.json", "5"),
+            "j.json:1:1: expected a journal (an array of entries, an object with \"entries\", or "
+            "JSON Lines of entries), got number");
+  EXPECT_EQ(refused("j.json", "[1]"), "j.json:1:2: /0: expected object, got number");
+  EXPECT_EQ(refused("j.json", "[{\"seq\":1}]"),
+            "j.json:1:2: /0/request: expected object, got nothing (the field is required)");
+  EXPECT_EQ(refused("j.json", "[{\"request\":{}},\n {\"seq\":\"2\",\"request\":{}}]"),
+            "j.json:2:9: /1/seq: expected integer, got string");
+  EXPECT_EQ(refused("j.json", "[{\"seq\":-1,\"request\":{}}]"),
+            "j.json:1:9: /0/seq: expected at least 0");
+  EXPECT_EQ(refused("j.json", "[{\"seq\":18446744073709551616,\"request\":{}}]"),
+            "j.json:1:9: /0/seq: expected integer within 64 bits, got number");
+  EXPECT_EQ(refused("j.json", "{\"entries\":[{\"request\":{\"body_cut\":\"true\"}}]}"),
+            "j.json:1:36: /entries/0/request/body_cut: expected boolean, got string");
+  EXPECT_EQ(refused("j.json", "{\"entries\":{}}"),
+            "j.json:1:12: /entries: expected array, got object");
+  EXPECT_EQ(refused("j.json", "[{\"request\":{},\"response\":{\"status\":\"200\"}}]"),
+            "j.json:1:37: /0/response/status: expected integer, got string");
+  EXPECT_EQ(refused("j.json", "[{\"request\":{},\"response\":{\"status\":700}}]"),
+            "j.json:1:37: /0/response/status: expected an HTTP status (100-599)");
+  EXPECT_EQ(refused("j.json", "[{\"request\":{},\"dropped_before\":0}]"),
+            "j.json:1:33: /0/dropped_before: expected at least 1");
+  EXPECT_EQ(refused("j.json", "[{\"request\":{},\"findings\":\"x\"}]"),
+            "j.json:1:27: /0/findings: expected array, got string");
+  EXPECT_EQ(refused("j.jsonl", "{\"request\":{}}\n\n{\"request\":[]}\n"),
+            "j.jsonl:3:12: entry 2: /request: expected object, got array");
+  EXPECT_EQ(refused("j.jsonl", "{\"request\":{}}\nnull\n"),
+            "j.jsonl:2:1: entry 2: /: expected object, got null");
+}
+
+RC_GTEST_PROP(Runner, WhatParseJournalAcceptsIsJudgeable, ()) {
+  // An entry whose fields take any JSON value: refused, or every entry it
+  // returns has the shape the rules read, and UnjudgeableJournal answers.
+  const auto value = rc::gen::oneOf(
+      rc::gen::just(Json(nullptr)),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return Json(b); }),
+      rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t n) { return Json(n); }),
+      rc::gen::map(rc::gen::arbitrary<double>(), [](double d) { return Json(d); }),
+      rc::gen::map(rc::gen::arbitrary<std::string>(), [](std::string t) { return Json(t); }),
+      rc::gen::just(Json::array()), rc::gen::just(Json::object()),
+      rc::gen::just(Json::parse("18446744073709551615")));
+  Json entry = {{"request", Json::object()}, {"response", Json::object()}};
+  const auto fields = *rc::gen::container<std::vector<std::pair<std::string, Json>>>(rc::gen::pair(
+      rc::gen::elementOf(std::vector<std::string>{
+          "seq", "dropped_before", "session", "trace", "method", "path", "request", "response",
+          "findings", "request/headers", "request/body_cut", "response/status", "response/exchange",
+          "response/stream", "response/outcome"}),
+      value));
+  for (const auto& [key, v] : fields) {
+    const auto slash = key.find('/');
+    if (slash == std::string::npos) {
+      entry[key] = v;
+    } else if (entry[key.substr(0, slash)].is_object()) {
+      entry[key.substr(0, slash)][key.substr(slash + 1)] = v;
+    }
+  }
+  const std::string text = "[" + entry.dump(-1, ' ', false, Json::error_handler_t::replace) + "]";
+  const auto journal = ParseJournal("j.json", text);
+  if (!journal) {
+    RC_ASSERT(journal.error().message.starts_with("j.json:1:"));
+    return;
+  }
+  for (const Json& e : *journal) {
+    RC_ASSERT(e.is_object());
+    RC_ASSERT(e["request"].is_object());
+  }
+  UnjudgeableJournal(*journal);
 }
 
 }  // namespace
