@@ -112,13 +112,16 @@ class CppHttplibClient final : public HttpClient {
     cv.notify_all();
     watchdog.join();
 
+    // The deadline first: when the watchdog stops a body that ends with the
+    // connection, cpp-httplib takes the close for the body's end and reports
+    // success.
+    if (deadline_passed)
+      return std::unexpected(
+          MakeHttpError(request, HttpFailure::kTimeout, TimedOut(timeouts.total)));
     if (ok) {
       CopyHead(res, out);
       return out;
     }
-    if (deadline_passed)
-      return std::unexpected(
-          MakeHttpError(request, HttpFailure::kTimeout, TimedOut(timeouts.total)));
     if (cancelled) {
       return std::unexpected(
           MakeHttpError(request, HttpFailure::kCancelled, "cancelled by the client"));

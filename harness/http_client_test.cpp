@@ -109,6 +109,15 @@ class SlowServer {
                                                return sink.write("data: x\n\n", 9);
                                              });
           });
+          // No length, not chunked: the body ends when the connection does.
+          s.Get("/trickle-until-close", [this](const httplib::Request&, httplib::Response& res) {
+            res.set_content_provider("text/event-stream",
+                                     [this](std::size_t, httplib::DataSink& sink) {
+                                       if (stop_) return false;
+                                       std::this_thread::sleep_for(milliseconds(50));
+                                       return sink.write(": x\n", 4);
+                                     });
+          });
           s.Get("/silent", [this](const httplib::Request&, httplib::Response& res) {
             res.set_chunked_content_provider("text/event-stream",
                                              [this](std::size_t, httplib::DataSink& sink) {
@@ -140,6 +149,18 @@ TEST(HttpClient, ATricklingStreamStopsAtTheTotalDeadline) {
   EXPECT_EQ(r.error().failure, HttpFailure::kTimeout);
   EXPECT_EQ(r.error().what, "timed out after 400 ms");  // the total, not the read timeout
   EXPECT_GT(bytes, 0u);
+}
+
+TEST(HttpClient, ABodyEndedByTheDeadlineIsATimeoutNotAWholeBody) {
+  // The watchdog's stop closes the connection, which is how such a body
+  // would end of itself: the call must still say the deadline ended it.
+  SlowServer server;
+  auto r = RealHttpClient()->Send(
+      {"GET", server.url() + "/trickle-until-close", {}, ""},
+      {.connect = milliseconds(5000), .read = milliseconds(5000), .total = milliseconds(400)});
+  ASSERT_FALSE(r) << "a body of " << r->body.size() << " bytes taken for whole";
+  EXPECT_EQ(r.error().failure, HttpFailure::kTimeout);
+  EXPECT_EQ(r.error().what, "timed out after 400 ms");
 }
 
 TEST(HttpClient, ASilentStreamStopsAtTheReadTimeout) {
