@@ -19,8 +19,10 @@ struct TextPosition {
   friend bool operator==(const TextPosition&, const TextPosition&) = default;
 };
 
-// Maps many offsets of one text to positions: the line starts are indexed
-// once, each lookup is a binary search plus a count within the line.
+// Maps many offsets of one text to positions: the line starts and the code
+// points before every kBlock bytes are indexed once, so a lookup is a binary
+// search plus a count of at most 2 * kBlock bytes, however long the line (a
+// reply of one 300 KB line with a finding every few bytes stays linear).
 // Keeps a view of `text`, which must outlive the index.
 class LineIndex {
  public:
@@ -28,8 +30,12 @@ class LineIndex {
   TextPosition PositionOf(std::size_t offset) const;
 
  private:
+  static constexpr std::size_t kBlock = 256;
+  std::size_t CodePointsBefore(std::size_t offset) const;  // offset <= text_.size()
+
   std::string_view text_;
   std::vector<std::size_t> line_starts_;
+  std::vector<std::size_t> code_points_before_block_;  // [k]: in text_[0, k * kBlock)
 };
 
 }  // namespace llmconform::thinkingml

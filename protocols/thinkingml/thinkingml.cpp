@@ -161,10 +161,11 @@ class Validator {
     return Format("{}:{}", p.line, p.column);
   }
   std::string_view Raw(const Token& t) const { return text_.substr(t.begin, t.end - t.begin); }
-  bool InsideThinking() const {
-    return std::any_of(stack_.begin(), stack_.end(),
-                       [](const Open& o) { return o.name == Name::kThinking; });
-  }
+  // Counted, not searched: a reply of 40 000 unclosed tags is that deep, and
+  // a search per tag would make it quadratic.
+  bool InsideThinking() const { return OpenCount(Name::kThinking) > 0; }
+  int& OpenCount(Name n) { return open_count_[static_cast<std::size_t>(n)]; }
+  int OpenCount(Name n) const { return open_count_[static_cast<std::size_t>(n)]; }
 
   void OnText(std::size_t begin, std::size_t end);
   void OnOpen(const Token& t, Name n);
@@ -198,8 +199,9 @@ class Validator {
   alignas(Open) std::array<std::byte, kInlineDepth * sizeof(Open)> stack_buffer_;
   std::pmr::monotonic_buffer_resource stack_resource_{stack_buffer_.data(), stack_buffer_.size()};
   std::pmr::vector<Open> stack_{&stack_resource_};
-  int misplaced_depth_ = 0;             // open elements marked misplaced
-  std::array<int, kNameCount> seen_{};  // top-level blocks opened, by name
+  int misplaced_depth_ = 0;                   // open elements marked misplaced
+  std::array<int, kNameCount> seen_{};        // top-level blocks opened, by name
+  std::array<int, kNameCount> open_count_{};  // elements of stack_, by name
   bool thinking_closed_ = false;
   bool final_open_ = false;  // the accepted <final> is open
   // The last comment in the accepted <final> that mentions serp_queries, the
@@ -369,6 +371,7 @@ void Validator::OnOpen(const Token& t, Name n) {
   }
   if (o.misplaced) ++misplaced_depth_;
   if (n == Name::kFinal && !o.misplaced) final_open_ = true, final_inner_begin_ = t.end;
+  ++OpenCount(o.name);
   stack_.push_back(std::move(o));
 }
 
@@ -492,8 +495,11 @@ void Validator::OnClose(const Token& t, Name n) {
     }
     return;
   }
-  auto match =
-      std::find_if(stack_.rbegin(), stack_.rend(), [n](const Open& o) { return o.name == n; });
+  // Searched only when one is open: what is above it is then popped, so the
+  // searches cost no more than the pushes.
+  auto match = OpenCount(n) == 0 ? stack_.rend()
+                                 : std::find_if(stack_.rbegin(), stack_.rend(),
+                                                [n](const Open& o) { return o.name == n; });
   if (match == stack_.rend()) {
     Add("TML-1.1", t.begin,
         Format("</{}> closes nothing: no <{}> is open here", NameOf(n), NameOf(n)));
@@ -518,6 +524,7 @@ void Validator::OnClose(const Token& t, Name n) {
 void Validator::Pop(std::size_t inner_end, std::size_t close_end) {
   Open o = std::move(stack_.back());
   stack_.pop_back();
+  --OpenCount(o.name);
   if (o.misplaced) {
     --misplaced_depth_;
     return;
