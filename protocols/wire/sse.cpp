@@ -142,10 +142,19 @@ void SseParser::ProcessLine(std::string_view line, bool in_input, Sink sink, voi
   } else if (field == "id") {
     if (value.find('\0') == std::string_view::npos) last_event_id_.assign(value);
   } else if (field == "retry") {
+    // Digits only, as the standard says; a value past 2^64 - 1 holds no
+    // reconnection time we can keep, and is ignored like one with other
+    // characters (never wrapped).
     if (AllAsciiDigits(value)) {
       std::uint64_t v = 0;
-      for (char c : value) v = v * 10 + static_cast<std::uint64_t>(c - '0');
-      retry_ = v;
+      bool fits = true;
+      for (char c : value) {
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (v > (UINT64_MAX - digit) / 10) fits = false;
+        if (!fits) break;
+        v = v * 10 + digit;
+      }
+      if (fits) retry_ = v;
     }
   }
   // Any other field is ignored, as the standard says.

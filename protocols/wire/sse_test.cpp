@@ -79,6 +79,10 @@ TEST(SseParser, RetryOnlyWhenAllDigits) {
   EXPECT_EQ(ParseSse("retry: 1500\n").retry, 1500u);
   EXPECT_FALSE(ParseSse("retry: 15a\n").retry.has_value());
   EXPECT_FALSE(ParseSse("retry: \n").retry.has_value());
+  // Past 2^64 - 1: ignored, never wrapped; the last value that fits stays.
+  EXPECT_EQ(ParseSse("retry: 18446744073709551615\n").retry, UINT64_MAX);
+  EXPECT_EQ(ParseSse("retry: 7\nretry: 18446744073709551616\n").retry, 7u);
+  EXPECT_FALSE(ParseSse("retry: 99999999999999999999999999\n").retry.has_value());
 }
 
 TEST(SseWriter, FramesEvents) {

@@ -1,5 +1,8 @@
 #include "protocols/wire/stream_accumulator.h"
 
+#include <climits>
+#include <cstdint>
+
 #include "base/format.h"
 #include "base/json_read.h"
 
@@ -161,6 +164,15 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
       tc.contains("id") && tc["id"].is_string() ? tc["id"].get<std::string>() : "";
   int index;
   if (auto ix = tc.find("index"); ix != tc.end() && ix->is_number_integer()) {
+    // An index no int holds would wrap into another call's slot.
+    if (ix->is_number_unsigned()
+            ? ix->get<std::uint64_t>() > INT_MAX
+            : ix->get<std::int64_t>() < 0 || ix->get<std::int64_t>() > INT_MAX) {
+      AddFinding("WIRE-STREAM-MALFORMED-CHUNK",
+                 Format("chunk {}: tool_calls[{}] has index {}, not one from 0 to {}", chunk_no,
+                        pos, ix->dump(), INT_MAX));
+      return;
+    }
     index = ix->get<int>();
   } else {
     AddFinding(

@@ -47,6 +47,27 @@ TEST(StreamAccumulator, ParallelToolCallsOpenAiStyle) {
   EXPECT_TRUE(s.message.content->is_null());
 }
 
+TEST(StreamAccumulator, AToolCallIndexNoIntHoldsIsMalformedNotWrapped) {
+  // 4294967296 read as an int is 0: the second call would be merged into the
+  // first. Each such delta is reported and left out.
+  const auto call = [](const std::string& index, const std::string& id) {
+    return "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":" + index +
+           ",\"id\":\"" + id +
+           "\",\"type\":\"function\",\"function\":{\"name\":\"a\",\"arguments\":\"{}\"}}]}}]}\n\n";
+  };
+  for (const std::string index : {"4294967296", "18446744073709551615", "-1", "2147483648"}) {
+    auto s = AccumulateStream(call("0", "call_a") + call(index, "call_b") +
+                              "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
+                              "\"tool_calls\"}]}\n\ndata: [DONE]\n\n");
+    ASSERT_EQ(s.message.tool_calls.size(), 1u) << index;
+    EXPECT_EQ(s.message.tool_calls[0].id, "call_a");
+    EXPECT_EQ(s.message.tool_calls[0].function.arguments, "{}");
+    EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK"}) << index;
+    EXPECT_EQ(s.findings[0].message,
+              "chunk 2: tool_calls[0] has index " + index + ", not one from 0 to 2147483647");
+  }
+}
+
 TEST(StreamAccumulator, DialectsAreToleratedAndReported) {
   const std::string stream =
       ": keep-alive\n\n"
