@@ -405,7 +405,10 @@ class JudgeCommand final : public Command {
         "A request whose body the journal's bounds cut (\"body_cut\") cannot be judged (exit 2):\n"
         "give mockllm serve --journal-whole-bodies when your client sends strings over 64 KiB.\n"
         "Nor can a journal whose limits dropped requests (\"dropped_before\", exit 2): raise\n"
-        "mockllm serve --journal-limit and --journal-max-bytes.");
+        "mockllm serve --journal-limit and --journal-max-bytes.\n"
+        "A file that is not such a journal (an entry without a \"request\" object, a field of\n"
+        "another type than mockllm writes) is refused with where and what (exit 2);\n"
+        "docs/gate.md says what an entry holds.");
   }
 
   int Run() override {

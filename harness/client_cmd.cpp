@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "base/format.h"
+#include "harness/child_groups.h"
 #include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
@@ -77,6 +78,7 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
     ::_exit(127);
   }
   ::setpgid(pid, pid);
+  WatchChildGroup(pid);
   ::close(out[1]);
   run.started = true;
   const auto deadline = Clock::now() + timeout;
@@ -119,6 +121,7 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
     }
   }
   ::close(out[0]);
+  ForgetChildGroup(pid);
   return run;
 }
 
@@ -169,7 +172,7 @@ class ClientCommandDriver final : public ProtocolSuite {
     if (!fs::exists(output, ec)) {
       output_problem_ =
           Format("the client wrote no {} (LLMCONFORM_OUTPUT)", output.filename().string());
-    } else if (auto text = ReadFile(output); !text) {
+    } else if (auto text = ReadFile(output, kMaxClientOutputBytes); !text) {
       output_problem_ = text.error().message;
     } else if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", *text); !doc) {
       output_problem_ = doc.error().message;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -228,6 +229,55 @@ TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {
   EXPECT_NE(refused_dropped.err.find("dropped 8 request(s) before seq 9"), std::string::npos)
       << refused_dropped.err;
   EXPECT_NE(refused_dropped.err.find("--journal-limit"), std::string::npos) << refused_dropped.err;
+  // Nor entries of another shape than mockllm's journal: refused where they
+  // are, not judged as a client's failure.
+  const fs::path mistyped = dir.path() / "mistyped.jsonl";
+  std::ofstream(mistyped) << R"({"seq":"1","request":{}})"
+                          << "\n";
+  auto refused_shape =
+      RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                  "multiturn/s2-trim-oldest-history", "--journal", mistyped.string()});
+  EXPECT_EQ(refused_shape.exit_code, 2);
+  EXPECT_NE(
+      refused_shape.err.find("mistyped.jsonl:1:8: entry 1: /seq: expected integer, got string"),
+      std::string::npos)
+      << refused_shape.err;
+  // A device named by mistake is refused before it is read.
+  auto device = RunProcess({kBinary, "judge", "--specs", (kRoot / "specs").string(), "--scenario",
+                            "multiturn/s2-trim-oldest-history", "--journal", "/dev/zero"});
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_NE(device.err.find("--journal /dev/zero: cannot read: it is a device, not a file"),
+            std::string::npos)
+      << device.err;
+}
+
+// Whether process `pid` is gone (or only a zombie waiting for init).
+bool Gone(const std::string& pid) {
+  const std::string stat = ReadWholeFile("/proc/" + pid + "/stat");
+  const auto paren = stat.rfind(')');
+  return stat.empty() || (paren != std::string::npos && stat.substr(paren + 2, 1) == "Z");
+}
+
+TEST(Cli, ASignalThatStopsLlmconformStopsTheCommandItRuns) {
+  // The SUT runs in a process group of its own; timeout(1), as a CI job's
+  // limit would, signals llmconform's group only. The SUT must not survive.
+  TempDir dir;
+  const fs::path pid_file = dir.path() / "sut.pid";
+  for (const std::string sig : {"TERM", "INT"}) {
+    fs::remove(pid_file);
+    const std::string sut = "echo $$ > '" + pid_file.string() + "'; exec sleep 1003";
+    auto r = RunProcess({"/usr/bin/timeout", "-s", sig, "3", kBinary, "check", "--sut", sut, "--op",
+                         "action.parse", "--cases", "5", "--seed", "1", "--out",
+                         (dir.path() / "out").string(), "--report", "console"});
+    EXPECT_EQ(r.exit_code, 124) << sig << r.out << r.err;
+    std::string pid = ReadWholeFile(pid_file);
+    while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+    ASSERT_FALSE(pid.empty()) << sig << ": the SUT never started";
+    bool gone = false;
+    for (int i = 0; i < 250 && !(gone = Gone(pid)); ++i) usleep(20000);
+    EXPECT_TRUE(gone) << "the SUT (pid " << pid << ") outlived llmconform stopped by SIG" << sig;
+    if (!gone) ::kill(std::stoi(pid), SIGKILL);
+  }
 }
 
 }  // namespace

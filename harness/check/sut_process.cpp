@@ -12,8 +12,9 @@
 #include <deque>
 #include <thread>
 
-#include "base/json_read.h"
 #include "base/format.h"
+#include "base/json_read.h"
+#include "harness/child_groups.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -91,6 +92,7 @@ bool Sut::Start() {
     ::_exit(127);
   }
   ::setpgid(pid, pid);
+  WatchChildGroup(pid);
   ::close(in[0]), ::close(out[1]), ::close(err[1]);
   pid_ = pid;
   in_fd_ = in[1], out_fd_ = out[0], err_fd_ = err[0];
@@ -110,6 +112,7 @@ void Sut::Stop(bool kill_now) {
     for (int i = 0; i < 100; ++i) {
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
         exit_status_ = status;
+        ForgetChildGroup(pid_);
         pid_ = -1;
         return;
       }
@@ -120,6 +123,7 @@ void Sut::Stop(bool kill_now) {
   ::kill(pid_, SIGKILL);
   ::waitpid(pid_, &status, 0);
   exit_status_ = status;
+  ForgetChildGroup(pid_);
   pid_ = -1;
 }
 
@@ -291,6 +295,18 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
       resolve_front({SutAnswer::Kind::kTimeout, nullptr,
                      Format("no answer within {} ms; the SUT was killed and restarted",
                             options_.case_timeout.count())});
+      // A SUT that never answers (it does not read stdin, or waits for
+      // something else) is given up like one that exits: each of its cases
+      // would otherwise wait out the timeout in turn.
+      failed_starts = answered ? 0 : failed_starts + 1;
+      if (!ever_answered_ && failed_starts >= options_.max_failed_starts) {
+        Stop(true);
+        return std::unexpected(
+            Error{Format("the SUT gave no answer within {} ms, {} times in a row after it started, "
+                         "and never answered (does it answer one JSON line per request line on "
+                         "stdout?)",
+                         options_.case_timeout.count(), failed_starts)});
+      }
       restart(true);
       continue;
     }

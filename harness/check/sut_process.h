@@ -43,7 +43,8 @@ struct SutOptions {
   std::string command;                            // run as /bin/sh -c COMMAND
   std::chrono::milliseconds case_timeout{10000};  // per case, from when it is next
   std::size_t window = 512;                       // requests in flight at most
-  // Give up when the SUT exits this many times in a row before it ever answered.
+  // Give up when the SUT exits, or gives no answer within case_timeout, this
+  // many times in a row before it ever answered.
   int max_failed_starts = 3;
 };
 
@@ -55,9 +56,9 @@ class Sut {
   Sut& operator=(const Sut&) = delete;
 
   // One answer per request, in the order given. `requests[i]` is
-  // {"op", "input"}; the id is added here. Error: the SUT exited
-  // `max_failed_starts` times in a row before it ever answered (the command
-  // does not work), with its exit status and the end of its stderr. Once it
+  // {"op", "input"}; the id is added here. Error: the SUT exited, or timed
+  // out, `max_failed_starts` times in a row before it ever answered (the
+  // command does not work), with its exit status and the end of its stderr. Once it
   // has answered, crashes are answers (kCrash) and never end the exchange.
   std::expected<std::vector<SutAnswer>, Error> Exchange(
       const std::vector<nlohmann::json>& requests);

@@ -123,6 +123,18 @@ TEST(Sut, ACommandThatNeverAnswersIsAnError) {
   EXPECT_NE(answers.error().message.find("broken"), std::string::npos) << answers.error().message;
 }
 
+TEST(Sut, ACommandThatNeverReadsItsInputIsAnError) {
+  // Neither exits nor answers: given up after max_failed_starts timeouts in a
+  // row, not a timeout per case (30 here, 1000 by default in `check`).
+  Sut sut({.command = "exec sleep 60", .case_timeout = std::chrono::milliseconds(200)});
+  auto answers = sut.Exchange(Requests(30));
+  ASSERT_FALSE(answers);
+  EXPECT_NE(answers.error().message.find("gave no answer within 200 ms, 3 times in a row"),
+            std::string::npos)
+      << answers.error().message;
+  EXPECT_EQ(sut.restarts(), 2);
+}
+
 TEST(Sut, KindsHaveNames) {
   EXPECT_EQ(SutAnswerKindName(Kind::kOutOfOrder), "out of order");
   EXPECT_EQ(SutAnswerKindName(Kind::kTimeout), "timeout");
