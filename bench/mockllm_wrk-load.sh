@@ -17,7 +17,9 @@
 # server's CPU time per answered request (its processes' user + system time
 # over the run, from /proc, divided by the requests wrk counted: wrk shares
 # the cores, so a req/s ratio is narrowed by the load generator's share; the
-# CPU ratio is what each server costs apart from it). Exit 0 when
+# CPU ratio is what each server costs apart from it), wrk's own CPU time per
+# request, and what CPU per reply the machine leaves a server at TARGET_RATIO
+# x WireMock's JSON figure once wrk has had its share. Exit 0 when
 # mockllm reaches TARGET_RATIO x WireMock's req/s on both at CONNECTIONS,
 # with no errors and RSS growth under RSS_LIMIT_PERCENT; 1 otherwise.
 #
@@ -219,24 +221,31 @@ cpu_ticks() {
 }
 tick_us=$(awk -v h="$(getconf CLK_TCK)" 'BEGIN { print 1000000 / h }')
 
-# run_wrk URL KIND SECONDS [CONNECTIONS [PID]] → "REQ_PER_SEC ERRORS P99_MS CPU_US"
+# run_wrk URL KIND SECONDS [CONNECTIONS [PID]] → "REQ_PER_SEC ERRORS P99_MS CPU_US WRK_CPU_US"
 # CPU_US: the CPU time the server (PID) spent per answered request, in µs
-# (0 without a PID: a warm-up).
+# (0 without a PID: a warm-up); WRK_CPU_US: the same for wrk itself (its
+# user + system time, read as the waited-for children's time of the subshell
+# that ran it).
 run_wrk() {
   local out t0=0 t1=0
   [ -n "${5:-}" ] && t0=$(cpu_ticks "$5")
-  out=$(wrk -t "$threads" -c "${4:-$connections}" -d "${3}s" --latency -s "$work/$2.lua" "$1")
+  out=$(
+    self=$BASHPID
+    wrk -t "$threads" -c "${4:-$connections}" -d "${3}s" --latency -s "$work/$2.lua" "$1"
+    echo "wrk-cpu-ticks $(awk '{ print $16 + $17 }' "/proc/$self/stat")"
+  )
   [ -n "${5:-}" ] && t1=$(cpu_ticks "$5")
   echo "$out" >>"$work/wrk.log"
-  local rps errors non2xx p99 n cpu
+  local rps errors non2xx p99 n cpu wrk_cpu
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
   n=$(echo "$out" | awk '/requests in/ { print $1 }')
   cpu=$(awk -v d="$((t1 - t0))" -v n="${n:-0}" -v u="$tick_us" 'BEGIN { printf "%.2f", (n > 0 ? d * u / n : 0) }')
+  wrk_cpu=$(echo "$out" | awk -v n="${n:-0}" -v u="$tick_us" '$1 == "wrk-cpu-ticks" { printf "%.2f", (n > 0 ? $2 * u / n : 0) }')
   errors=$(echo "$out" | awk '/Socket errors:/ {gsub(",", ""); print $4 + $6 + $8 + $10}')
   non2xx=$(echo "$out" | awk '/Non-2xx or 3xx responses:/ {print $5}')
   p99=$(echo "$out" | awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 }
     else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } print v }')
-  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0} $cpu"
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0} $cpu ${wrk_cpu:-0}"
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
@@ -248,7 +257,7 @@ run_wrk "$nginx_url/json/v1-chat-completions" json 2 >/dev/null
 
 # measure CONNECTIONS: ROUNDS rounds of every server and kind, the servers'
 # order alternating; results in $work/res-CONNECTIONS-SERVER-KIND, one
-# "rps errors p99 cpu_us" line per round.
+# "rps errors p99 cpu_us wrk_cpu_us" line per round.
 measure() {
   local c=$1 order r kind server url_var pid_var
   for ((r = 0; r < rounds; r++)); do
@@ -265,7 +274,7 @@ measure() {
   done
 }
 # col CONNECTIONS SERVER KIND FIELD (1 req/s, 2 errors, 3 p99 ms, 4 server
-# CPU µs per request): the median
+# CPU µs per request, 5 wrk's CPU µs per request): the median
 # over the rounds (errors: their sum).
 col() {
   if [ "$4" = 2 ]; then awk '{ s += $2 } END { print s + 0 }' "$work/res-$1-$2-$3"
@@ -305,6 +314,18 @@ report() {
     printf '%-32s %9.2f %9.2f %9.2f %9sx %7sx\n' "  $kind" "$m" "$w" "$n" "$(ratio "$w" "$m")" "$(ratio "$n" "$m")"
   done
   printf '%-32s %9s %9s %9.2f\n' "  ceiling (return 200)" "" "" "$(col "$c" ceiling json 4)"
+  printf '%-32s %9s %9s %9s\n' "wrk's own CPU per request (µs)" "mockllm" "WireMock" "nginx"
+  for kind in json stream; do
+    printf '%-32s %9.2f %9.2f %9.2f\n' "  $kind" "$(col "$c" mockllm "$kind" 5)" "$(col "$c" wiremock "$kind" 5)" \
+      "$(col "$c" nginx "$kind" 5)"
+  done
+  # The CPU a server may spend per JSON reply at TARGET_RATIO x WireMock: the
+  # machine's CPU time per second over that rate, less what wrk spends per
+  # reply (as measured against mockllm).
+  awk -v cores="$(nproc)" -v w5="$w5" -v wrk="$(col "$c" mockllm json 5)" -v t="$target_ratio" \
+    -v ceil="$(col "$c" ceiling json 4)" 'BEGIN {
+      if (w5 > 0) printf "at %s× WireMock (JSON), %d cores leave a server %.2f µs per reply beside the %.2f wrk spends (nginx returning one byte from its configuration spends %.2f)\n",
+        t, cores, cores * 1000000 / w5 - wrk, wrk, ceil }'
 }
 
 verdict=0
