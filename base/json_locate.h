@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace llmconform {
 
@@ -23,13 +25,35 @@ struct LineColumn {
 // The line and column of byte `offset` (0-based; clamped to the text).
 LineColumn LineColumnOf(std::string_view text, std::size_t offset);
 
+// yaml-cpp's scanner holds about 130 bytes per byte of a flow collection it
+// reads: a text longer than this is not parsed to place a pointer (its
+// errors stand at its first non-blank, and their pointer says where).
+inline constexpr std::size_t kMaxLocatedBytes = std::size_t{1} << 20;
+
 // The byte offset of the first character of the value that `pointer` (RFC
 // 6901; "" is the whole document) names in the JSON `text`. nullopt when the
-// text is not JSON, the pointer is malformed, or it names nothing there.
+// text is not JSON or longer than kMaxLocatedBytes, the pointer is
+// malformed, or it names nothing there.
 std::optional<std::size_t> LocateJsonPointer(std::string_view text, std::string_view pointer);
 
 // The offset of the value `pointer` names or, when there is none, of its
 // nearest ancestor that exists; the first non-blank of the text at worst.
 std::size_t LocateNearestJsonPointer(std::string_view text, std::string_view pointer);
+
+// Every value's offset in `text`, found in one pass, for a caller that
+// places many pointers in one text (lint: each problem of a line): each
+// Nearest is then a lookup, where LocateNearestJsonPointer parses the text
+// again. Memory: one entry per value of the text. Of duplicate keys the last
+// is kept.
+class JsonOffsets {
+ public:
+  explicit JsonOffsets(std::string_view text);
+  // As LocateNearestJsonPointer(text, pointer).
+  std::size_t Nearest(std::string_view pointer) const;
+
+ private:
+  std::unordered_map<std::string, std::size_t> offsets_;  // by pointer, "" the root
+  std::size_t first_ = 0;                                 // the first non-blank
+};
 
 }  // namespace llmconform

@@ -45,6 +45,27 @@ TEST(LocateNearestJsonPointer, FallsBackToTheNearestAncestor) {
   EXPECT_EQ(LocateNearestJsonPointer("   ", "/x"), 0u);
 }
 
+TEST(JsonOffsets, PlacesPointersAsTheWalkDoes) {
+  const std::string text = R"(  {"response":{"status":"200","a/b":[1,{"~":2}]},"k":1,"k":[3]})";
+  const JsonOffsets offsets(text);
+  for (const char* p : {"", "/response", "/response/status", "/response/headers/x", "/nothing",
+                        "/response/a~1b/1/~0", "/response/a~1b/7", "/k", "/k/0"})
+    EXPECT_EQ(offsets.Nearest(p), LocateNearestJsonPointer(text, p)) << p;
+  EXPECT_EQ(text.substr(offsets.Nearest("/k"), 3), "[3]");  // the last of duplicate keys
+  EXPECT_EQ(JsonOffsets("   ").Nearest("/x"), 0u);
+  EXPECT_EQ(JsonOffsets(" {\"a\": [").Nearest("/a"), 1u);  // not JSON: the first non-blank
+}
+
+TEST(LocateNearestJsonPointer, DoesNotParseATextPastTheLimit) {
+  // 4 MB of a flow sequence took yaml-cpp half a gigabyte to scan.
+  std::string text = "  {\"a\":[";
+  while (text.size() <= kMaxLocatedBytes) text += "0,";
+  text += "0]}";
+  EXPECT_EQ(LocateJsonPointer(text, "/a/3"), std::nullopt);
+  EXPECT_EQ(LocateNearestJsonPointer(text, "/a/3"), 2u);
+  EXPECT_EQ(JsonOffsets(text).Nearest("/a/3"), 2u);
+}
+
 TEST(LineColumnOf, CountsLinesAndBytes) {
   EXPECT_EQ(LineColumnOf("ab\ncd", 0), (LineColumn{1, 1}));
   EXPECT_EQ(LineColumnOf("ab\ncd", 4), (LineColumn{2, 2}));
@@ -103,11 +124,15 @@ RC_GTEST_PROP(LocateJsonPointerProperties, FindsEveryValueOfAnyDocument, ()) {
       for (std::size_t n = 0; n < v.size(); ++n) pointers.push_back(pointers[i] / n);
     }
   }
+  const JsonOffsets offsets(text);
   for (const auto& p : pointers) {
     const auto at = LocateJsonPointer(text, p.to_string());
     RC_ASSERT(at.has_value());
     const std::string want = doc[p].dump();
     RC_ASSERT(text.substr(*at, want.size()) == want);
+    // One pass over the text places every value as each walk does.
+    RC_ASSERT(offsets.Nearest(p.to_string()) == *at);
+    RC_ASSERT(offsets.Nearest(p.to_string() + "/no such member") == *at);
   }
 }
 

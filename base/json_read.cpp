@@ -128,6 +128,10 @@ std::optional<JsonTextProblem> PrescanJsonText(std::string_view text, std::size_
                                "number " + Shorten(token) + " is out of range (beyond ±1.8e308)"};
       }
       i = end;
+    } else if (c == '\0') {
+      // nlohmann's lexer takes a NUL for the end of the input: `{}\0junk`
+      // would be read as `{}`.
+      return JsonTextProblem{i, "a NUL byte (JSON text holds none outside strings)"};
     } else {
       ++i;
     }

@@ -37,6 +37,16 @@ TEST(ReadJson, RefusesInvalidUtf8InAStringWithItsPlace) {
   EXPECT_TRUE(IsValidUtf8(k.error().message)) << k.error().message;
 }
 
+TEST(ReadJson, RefusesANulByteWhereverItIs) {
+  // The parser would stop at it and take `{}` for the whole text.
+  using namespace std::string_literals;
+  auto j = ReadJson("body", "{}\0junk"s);
+  ASSERT_FALSE(j.has_value());
+  EXPECT_EQ(j.error().message, "body:1:3: a NUL byte (JSON text holds none outside strings)");
+  EXPECT_FALSE(ReadJson("body", "{\"a\":\"x\0\"}"s).has_value());  // inside a string: the parser's
+  EXPECT_TRUE(ReadJsonOrDiscarded("[1]\0"s).is_discarded());
+}
+
 TEST(ReadJson, RefusesNumbersOutOfRange) {
   auto j = ReadJson("stdin", R"({"text":1e999})");
   ASSERT_FALSE(j.has_value());

@@ -1,6 +1,8 @@
 #include "mockllm/lint.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_set>
 
 #include "base/format.h"
 #include "base/json_locate.h"
@@ -13,14 +15,35 @@ namespace {
 
 using llmconform::Format;
 
+// The offsets of a line's values, found once when its first problem is placed
+// (a line may have thousands of problems; placing each by parsing the line
+// again was quadratic).
+class LineOffsets {
+ public:
+  explicit LineOffsets(std::string_view line) : line_(line) {}
+  std::size_t Nearest(const std::string& pointer) const {
+    if (!offsets_) offsets_.emplace(line_);
+    return offsets_->Nearest(pointer);
+  }
+  const llmconform::JsonOffsets& All() const {
+    if (!offsets_) offsets_.emplace(line_);
+    return *offsets_;
+  }
+
+ private:
+  std::string_view line_;
+  mutable std::optional<llmconform::JsonOffsets> offsets_;
+};
+
 struct LineContext {
   std::string_view line;
   std::string_view name;
   std::size_t line_no;
   std::vector<std::string>& problems;
+  const LineOffsets& offsets;
 
   void Report(const std::string& pointer, const std::string& message) const {
-    const std::size_t column = llmconform::LocateNearestJsonPointer(line, pointer) + 1;
+    const std::size_t column = offsets.Nearest(pointer) + 1;
     problems.push_back(Format("{}:{}:{}: {}: {}", name, line_no, column,
                               pointer.empty() ? "/" : pointer, message));
   }
@@ -62,12 +85,14 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
 // the others, and what they report is kept once.
 std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& parsed,
                                           std::string_view line, std::string_view name,
-                                          std::size_t line_no) {
+                                          std::size_t line_no, const LineOffsets& offsets) {
   if (!parsed) return {parsed.error().message};
   const OJson& j = *parsed;
   auto whole = ExchangeFromJson(j);
   if (whole) return {};
-  std::vector<std::string> out{LocatedError(whole.error(), line, name, line_no).message};
+  std::vector<std::string> out{
+      LocatedError(whole.error(), line, name, line_no, &offsets.All()).message};
+  std::unordered_set<std::string> said(out.begin(), out.end());
   if (!j.is_object()) return out;
   const OJson request = {{"method", "POST"}, {"path", "/v1/x"}};
   const OJson response = {{"status", 200}};
@@ -80,8 +105,8 @@ std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& par
     if (!from.empty() && e.pointer.starts_with(from)) {
       e.pointer = std::string(to) + e.pointer.substr(from.size());
     }
-    std::string message = LocatedError(e, line, name, line_no).message;
-    if (std::find(out.begin(), out.end(), message) == out.end()) out.push_back(std::move(message));
+    std::string message = LocatedError(e, line, name, line_no, &offsets.All()).message;
+    if (said.insert(message).second) out.push_back(std::move(message));
   };
   if (j.contains("seq")) check({{"seq", j["seq"]}});
   if (j.contains("request")) check({{"request", j["request"]}});
@@ -125,7 +150,8 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
   std::vector<std::string>& problems = report.problems;
   bool have_header = false;
   ForEachTraceLine(text, [&](std::string_view line, std::size_t line_no) {
-    const LineContext ctx{line, name, line_no, problems};
+    const LineOffsets offsets(line);
+    const LineContext ctx{line, name, line_no, problems, offsets};
     const auto parsed = ParseTraceLine(line, name, line_no);  // each line is parsed once
     if (!have_header) {
       have_header = true;
@@ -137,7 +163,7 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         report.id_line = line_no;
       }
     } else {
-      for (std::string& p : ExchangeProblems(parsed, line, name, line_no)) {
+      for (std::string& p : ExchangeProblems(parsed, line, name, line_no, offsets)) {
         problems.push_back(std::move(p));
         ++report.format_errors;
       }

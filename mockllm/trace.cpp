@@ -180,10 +180,16 @@ std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
   RecordedResponse r;
   if (!j.contains("status")) return Problem("/response", "missing field \"status\"");
   if (!j["status"].is_number_integer()) return Expected("/response/status", "integer", j["status"]);
-  r.status = j["status"].get<int>();
-  if (r.status < 100 || r.status > 599) {
-    return Problem("/response/status", Format("expected an HTTP status 100-599, got {}", r.status));
+  // Compared before it is narrowed: 4294967496 read as an int is 200.
+  const bool in_range =
+      j["status"].is_number_unsigned()
+          ? j["status"].get<std::uint64_t>() - 100 <= 499
+          : j["status"].get<std::int64_t>() >= 100 && j["status"].get<std::int64_t>() <= 599;
+  if (!in_range) {
+    return Problem("/response/status",
+                   Format("expected an HTTP status 100-599, got {}", j["status"].dump()));
   }
+  r.status = j["status"].get<int>();
   if (j.contains("headers")) {
     auto h = HeadersFrom(j["headers"], "/response/headers");
     if (!h) return std::unexpected(h.error());
@@ -267,9 +273,10 @@ std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view na
 }
 
 Error Located(const PointedError& e, std::string_view text, std::string_view name,
-              std::size_t line_no) {
-  const llmconform::LineColumn at =
-      llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, e.pointer));
+              std::size_t line_no, const llmconform::JsonOffsets* offsets = nullptr) {
+  const llmconform::LineColumn at = llmconform::LineColumnOf(
+      text, offsets ? offsets->Nearest(e.pointer)
+                    : llmconform::LocateNearestJsonPointer(text, e.pointer));
   return Error{Format("{}:{}:{}: {}: {}", name, line_no + at.line - 1, at.column,
                       e.pointer.empty() ? "/" : e.pointer, e.message)};
 }
@@ -338,8 +345,8 @@ std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_vi
 std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
 
 Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
-                   std::size_t line_no) {
-  return Located(e, text, name, line_no);
+                   std::size_t line_no, const llmconform::JsonOffsets* offsets) {
+  return Located(e, text, name, line_no, offsets);
 }
 
 void ForEachTraceLine(std::string_view text,

@@ -34,6 +34,7 @@
 #include "base/base64.h"
 #include "base/error.h"
 #include "base/json.h"
+#include "base/json_locate.h"
 #include "base/utf8.h"
 
 namespace llmconform::mockllm {
@@ -135,9 +136,11 @@ std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_vi
 // checks the parts of a line one by one); and the located form of such an
 // error, "name:line:col: /pointer: message", where `text` is the JSON the
 // pointer is into (one line or several) and `line_no` its first line.
+// `offsets`, when given, are those of `text` (a caller placing many errors in
+// one text finds them once).
 std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j);
 Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
-                   std::size_t line_no);
+                   std::size_t line_no, const llmconform::JsonOffsets* offsets = nullptr);
 
 // Calls `fn(line, line_no)` for each line of `text` that is not blank, the
 // line without its end (LF or CRLF), line_no 1-based.
