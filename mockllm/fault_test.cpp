@@ -73,6 +73,19 @@ TEST(Fault, ErrorEventForms) {
   EXPECT_EQ(Parse({{"error_event", OJson::object()}}).error_event_after, 0);
 }
 
+TEST(Fault, AWaitLongerThanAClockHoldsIsRefused) {
+  // 10^13 ms in nanoseconds overflows a 64-bit clock: the server aborted.
+  for (const char* key : {"delay_ms", "stall_ms", "keepalive_ms", "retry_after_ms"}) {
+    auto f = FaultFromJson(OJson{{key, 10'000'000'000'000}});
+    ASSERT_FALSE(f) << key;
+    EXPECT_EQ(f.error().pointer, std::string("/") + key);
+    EXPECT_EQ(f.error().message,
+              "expected at most 1000000000000 ms (about 31 years), got 10000000000000");
+    EXPECT_TRUE(FaultFromJson(OJson{{key, 1'000'000'000'000}})) << key;
+  }
+  EXPECT_FALSE(FaultFromJson(OJson{{"cut_after_bytes", OJson::parse("18446744073709551615")}}));
+}
+
 TEST(Fault, EmptyOnlyWithoutAnEffect) {
   // Keys that change the response.
   for (const OJson& j : std::vector<OJson>{{{"status", 500}},

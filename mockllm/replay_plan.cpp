@@ -171,10 +171,14 @@ void InsertKeepAlives(std::vector<Piece>& pieces, std::int64_t every_ms) {
   std::vector<Block> blocks = ToBlocks(pieces);
   std::vector<Block> out;
   std::int64_t next_tick = every_ms;
+  std::size_t inserted = 0;
   for (Block& b : blocks) {
-    while (next_tick <= b.at_ms) {
+    // At most kMaxKeepAlives: every 1 ms over a chunk at 10^12 ms would be
+    // 10^12 comments, planned when the trace loads.
+    while (next_tick <= b.at_ms && inserted < kMaxKeepAlives) {
       out.push_back(Block{comment, next_tick, false});
       next_tick += every_ms;
+      ++inserted;
     }
     out.push_back(std::move(b));
   }

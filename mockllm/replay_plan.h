@@ -52,7 +52,9 @@ struct ResponsePlan {
 // names no seed of its own. Streams keep their recorded pieces and times
 // unless a fault changes them; faults apply in this order: event edits
 // (drop_done, malformed_event, error_event), crlf, bom, keepalive_ms, resplit,
-// stall, cut_after_events / cut_after_bytes.
+// stall, cut_after_events / cut_after_bytes. keepalive_ms inserts at most
+// kMaxKeepAlives comments into one response.
+inline constexpr std::size_t kMaxKeepAlives = 100000;
 ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, std::uint64_t seed);
 
 // The byte offsets just past each SSE event in `stream` (after the blank line

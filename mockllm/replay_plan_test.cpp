@@ -104,6 +104,16 @@ TEST(ReplayPlan, KeepAlivesFollowTheRecordedTimeline) {
   EXPECT_EQ(parsed.comments, 3u);
 }
 
+TEST(ReplayPlan, KeepAlivesAreBoundedPerResponse) {
+  // Every 1 ms up to a chunk at 10^12 ms would be 10^12 comments, planned
+  // when the trace loads.
+  RecordedResponse late = Stream();
+  late.chunks.back().t_ms = 1'000'000'000'000;
+  const ResponsePlan p = PlanResponse(late, F({{"keepalive_ms", 1}}), 0);
+  EXPECT_EQ(ParseSse(p.Body()).comments, kMaxKeepAlives);
+  EXPECT_EQ(ParseSse(p.Body()).events, ParseSse(kStream).events);
+}
+
 TEST(ReplayPlan, CutsAfterEventsOrBytes) {
   const ResponsePlan events = PlanResponse(Stream(), F({{"cut_after_events", 2}}), 0);
   EXPECT_TRUE(events.cut);

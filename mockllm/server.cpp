@@ -81,6 +81,17 @@ struct Server::Impl {
         journal(options.journal_limit, options.journal_max_bytes, options.journal_whole_bodies) {}
 
   // Waits until `t`; false when the server is stopping.
+  // `from` + `ms`, saturated: a recorded time of 10^12 ms at --speed 10, or
+  // stalls added up, must not overflow the clock (undefined behaviour).
+  static Clock::time_point Later(Clock::time_point from, double ms) {
+    const double room =
+        std::chrono::duration<double, std::milli>(Clock::time_point::max() - from).count() / 2;
+    if (!(ms < room)) ms = room;
+    if (!(ms > 0)) return from;
+    return from + std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double, std::milli>(ms));
+  }
+
   bool WaitUntil(Clock::time_point t) {
     std::unique_lock lock(stop_mu);
     return !stop_cv.wait_until(lock, t, [this] { return stopping; });
@@ -409,14 +420,13 @@ struct Server::Impl {
     const bool burst = options.speed == 0 && !options.piecewise;
     for (const Piece& p : burst ? plan.burst : plan.pieces) {
       if (options.speed > 0) {
-        const auto due = start + std::chrono::microseconds(static_cast<std::int64_t>(
-                                     static_cast<double>(p.at_ms) * 1000.0 * options.speed));
+        const auto due = Later(start, static_cast<double>(p.at_ms) * options.speed);
         if (!WaitUntil(due)) return SetOutcome(seq, "stopped"), false;
       }
       if (p.stall_ms_before > 0) {
-        const auto stall = std::chrono::milliseconds(p.stall_ms_before);
-        if (!WaitUntil(Clock::now() + stall)) return SetOutcome(seq, "stopped"), false;
-        start += stall;
+        const double stall = static_cast<double>(p.stall_ms_before);
+        if (!WaitUntil(Later(Clock::now(), stall))) return SetOutcome(seq, "stopped"), false;
+        start = Later(start, stall);
       }
       if (!p.bytes.empty() && !sink.write(p.bytes.data(), p.bytes.size())) {
         return SetOutcome(seq, WriteFailed()), false;
@@ -485,7 +495,7 @@ struct Server::Impl {
     // Waits out the plan's delay, then starts the answer (its status line
     // leaves with the zero-length write); the pieces' times count from here.
     const auto begin = [this, &plan](httplib::DataSink& sink) {
-      if (plan.delay_ms > 0) WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
+      if (plan.delay_ms > 0) WaitUntil(Later(Clock::now(), static_cast<double>(plan.delay_ms)));
       sink.write("", 0);
       return Clock::now();
     };
@@ -503,10 +513,10 @@ struct Server::Impl {
           [this, &plan, keep, seq](std::size_t, std::size_t, httplib::DataSink&) {
             // Empty: the delay and the stalls all come before the status line.
             if (plan.delay_ms > 0)
-              WaitUntil(Clock::now() + std::chrono::milliseconds(plan.delay_ms));
+              WaitUntil(Later(Clock::now(), static_cast<double>(plan.delay_ms)));
             for (const Piece& p : plan.pieces) {
               if (p.stall_ms_before > 0)
-                WaitUntil(Clock::now() + std::chrono::milliseconds(p.stall_ms_before));
+                WaitUntil(Later(Clock::now(), static_cast<double>(p.stall_ms_before)));
             }
             SetOutcome(seq, plan.cut ? "cut" : "complete");
             return true;  // the head, with its Content-Length: 0

@@ -58,6 +58,13 @@ TEST(TraceFormat, ErrorsNameFileLineColumnAndPointer) {
   EXPECT_EQ(bad_status.error().message,
             "f.jsonl:2:50: /response/status: expected integer, got string");
 
+  // Compared before it is narrowed to an int, where it would read 200.
+  auto wrapped = ParseTrace(
+      TraceText({R"({"request":{"path":"/v1/x"},"response":{"status":4294967496}})"}), "f.jsonl");
+  ASSERT_FALSE(wrapped);
+  EXPECT_EQ(wrapped.error().message,
+            "f.jsonl:2:50: /response/status: expected an HTTP status 100-599, got 4294967496");
+
   auto syntax = ParseTrace(TraceText({R"({"request":{"path":"/v1/x"},})"}), "f.jsonl");
   ASSERT_FALSE(syntax);
   EXPECT_EQ(syntax.error().message,
