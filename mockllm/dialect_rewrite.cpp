@@ -14,6 +14,19 @@
 namespace llmconform::mockllm {
 namespace {
 
+// j[key] when it is a string, else "" (value() would throw on another type).
+std::string TextOr(const OJson& j, const char* key) {
+  const auto it = j.is_object() ? j.find(key) : j.end();
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A choice's "index", or `fallback` when it is absent or not an integer (a
+// recording may hold a string or null there; value() would throw).
+std::int64_t ChoiceIndex(const OJson& choice, std::int64_t fallback) {
+  const auto it = choice.find("index");
+  return it != choice.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+}
+
 using llmconform::Format;
 
 // ---------------------------------------------------------------------------
@@ -222,7 +235,8 @@ void WholeToolCalls(std::vector<Ev>& evs, const OJson&) {
       for (std::size_t ti = 0; ti < d["tool_calls"].size(); ++ti) {
         const OJson& tc = d["tool_calls"][ti];
         if (!tc.is_object() || !tc.contains("index") || !tc["index"].is_number_integer()) continue;
-        const std::size_t choice_index = c.value("index", ci);
+        const auto choice_index =
+            static_cast<std::size_t>(ChoiceIndex(c, static_cast<std::int64_t>(ci)));
         calls[{choice_index, tc["index"].get<std::int64_t>()}].push_back(At{ei, ci, ti});
       }
     }
@@ -306,8 +320,7 @@ void ToolCallIdRepeated(std::vector<Ev>& evs, const OJson&) {
     bool changed = false;
     for (OJson& tc : d["tool_calls"]) {
       if (!tc.is_object() || !tc.contains("index") || !tc["index"].is_number_integer()) continue;
-      const auto key =
-          std::make_pair(c.value("index", std::int64_t{0}), tc["index"].get<std::int64_t>());
+      const auto key = std::make_pair(ChoiceIndex(c, 0), tc["index"].get<std::int64_t>());
       if (IsString(tc, "id") && !tc["id"].get<std::string>().empty()) {
         ids.try_emplace(key, tc["id"].get<std::string>());
       } else if (auto it = ids.find(key); it != ids.end()) {
@@ -456,7 +469,7 @@ void UsageXGroq(std::vector<Ev>& evs, const OJson&) {
   if (usage.is_null()) return;
   for (auto it = evs.rbegin(); it != evs.rend(); ++it) {
     if (!HasFinish(*it)) continue;
-    const std::string id = it->json.value("id", std::string());
+    const std::string id = TextOr(it->json, "id");
     it->json["x_groq"] = OJson{{"id", Format("req_{:016x}", Fnv1a64(id))}, {"usage", usage}};
     it->changed = true;
     return;
@@ -575,7 +588,7 @@ void BodyErrorWith200(BodyView& b, const OJson& p, bool) {
 void BodyFlatError(BodyView& b, const OJson& p, bool) {
   if (!IsCanonicalError(b)) return;
   const OJson err = b.json["error"];
-  const std::string message = err.value("message", std::string());
+  const std::string message = TextOr(err, "message");
   if (p["style"] == "detail") {
     b.json = OJson{{"detail", message}};
   } else {
@@ -615,7 +628,7 @@ std::string_view GoogleStatus(int status) {
 
 void BodyErrorArray(BodyView& b, const OJson&, bool) {
   if (!IsCanonicalError(b)) return;
-  const std::string message = b.json["error"].value("message", std::string());
+  const std::string message = TextOr(b.json["error"], "message");
   b.json = OJson::array({OJson{
       {"error",
        OJson{{"code", b.r.status}, {"message", message}, {"status", GoogleStatus(b.r.status)}}}}});

@@ -122,6 +122,25 @@ TEST(DialectRewrite, TheCanonicalRepliesShowNoDeviation) {
     for (const Exchange& x : t.exchanges) EXPECT_TRUE(Detect(x.response).empty()) << t.id;
 }
 
+TEST(DialectRewrite, AChoiceIndexThatIsNotANumberRewritesWithoutThrowing) {
+  // A lint-clean trace may hold "index": "0" or null; every dialect answered
+  // it with a 500 (nlohmann's value() threw).
+  RecordedResponse r;
+  r.streamed = true;
+  r.headers = {{"content-type", "text/event-stream"}};
+  for (const char* index : {"\"0\"", "null"}) {
+    r.chunks = {
+        {0, std::string("data: {\"id\":7,\"choices\":[{\"index\":") + index +
+                ",\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{"
+                "\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}],"
+                "\"usage\":{\"total_tokens\":3}}\n\n"},
+        {1, "data: [DONE]\n\n"}};
+    for (const Dialect& d : BuiltinDialects()) {
+      EXPECT_NO_THROW(RewriteResponse(r, d, true)) << d.name << " index " << index;
+    }
+  }
+}
+
 // Rewriting the canonical battery with dialect X makes the detector of
 // `llmconform dialect` report exactly X's deviations: each exchange shows
 // only X's, and together they show every one of them.
