@@ -145,11 +145,13 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       continue;
     }
     if (provider.empty()) provider = ProviderOfUrl(e.url);
+    HeaderObject request_headers;
     for (const auto& [n, v] : e.request_headers) {
-      const std::string lower = Lower(n);
+      std::string lower = Lower(n);
       if (lower.starts_with(':') || HopByHop(lower)) continue;
-      x.request.headers[lower] = redactor.HeaderValue(lower, v);
+      request_headers.Set(lower, redactor.HeaderValue(lower, v));
     }
+    x.request.headers = std::move(request_headers).Take();
     if (e.request_json) {
       x.request.body = redactor.Body(std::move(*e.request_json));
     } else if (e.request_bytes && !e.request_bytes->empty()) {
@@ -169,11 +171,13 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       model = (*x.request.body)["model"].get<std::string>();
     }
     x.response.status = e.status;
+    HeaderObject response_headers;
     for (const auto& [n, v] : e.response_headers) {
-      const std::string lower = Lower(n);
+      std::string lower = Lower(n);
       if (lower.starts_with(':') || HopByHop(lower)) continue;
-      x.response.headers[lower] = redactor.HeaderValue(lower, v);
+      response_headers.Set(lower, redactor.HeaderValue(lower, v));
     }
+    x.response.headers = std::move(response_headers).Take();
     if (e.response_json) {
       x.response.body = redactor.Body(std::move(*e.response_json));
     } else if (e.response_bytes) {
@@ -256,10 +260,24 @@ bool IsNumber(const std::string& s) {
   return !j.is_discarded() && j.is_number();
 }
 
-// A YAML node as JSON (YAML 1.2 core schema for plain scalars). Depth-limited.
-std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t depth) {
+// What one body may expand to: aliases make a YAML text of a few hundred
+// bytes name a billion values ("billion laughs"). Counted as 64 bytes a value
+// plus the bytes of its text.
+constexpr std::size_t kMaxYamlExpansion = std::size_t{16} << 20;
+
+// A YAML node as JSON (YAML 1.2 core schema for plain scalars). Depth-limited,
+// and bounded by `budget` (kMaxYamlExpansion for a body), which it spends.
+std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t depth,
+                                             std::size_t& budget) {
   if (depth > llmconform::kMaxJsonDepth)
     return std::unexpected(YamlProblem{n.Mark(), "nests too deep"});
+  const std::size_t cost = 64 + (n.IsScalar() ? n.Scalar().size() : 0);
+  if (cost > budget) {
+    return std::unexpected(YamlProblem{
+        n.Mark(), Format("expands to more than {} bytes of values (aliases of aliases?)",
+                         kMaxYamlExpansion)});
+  }
+  budget -= cost;
   switch (n.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -267,7 +285,7 @@ std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t de
     case YAML::NodeType::Sequence: {
       OJson a = OJson::array();
       for (const auto& e : n) {
-        auto v = YamlToJson(e, depth + 1);
+        auto v = YamlToJson(e, depth + 1, budget);
         if (!v) return v;
         a.push_back(std::move(*v));
       }
@@ -278,7 +296,7 @@ std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t de
       for (const auto& kv : n) {
         if (!kv.first.IsScalar())
           return std::unexpected(YamlProblem{kv.first.Mark(), "a key that is not a scalar"});
-        auto v = YamlToJson(kv.second, depth + 1);
+        auto v = YamlToJson(kv.second, depth + 1, budget);
         if (!v) return v;
         o[kv.first.Scalar()] = std::move(*v);
       }
@@ -322,13 +340,14 @@ struct YamlBody {
 // or a sibling `parsed_body`.
 std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
   YamlBody out;
+  std::size_t budget = kMaxYamlExpansion;
   const YAML::Node parsed = parent["parsed_body"];
   if (parsed && !parsed.IsNull()) {
     if (parsed.IsScalar() && parsed.Tag() != "?") {
       out.bytes = parsed.Scalar();
       return out;
     }
-    auto j = YamlToJson(parsed, 0);
+    auto j = YamlToJson(parsed, 0, budget);
     if (!j) return std::unexpected(j.error());
     out.json = std::move(*j);
     return out;
@@ -347,14 +366,14 @@ std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
         out.bytes = std::move(*bytes);
         return out;
       }
-      auto j = YamlToJson(content, 0);
+      auto j = YamlToJson(content, 0, budget);
       if (!j) return std::unexpected(j.error());
       out.json = std::move(*j);
       return out;
     } else {
       // The body itself as the parsed JSON mapping (pydantic-ai's Hugging Face
       // cassettes store request bodies this way).
-      auto j = YamlToJson(body, 0);
+      auto j = YamlToJson(body, 0, budget);
       if (!j) return std::unexpected(j.error());
       out.json = std::move(*j);
       return out;

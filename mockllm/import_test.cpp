@@ -181,6 +181,27 @@ TEST(ImportCassette, UndecodableBodyIsKeptAsRawB64WithANote) {
   EXPECT_NE(text.find("\"note\""), std::string::npos);
 }
 
+TEST(ImportCassette, AnAliasBombIsRefusedNotExpanded) {
+  // 700 bytes naming 10^9 values ("billion laughs"): refused where it
+  // expands, in bounded time and memory.
+  std::string yaml =
+      "interactions:\n- request:\n    method: POST\n    uri: http://x/v1/chat/completions\n"
+      "    parsed_body:\n      l0: &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol,lol]\n";
+  for (int level = 1; level <= 8; ++level) {
+    const std::string prev = "*l" + std::to_string(level - 1);
+    yaml += "      l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) yaml += (i ? "," : "") + prev;
+    yaml += "]\n";
+  }
+  yaml += "  response: {status: 200, body: {string: 'ok'}}\n";
+  auto r = ParseCassette(yaml, "laughs.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("expands to more than 16777216 bytes of values"),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_TRUE(r.error().message.starts_with("laughs.yaml:")) << r.error().message;
+}
+
 TEST(ImportCassette, ErrorsAreLocated) {
   EXPECT_EQ(ParseCassette("interactions: [\n  {a: b\n", "bad.yaml").error().message.substr(0, 9),
             "bad.yaml:");

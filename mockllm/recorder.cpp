@@ -50,6 +50,7 @@ struct Flow {
   std::string error;
   std::deque<std::string> pending;  // read from upstream, not yet written to the client
   std::vector<Chunk> chunks;        // everything read, with times
+  std::size_t body_bytes = 0;       // the bytes of `chunks`
   httplib::Client* client = nullptr;
   std::thread worker;
 };
@@ -119,6 +120,12 @@ struct Recorder::Impl {
     const Clock::time_point t0 = Clock::now();
     upstream_req.response_handler = [flow](const httplib::Response& r) {
       std::lock_guard lock(flow->mu);
+      // No trace can hold it (nor the client's HTTP read it): refused with a
+      // 502, and nothing is recorded.
+      if (r.status < 100 || r.status > 599) {
+        flow->error = Format("answered status {}, not an HTTP status (100-599)", r.status);
+        return false;
+      }
       flow->status = r.status;
       flow->headers = r.headers;
       flow->headers_ready = true;
@@ -131,6 +138,12 @@ struct Recorder::Impl {
           std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
       std::lock_guard lock(flow->mu);
       if (flow->client_gone) return false;
+      // An answer without end is not kept in memory without end.
+      if (n > kMaxRecordedBodyBytes - flow->body_bytes) {
+        flow->error = Format("the answer is longer than {} bytes", kMaxRecordedBodyBytes);
+        return false;
+      }
+      flow->body_bytes += n;
       flow->chunks.push_back(Chunk{t_ms, std::string(data, n)});
       flow->pending.emplace_back(data, n);
       flow->cv.notify_all();
@@ -143,7 +156,7 @@ struct Recorder::Impl {
     flow->client = nullptr;
     flow->finished = true;
     flow->upstream_ok = ok;
-    if (!ok) flow->error = httplib::to_string(err);
+    if (!ok && flow->error.empty()) flow->error = httplib::to_string(err);
     flow->cv.notify_all();
   }
 
@@ -307,9 +320,20 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions 
       impl->next_seq = *trace->exchanges.back().seq + 1;
     }
   }
+  // A file that does not end its last line (written by hand) would have the
+  // first exchange glued onto that line: end it first.
+  bool ends_line = true;
+  if (exists) {
+    std::ifstream last(options.out, std::ios::binary | std::ios::ate);
+    if (last && last.tellg() > 0) {
+      last.seekg(-1, std::ios::end);
+      ends_line = last.get() == '\n';
+    }
+  }
   impl->out.open(options.out, std::ios::binary | std::ios::app);
   if (!impl->out)
     return std::unexpected(Error{Format("{}: cannot open for writing", options.out.string())});
+  if (!ends_line) impl->out << '\n';
   if (!exists) {
     OJson header = {{"format", kTraceFormat},
                     {"id", options.trace_id},

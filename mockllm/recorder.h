@@ -32,6 +32,12 @@
 
 namespace llmconform::mockllm {
 
+// The most of one upstream answer's body the recorder holds: past it the
+// exchange ends as the upstream failing (502, or the stream cut) and is not
+// recorded whole. An upstream status outside 100-599 is answered 502 and not
+// recorded: no trace could hold it.
+inline constexpr std::size_t kMaxRecordedBodyBytes = std::size_t{256} << 20;
+
 struct RecorderOptions {
   std::string upstream;       // "https://api.openai.com", "http://127.0.0.1:8080/prefix"
   std::filesystem::path out;  // the trace file

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "mockllm/lint.h"
 #include "mockllm/server.h"
@@ -148,6 +149,52 @@ TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {
   for (const Chunk& c : recorded->exchanges[1].response.chunks) bytes += c.raw.size();
   ASSERT_TRUE(recorded->exchanges[1].fault);
   EXPECT_EQ(*recorded->exchanges[1].fault, (OJson{{"cut_after_bytes", bytes}}));
+}
+
+TEST(Recorder, AppendsToATraceWhoseLastLineHasNoEnd) {
+  TempDir dir;
+  auto fixture = LoadTraceFile(kFixture);
+  ASSERT_TRUE(fixture);
+  auto upstream = Server::Start({*fixture}, {});
+  ASSERT_TRUE(upstream);
+  // A trace written by hand, its last line without a newline.
+  const fs::path out = dir.path() / "hand.trace.jsonl";
+  std::string text = ReadFile(kFixture);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  std::ofstream(out, std::ios::binary) << text;
+  auto recorder = Recorder::Start({.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/",
+                                   .out = out,
+                                   .append = true});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+  Post((*recorder)->port(), "/v1/chat/completions", FixtureRequests(*fixture)[0]);
+  (*recorder)->Stop();
+  auto recorded = LoadTraceFile(out);
+  ASSERT_TRUE(recorded) << recorded.error().message;
+  EXPECT_EQ(recorded->exchanges.size(), fixture->exchanges.size() + 1);
+}
+
+TEST(Recorder, AnUpstreamStatusNoTraceCanHoldIsA502AndNotRecorded) {
+  TempDir dir;
+  httplib::Server upstream;
+  upstream.Post(".*", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 999;
+    res.set_content("{}", "application/json");
+  });
+  const int port = upstream.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { upstream.listen_after_bind(); });
+  const fs::path out = dir.path() / "bad.trace.jsonl";
+  auto recorder =
+      Recorder::Start({.upstream = "http://127.0.0.1:" + std::to_string(port), .out = out});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+  Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  EXPECT_EQ(r.status, 502);
+  EXPECT_NE(r.body.find("answered status 999, not an HTTP status (100-599)"), std::string::npos)
+      << r.body;
+  (*recorder)->Stop();
+  upstream.stop();
+  serving.join();
+  EXPECT_EQ((*recorder)->exchanges_written(), 0u);
+  EXPECT_TRUE(LoadTraceFile(out)) << "the recording no longer loads";
 }
 
 TEST(Recorder, RefusesToOverwriteAndReportsBadUpstreams) {

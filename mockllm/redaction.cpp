@@ -66,6 +66,27 @@ std::string Lower(std::string s) {
   return s;
 }
 
+void HeaderObject::Set(std::string lower, std::string value) {
+  const auto [it, fresh] = at_.try_emplace(lower, pairs_.size());
+  if (fresh) {
+    pairs_.emplace_back(std::move(lower), std::move(value));
+  } else {
+    pairs_[it->second].second = std::move(value);
+  }
+}
+
+OJson HeaderObject::Take() && {
+  OJson out = OJson::object();
+  // The members go in as they are: no name repeats, so no search is needed.
+  auto& members = static_cast<std::vector<std::pair<const std::string, OJson>>&>(
+      out.get_ref<OJson::object_t&>());
+  members.reserve(pairs_.size());
+  for (auto& [name, value] : pairs_) members.emplace_back(std::move(name), OJson(std::move(value)));
+  pairs_.clear();
+  at_.clear();
+  return out;
+}
+
 OJson ParseShallowJson(std::string_view text) {
   return llmconform::ReadOrderedJsonOrDiscarded(text);
 }
@@ -108,17 +129,19 @@ Exchange Redactor::Record(const WireExchange& w) const {
   Exchange x;
   x.request.method = w.method;
   x.request.path = w.path;
+  HeaderObject request_headers;
   for (const auto& [name, value] : w.request_headers) {
-    if (!HopByHop(name)) x.request.headers[name] = HeaderValue(name, value);
+    if (!HopByHop(name)) request_headers.Set(name, HeaderValue(name, value));
   }
+  x.request.headers = std::move(request_headers).Take();
   if (!w.request_body.empty()) x.request.body = RequestBody(w.request_body);
   x.response.status = w.status;
-  OJson headers = OJson::object();
+  HeaderObject headers;
   for (const auto& [name, value] : w.response_headers) {
-    const std::string lower = Lower(name);
-    if (!HopByHop(lower)) headers[lower] = HeaderValue(lower, value);
+    std::string lower = Lower(name);
+    if (!HopByHop(lower)) headers.Set(lower, HeaderValue(lower, value));
   }
-  x.response.headers = std::move(headers);
+  x.response.headers = std::move(headers).Take();
   if (w.streamed) {
     x.response.streamed = true;
     std::size_t total = 0;
