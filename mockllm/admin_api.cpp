@@ -18,48 +18,6 @@ constexpr std::string_view kRoutes =
     "GET /__admin/sessions, POST /__admin/traces, DELETE /__admin/traces/{id}, "
     "POST /__admin/reset";
 
-bool Unmatched(const Json& entry) {
-  for (const Json& f : entry["findings"]) {
-    const std::string rule = f.value("rule", "");
-    if (rule == "no_match" || rule == "request_mismatch" || rule == "trace_exhausted" ||
-        rule == "unknown_trace") {
-      return true;
-    }
-  }
-  return false;
-}
-
-// The journal's entries that `keep` accepts. The oldest entry's
-// "dropped_before" (Journal::Page) moves to the first entry kept, so a
-// filtered view still tells that older requests were dropped.
-template <typename Keep>
-Json KeptEntries(const Journal& journal, Keep keep) {
-  Json all = journal.Entries();
-  const Json dropped = all.empty() ? Json() : all[0].value("dropped_before", Json());
-  Json out = Json::array();
-  for (Json& e : all) {
-    if (keep(e)) out.push_back(std::move(e));
-  }
-  if (!out.empty() && !dropped.is_null()) out[0]["dropped_before"] = dropped;
-  return out;
-}
-
-// The journal, keeping entries whose fields equal every given parameter.
-Json FilteredJournal(const Journal& journal,
-                     const std::multimap<std::string, std::string>& params) {
-  return KeptEntries(journal, [&](const Json& e) {
-    bool keep = true;
-    for (const char* key : {"session", "trace"}) {
-      auto [lo, hi] = params.equal_range(key);
-      for (auto it = lo; it != hi; ++it) {
-        keep = keep && e.contains(key) && e[key].is_string() &&
-               e[key].get<std::string>() == it->second;
-      }
-    }
-    return keep;
-  });
-}
-
 std::atomic<std::uint64_t> stub_count{0};
 
 // One JSON value of a POST body as a trace: a trace object or a stub. Errors
@@ -96,6 +54,21 @@ std::expected<Trace, PointedError> AsTrace(const OJson& j, std::string_view name
 }
 
 }  // namespace
+
+bool Unmatched(const Json& entry) {
+  const auto findings = entry.find("findings");
+  if (findings == entry.end() || !findings->is_array()) return false;
+  for (const Json& f : *findings) {
+    const std::string rule = f.is_object() && f.contains("rule") && f["rule"].is_string()
+                                 ? f["rule"].get<std::string>()
+                                 : std::string();
+    if (rule == "no_match" || rule == "request_mismatch" || rule == "trace_exhausted" ||
+        rule == "unknown_trace") {
+      return true;
+    }
+  }
+  return false;
+}
 
 std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view body,
                                                              std::string_view name) {
@@ -145,12 +118,6 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
              {"journal_bytes", journal.kept_bytes()},
              {"sessions", book.SessionCount()},
              {"sessions_evicted", book.SessionsEvicted()}}};
-  }
-  if (r.method == "GET" && path == "/__admin/journal") {
-    return {200, FilteredJournal(journal, r.params)};
-  }
-  if (r.method == "GET" && path == "/__admin/unmatched") {
-    return {200, KeptEntries(journal, [](const Json& e) { return Unmatched(e); })};
   }
   if (r.method == "GET" && path == "/__admin/sessions") return {200, book.Sessions()};
   if (r.method == "POST" && path == "/__admin/reset") {

@@ -3,12 +3,12 @@
 //   GET    /__admin/health             {"status":"ok","traces":[ids],"requests":N,
 //                                      "journal_dropped":N,"sessions":N,"sessions_evicted":N}
 //   GET    /__admin/journal[?session=S&trace=T]   the journal, only entries of that
-//                                      session and/or trace when asked (without a
-//                                      filter the server streams it page by page and
-//                                      takes ?after=SEQ&limit=N)
+//                                      session and/or trace when asked
 //   GET    /__admin/unmatched          journal entries nothing answered (no_match,
 //                                      request_mismatch, trace_exhausted, unknown_trace),
 //                                      each with "nearest" when one was found
+//                                      (these two the server answers itself, streamed
+//                                      page by page, with ?after=SEQ&limit=N)
 //   GET    /__admin/sessions           cursor and unused exchanges per session
 //   POST   /__admin/traces             load traces: a trace file's JSON Lines, or JSON: a
 //                                      trace object {"id",…header fields,"exchanges":[…]},
@@ -44,6 +44,9 @@ struct AdminAnswer {
 };
 
 AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& request);
+
+// Whether a journal entry is one nothing answered (GET /__admin/unmatched).
+bool Unmatched(const nlohmann::json& entry);
 
 // The traces a POST /__admin/traces body holds (see above). `name` is used in
 // errors. Stubs without an id get "stub-N".

@@ -99,8 +99,8 @@ Routes:
 Admin API (runtime control):
   GET    /__admin/health                     status, trace ids, request count
   GET    /__admin/journal[?session=S&trace=T] the journal (filtered when asked; streamed)
-  GET    /__admin/journal?after=SEQ&limit=N  a page of the journal
-  GET    /__admin/unmatched                  requests nothing answered, with "nearest"
+  GET    /__admin/unmatched                  requests nothing answered, with "nearest" (streamed)
+         …&after=SEQ&limit=N                 a page of either
   GET    /__admin/sessions                   cursor and unused exchanges per session
   POST   /__admin/traces                     load traces at runtime: a trace file's JSON
                                              Lines, or JSON: {"id",...,"exchanges":[...]},

@@ -138,9 +138,23 @@ struct Server::Impl {
   }
 
   void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
-    if (req.method == "GET" && route.path == "/__admin/journal" && !req.has_param("session") &&
-        !req.has_param("trace")) {
-      return StreamJournal(req, res);
+    if (req.method == "GET" && route.path == "/__admin/journal") {
+      if (!req.has_param("session") && !req.has_param("trace")) return StreamJournal(req, res, {});
+      // Entries whose fields equal every given parameter.
+      return StreamJournal(req, res, [params = req.params](const Json& e) {
+        for (const char* key : {"session", "trace"}) {
+          auto [lo, hi] = params.equal_range(key);
+          for (auto it = lo; it != hi; ++it) {
+            const auto v = e.find(key);
+            if (v == e.end() || !v->is_string() || v->get_ref<const std::string&>() != it->second)
+              return false;
+          }
+        }
+        return true;
+      });
+    }
+    if (req.method == "GET" && route.path == "/__admin/unmatched") {
+      return StreamJournal(req, res, [](const Json& e) { return Unmatched(e); });
     }
     if (req.method == "POST" && route.path == "/__admin/reset") {
       ResetAll();
@@ -164,10 +178,14 @@ struct Server::Impl {
     ::malloc_trim(0);
   }
 
-  // GET /__admin/journal[?after=SEQ][&limit=N]: the entries with a seq above
-  // `after` (default 0), at most `limit` (default all), as one JSON array
-  // written page by page, so a large journal is never one string in memory.
-  void StreamJournal(const httplib::Request& req, httplib::Response& res) {
+  // GET /__admin/journal[?session=S&trace=T][&after=SEQ][&limit=N] and
+  // /__admin/unmatched: the entries with a seq above `after` (default 0) that
+  // `keep` accepts (all without it), at most `limit` (default all), as one
+  // JSON array written page by page, so a large journal is never one string
+  // in memory. A "dropped_before" on an entry left out moves to the next one
+  // kept, so a filtered view still tells that older requests were dropped.
+  void StreamJournal(const httplib::Request& req, httplib::Response& res,
+                     std::function<bool(const Json&)> keep) {
     std::uint64_t after = 0;
     std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
     for (auto [name, into] : {std::pair{"after", &after}, std::pair{"limit", &limit}}) {
@@ -185,24 +203,42 @@ struct Server::Impl {
     struct Cursor {
       std::uint64_t after;
       std::uint64_t left;
-      bool opened = false;
+      std::function<bool(const Json&)> keep;
+      bool opened = false;  // "[" written
+      bool any = false;     // an entry written
+      Json dropped;         // "dropped_before" of an entry left out
     };
-    auto cursor = std::make_shared<Cursor>(Cursor{after, limit});
+    auto cursor = std::make_shared<Cursor>(Cursor{after, limit, std::move(keep)});
     res.status = 200;
     res.set_chunked_content_provider("application/json", [this, cursor](std::size_t,
                                                                         httplib::DataSink& sink) {
       constexpr std::size_t kPage = 64;
       std::string out = cursor->opened ? "" : "[";
-      const auto page = journal.Page(
-          cursor->after, static_cast<std::size_t>(std::min<std::uint64_t>(kPage, cursor->left)));
-      for (const Json& e : page) {
-        if (cursor->opened || &e != &page.front()) out += ',';
-        out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        cursor->after = e["seq"].get<std::uint64_t>();
-        --cursor->left;
-      }
       cursor->opened = true;
-      const bool last = page.size() < kPage || cursor->left == 0;
+      // Pages are read until one yields an entry (a filter may keep none of
+      // a page) or the journal ends.
+      bool last = cursor->left == 0;
+      for (bool wrote = false; !wrote && !last;) {
+        auto page = journal.Page(
+            cursor->after,
+            cursor->keep ? kPage
+                         : static_cast<std::size_t>(std::min<std::uint64_t>(kPage, cursor->left)));
+        for (Json& e : page) {
+          cursor->after = e["seq"].get<std::uint64_t>();
+          if (cursor->keep && !cursor->keep(e)) {
+            if (e.contains("dropped_before")) cursor->dropped = e["dropped_before"];
+            continue;
+          }
+          if (!cursor->dropped.is_null() && !e.contains("dropped_before"))
+            e["dropped_before"] = cursor->dropped;
+          cursor->dropped = nullptr;
+          if (cursor->any) out += ',';
+          out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          cursor->any = wrote = true;
+          if (--cursor->left == 0) break;
+        }
+        last = page.size() < kPage || cursor->left == 0;
+      }
       if (last) out += ']';
       if (!out.empty() && !sink.write(out.data(), out.size())) return false;
       if (last) sink.done();

@@ -18,7 +18,8 @@
 //   /__admin/…                    runtime control (mockllm/admin_api.h), and:
 //   GET /__admin/health           {"status":"ok","traces":[ids],"requests":N,"journal_dropped":N,
 //                                  "sessions":N,"sessions_evicted":N}
-//   GET /__admin/journal          the journal (below), streamed; ?after=SEQ&limit=N
+//   GET /__admin/journal          the journal (below), streamed; ?after=SEQ&limit=N,
+//                                 ?session=S&trace=T (GET /__admin/unmatched likewise)
 //                                 gives the entries after seq SEQ, at most N
 //   GET /__admin/sessions         cursor and unused exchanges per session; headers
 //                                 X-Mockllm-Sessions and X-Mockllm-Sessions-Evicted

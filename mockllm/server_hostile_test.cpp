@@ -285,6 +285,29 @@ TEST(HostileServer, TheJournalIsServedInPages) {
   EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/journal?after=150")->body),
             nlohmann::json::array());
   EXPECT_EQ(c.Get("/__admin/journal?limit=-1")->status, 400);
+
+  // The filtered views page too (they ignored after and limit, and were
+  // built whole in memory). Sessions are those of pinned requests.
+  for (int i = 0; i < 130; ++i) {
+    ASSERT_TRUE(c.Post("/t/demo/v1/chat/completions",
+                       {{"X-Mockllm-Session", i % 2 ? "odd" : "even"}}, kBody, "application/json"));
+  }
+  const auto odd = nlohmann::json::parse(c.Get("/__admin/journal?session=odd")->body);
+  EXPECT_EQ(odd.size(), 65u);
+  const auto odd_page =
+      nlohmann::json::parse(c.Get("/__admin/journal?session=odd&after=200&limit=3")->body);
+  ASSERT_EQ(odd_page.size(), 3u);
+  std::uint64_t last = 200;
+  for (const auto& e : odd_page) {
+    EXPECT_EQ(e["session"], "odd");
+    EXPECT_GT(e["seq"].get<std::uint64_t>(), last);
+    last = e["seq"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(c.Get("/__admin/journal?session=odd&limit=abc")->status, 400);
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/journal?session=none")->body),
+            nlohmann::json::array());
+  EXPECT_LE(nlohmann::json::parse(c.Get("/__admin/unmatched?limit=2")->body).size(), 2u);
+  EXPECT_EQ(c.Get("/__admin/unmatched?after=x")->status, 400);
 }
 
 TEST(HostileServer, BodyFramingFollowsRfc9112) {
