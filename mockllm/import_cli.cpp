@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "base/file.h"
@@ -38,14 +39,29 @@ or br are decoded; one that cannot be decoded is kept as raw_b64 with a note.
 Headers and bodies are redacted as by `mockllm record`, and each trace passes
 `mockllm lint` before it is written (atomically: a temporary file renamed).
 Errors name FILE:LINE:COL. Exit 0 when every file was imported, 2 when one could
-not be read, was malformed or held no Chat Completions exchange (nothing is
-written for it; the other files still are), 3 when writing failed.
+not be read, was malformed, held no Chat Completions exchange, or would replace
+the trace of another input of this run (t[a].yaml and t(a).yaml both name
+t-a-) (nothing is written for it; the other files still are), 3 when writing
+failed.
 See docs/trace-format.md.)");
 }
 
 int RunImport(const ImportArgs& a) {
   int status = kExitOk;
+  std::map<fs::path, std::string> written;  // output → the input written there
   for (const std::string& file : a.files) {
+    // Two inputs of one stem (t[a].yaml, t(a).yaml) name one output and one
+    // trace id: the second would replace the first.
+    const fs::path out = fs::path(a.out) / (TraceStem(file) + ".trace.jsonl");
+    if (auto seen = written.find(out); seen != written.end()) {
+      std::cerr << Format(
+                       "mockllm: {}: would be written to {}, as {} was (the same trace id): "
+                       "not written; import it on its own, or rename it",
+                       file, out.string(), seen->second)
+                << std::endl;
+      status = std::max(status, kExitUsage);
+      continue;
+    }
     auto text = ReadFile(file);
     if (!text) {
       std::cerr << "mockllm: " << text.error().message << std::endl;
@@ -62,7 +78,6 @@ int RunImport(const ImportArgs& a) {
     }
     for (const std::string& note : imported->notes)
       std::cerr << "mockllm: " << file << ": " << note << std::endl;
-    const fs::path out = fs::path(a.out) / (TraceStem(file) + ".trace.jsonl");
     const std::string trace = WriteTrace(imported->trace);
     const auto problems = LintTrace(trace, out.string());
     if (!problems.empty()) {
@@ -76,6 +91,7 @@ int RunImport(const ImportArgs& a) {
       std::cerr << "mockllm: " << w.error().message << std::endl;
       return kExitInternal;
     }
+    written.emplace(out, file);
     std::size_t streamed = 0;
     for (const Exchange& x : imported->trace.exchanges) streamed += x.response.streamed ? 1 : 0;
     std::cerr << Format("mockllm: {} -> {}: {} exchange(s), {} streamed, {} skipped", file,

@@ -141,6 +141,25 @@ RC_GTEST_PROP(HostileJson, ScenarioAndRulesFilesAreLocatedInputErrors, ()) {
   RC_ASSERT(r.err.find(file.filename().string() + ":") != std::string::npos);
 }
 
+TEST(HostileJson, ImportRefusesASecondInputForTheSameTrace) {
+  // t[a].yaml and t(a).yaml both become t-a-.trace.jsonl (and trace id
+  // t-a-): the second replaced the first, with exit 0.
+  harness::ScratchDir dir("llmconform-import-");
+  const std::string cassette =
+      llmconform::testing::ReadWholeFile(kRoot / "tests/import/test_cerebras_model_simple.yaml");
+  ASSERT_FALSE(cassette.empty());
+  fs::create_directories(dir.path() / "c1");
+  fs::create_directories(dir.path() / "c2");
+  Write(dir.path() / "c1" / "t[a].yaml", cassette);
+  Write(dir.path() / "c2" / "t(a).yaml", cassette);
+  auto r = RunProcess({kMockllm, "import", (dir.path() / "c1" / "t[a].yaml").string(),
+                       (dir.path() / "c2" / "t(a).yaml").string(), "--out",
+                       (dir.path() / "out").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("t(a).yaml: would be written to"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(dir.path() / "out" / "t-a-.trace.jsonl")) << r.err;
+}
+
 TEST(HostileJson, RunRefusesASpecWithANumberOutOfRange) {
   SpecCopy dir;
   Write(dir.path() / "specs" / "multiturn" / "hostile.json",
