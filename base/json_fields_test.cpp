@@ -42,8 +42,6 @@ TEST(JsonFields, LocatedReadersNameTheValueByItsPointer) {
 TEST(JsonFields, AnIntegerMustFitIn64SignedBits) {
   // 2^64 - 1 parses as an unsigned integer, 2^64 and 1e999-like values as
   // floats: neither may wrap or be cast out of range.
-  EXPECT_EQ(RequireInt(Json::parse("18446744073709551615"), kRoot, "n").error().message,
-            "/n: expected integer, got nothing (the field is required)");
   EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551615")}}, "n").error().message,
             "field \"n\": expected integer within 64 bits, got number");
   EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551616")}}, "n").error().message,

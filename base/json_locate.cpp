@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace llmconform {
@@ -174,10 +175,18 @@ std::optional<Walk> WalkPointer(std::string_view text, std::string_view pointer)
   }
 }
 
-// Records the offset of every value by its pointer ("/a/0/b~1c").
+// Thrown by OffsetRecorder when a table of the text would not be right or
+// small: the caller walks each pointer instead.
+struct GiveUp {};
+
+// Records the offset of every value by its pointer ("/a/0/b~1c"), within
+// `budget` bytes of pointers: a long key above a long array repeats in every
+// element's pointer. Gives up on a repeated key (the last one wins, and
+// what was recorded under an earlier one would stay).
 class OffsetRecorder final : public JsonEvents {
  public:
-  explicit OffsetRecorder(std::unordered_map<std::string, std::size_t>& out) : out_(out) {}
+  OffsetRecorder(std::unordered_map<std::string, std::size_t>& out, std::size_t budget)
+      : out_(out), budget_(budget) {}
 
  private:
   struct Frame {
@@ -185,8 +194,14 @@ class OffsetRecorder final : public JsonEvents {
     std::string path;  // of the container; "" for the root
     std::size_t index = 0;
     bool expecting_key = true;
-    std::optional<std::string> key;  // nullopt: a key that is not text
+    std::optional<std::string> key;        // nullopt: a key that is not text
+    std::unordered_set<std::string> keys;  // a map: its keys so far
   };
+
+  void Spend(std::size_t bytes) {
+    if (bytes > budget_) throw GiveUp{};
+    budget_ -= bytes;
+  }
 
   static std::string Escaped(const std::string& token) {
     std::string out;
@@ -203,6 +218,10 @@ class OffsetRecorder final : public JsonEvents {
     if (f.expecting_key) {
       f.expecting_key = false;
       f.key = scalar ? std::optional<std::string>(*scalar) : std::nullopt;
+      if (scalar) {
+        Spend(scalar->size());
+        if (!f.keys.insert(*scalar).second) throw GiveUp{};
+      }
       return std::nullopt;
     }
     f.expecting_key = true;
@@ -210,20 +229,26 @@ class OffsetRecorder final : public JsonEvents {
     return f.path + "/" + Escaped(*f.key);
   }
 
+  void Record(const std::string& path, const YAML::Mark& mark) {
+    Spend(path.size() + 32);
+    out_[path] = static_cast<std::size_t>(std::max(0, mark.pos));
+  }
+
   void Value(const YAML::Mark& mark, const std::string* scalar) override {
-    if (auto path = PathOf(scalar)) out_[*path] = static_cast<std::size_t>(std::max(0, mark.pos));
+    if (auto path = PathOf(scalar)) Record(*path, mark);
   }
   void Close() override { frames_.pop_back(); }
 
   void Open(const YAML::Mark& mark, bool is_map) override {
     auto path = PathOf(nullptr);
-    if (path) out_[*path] = static_cast<std::size_t>(std::max(0, mark.pos));
+    if (path) Record(*path, mark);
     // Below a key that is not text nothing can be named: its path is one no
     // pointer reaches ("/" followed by a byte no escaped token holds).
     frames_.push_back({.is_map = is_map, .path = path ? *path : std::string("\x01")});
   }
 
   std::unordered_map<std::string, std::size_t>& out_;
+  std::size_t budget_;
   std::vector<Frame> frames_;
 };
 
@@ -245,23 +270,28 @@ std::size_t LocateNearestJsonPointer(std::string_view text, std::string_view poi
 
 namespace llmconform {
 
-JsonOffsets::JsonOffsets(std::string_view text) : first_(text.find_first_not_of(" \t\r\n")) {
+JsonOffsets::JsonOffsets(std::string_view text)
+    : text_(text), first_(text.find_first_not_of(" \t\r\n")) {
   if (first_ == std::string_view::npos) {
     first_ = 0;
     return;
   }
   if (text.size() > kMaxLocatedBytes) return;
   try {
-    OffsetRecorder recorder(offsets_);
+    OffsetRecorder recorder(offsets_, kTableBytesPerByte * text.size() + 4096);
     std::istringstream in{std::string(text)};
     YAML::Parser parser(in);
     parser.HandleNextDocument(recorder);
+    table_ = true;
+  } catch (const GiveUp&) {
+    offsets_.clear();  // each pointer is walked instead
   } catch (const std::exception&) {
     offsets_.clear();  // not JSON: everything is placed at the first non-blank
   }
 }
 
 std::size_t JsonOffsets::Nearest(std::string_view pointer) const {
+  if (!table_) return LocateNearestJsonPointer(text_, pointer);
   std::string p(pointer);
   for (;;) {
     if (auto it = offsets_.find(p); it != offsets_.end()) return it->second;

@@ -43,16 +43,23 @@ std::size_t LocateNearestJsonPointer(std::string_view text, std::string_view poi
 // Every value's offset in `text`, found in one pass, for a caller that
 // places many pointers in one text (lint: each problem of a line): each
 // Nearest is then a lookup, where LocateNearestJsonPointer parses the text
-// again. Memory: one entry per value of the text. Of duplicate keys the last
-// is kept.
+// again. The table holds every value's pointer, within kTableBytesPerByte
+// bytes per byte of the text (a long key above a long array repeats in every
+// element's pointer); past that, or when a key repeats in an object, there
+// is no table and each Nearest walks the text as LocateNearestJsonPointer
+// does. Keeps a view of `text`, which must outlive it.
 class JsonOffsets {
  public:
+  static constexpr std::size_t kTableBytesPerByte = 16;
+
   explicit JsonOffsets(std::string_view text);
   // As LocateNearestJsonPointer(text, pointer).
   std::size_t Nearest(std::string_view pointer) const;
 
  private:
+  std::string_view text_;
   std::unordered_map<std::string, std::size_t> offsets_;  // by pointer, "" the root
+  bool table_ = false;                                    // offsets_ holds every value
   std::size_t first_ = 0;                                 // the first non-blank
 };
 

@@ -52,6 +52,17 @@ TEST(JsonOffsets, PlacesPointersAsTheWalkDoes) {
                         "/response/a~1b/1/~0", "/response/a~1b/7", "/k", "/k/0"})
     EXPECT_EQ(offsets.Nearest(p), LocateNearestJsonPointer(text, p)) << p;
   EXPECT_EQ(text.substr(offsets.Nearest("/k"), 3), "[3]");  // the last of duplicate keys
+  // Under an earlier duplicate nothing stays placed.
+  const std::string dup = R"({"k":[3],"k":1})";
+  EXPECT_EQ(JsonOffsets(dup).Nearest("/k/0"), LocateNearestJsonPointer(dup, "/k/0"));
+  EXPECT_EQ(dup.substr(JsonOffsets(dup).Nearest("/k/0")), "1}");
+  // A long key above a long array would repeat in every element's pointer:
+  // past the table's budget each pointer is walked.
+  std::string wide = "{\"" + std::string(1000, 'K') + "\":[";
+  for (int i = 0; i < 2000; ++i) wide += "0,";
+  wide += "1]}";
+  const std::string last = "/" + std::string(1000, 'K') + "/2000";
+  EXPECT_EQ(wide.substr(JsonOffsets(wide).Nearest(last), 2), "1]");
   EXPECT_EQ(JsonOffsets("   ").Nearest("/x"), 0u);
   EXPECT_EQ(JsonOffsets(" {\"a\": [").Nearest("/a"), 1u);  // not JSON: the first non-blank
 }

@@ -41,7 +41,12 @@ void KillChildGroupsOnSignals() {
   struct sigaction sa {};
   sa.sa_handler = KillWatchedAndRaise;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // An ignored signal stays ignored (nohup, a background job's SIGINT).
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 }  // namespace llmconform::harness

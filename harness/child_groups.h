@@ -16,13 +16,14 @@ namespace llmconform::harness {
 // still killed by its own timeout). Async-signal-safe, thread-safe.
 inline constexpr int kMaxWatchedGroups = 256;
 void WatchChildGroup(pid_t pgid);
-// After the child was reaped, so that a reused id is never killed.
+// As soon as the child is reaped (or just before, when its group was just
+// killed): once its group is empty the id may be reused.
 void ForgetChildGroup(pid_t pgid);
 
-// Installs the handlers for SIGINT, SIGTERM and SIGHUP: each SIGKILLs every
-// watched group, restores the default action and raises the signal again
-// (so the exit status says which signal ended llmconform). Call once, early
-// in main.
+// Installs the handlers for SIGINT, SIGTERM and SIGHUP, each unless it is
+// ignored (nohup): each SIGKILLs every watched group, restores the default
+// action and raises the signal again (so the exit status says which signal
+// ended llmconform). Call once, early in main.
 void KillChildGroupsOnSignals();
 
 }  // namespace llmconform::harness

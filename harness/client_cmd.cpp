@@ -90,6 +90,7 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
       if (::waitpid(pid, &status, WNOHANG) == pid) {
         exited = true;
         run.status = status;
+        ForgetChildGroup(pid);
       }
     }
     const auto left =
@@ -98,6 +99,7 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
       run.timed_out = true;
       ::kill(-pid, SIGKILL);
       ::kill(pid, SIGKILL);
+      ForgetChildGroup(pid);
       ::waitpid(pid, &run.status, 0);
       break;
     }
@@ -121,7 +123,6 @@ ClientRun RunCommand(const std::string& command, const std::vector<std::string>&
     }
   }
   ::close(out[0]);
-  ForgetChildGroup(pid);
   return run;
 }
 

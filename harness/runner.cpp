@@ -381,9 +381,9 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
   // A byte order mark (PowerShell's Out-File writes one) is not JSON.
   std::string_view body = text;
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
-  const std::size_t skipped = text.size() - body.size();
   const auto located = [&](std::size_t offset, const Error& e) {
-    const LineColumn lc = LineColumnOf(text, offset);
+    // Counted after the mark, as the parser's own errors are.
+    const LineColumn lc = LineColumnOf(body, offset);
     return std::unexpected(Error{Format("{}:{}:{}: {}", name, lc.line, lc.column, e.message)});
   };
   const auto first = body.find_first_not_of(" \t\r\n");
@@ -404,22 +404,21 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
       list = JsonPointer("/entries");
       entries = std::move((*whole)["entries"]);
       if (!entries.is_array())
-        return located(skipped + LocateNearestJsonPointer(body, "/entries"),
+        return located(LocateNearestJsonPointer(body, "/entries"),
                        ErrorAt(list, Format("expected array, got {}", JsonTypeName(entries))));
     } else if (single) {
       entries = Json::array({std::move(*whole)});
     } else {
-      return located(skipped + first,
-                     Error{Format("expected a journal (an array of entries, an object with "
-                                  "\"entries\", or JSON Lines of entries), got {}",
-                                  JsonTypeName(*whole))});
+      return located(first, Error{Format("expected a journal (an array of entries, an object with "
+                                         "\"entries\", or JSON Lines of entries), got {}",
+                                         JsonTypeName(*whole))});
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const JsonPointer at = single ? JsonPointer() : list / i;
       if (auto r = CheckJournalEntry(entries[i], at); !r) {
         // The error names the value by its pointer; find it in the text.
         const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-        return located(skipped + LocateNearestJsonPointer(body, pointer == "/" ? "" : pointer),
+        return located(LocateNearestJsonPointer(body, pointer == "/" ? "" : pointer),
                        single ? Error{"entry 1: " + r.error().message} : r.error());
       }
     }
@@ -439,9 +438,8 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
     if (!entry) return std::unexpected(Error{std::move(entry.error().message)});
     if (auto r = CheckJournalEntry(*entry, JsonPointer()); !r) {
       const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-      return located(
-          skipped + line_start + LocateNearestJsonPointer(line, pointer == "/" ? "" : pointer),
-          Error{Format("entry {}: {}", entries.size() + 1, r.error().message)});
+      return located(line_start + LocateNearestJsonPointer(line, pointer == "/" ? "" : pointer),
+                     Error{Format("entry {}: {}", entries.size() + 1, r.error().message)});
     }
     entries.push_back(std::move(*entry));
   }

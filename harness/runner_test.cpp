@@ -373,6 +373,8 @@ TEST(Runner, ParseJournalRefusesWhatIsNotAJournalWhereItIs) {
             "j.json:1:1: expected a journal (an array of entries, an object with \"entries\", or "
             "JSON Lines of entries), got number");
   EXPECT_EQ(refused("j.json", "[1]"), "j.json:1:2: /0: expected object, got number");
+  // Columns count after a byte order mark, as the parser's own errors do.
+  EXPECT_EQ(refused("j.json", "\xEF\xBB\xBF[1]"), "j.json:1:2: /0: expected object, got number");
   EXPECT_EQ(refused("j.json", "[{\"seq\":1}]"),
             "j.json:1:2: /0/request: expected object, got nothing (the field is required)");
   EXPECT_EQ(refused("j.json", "[{\"request\":{}},\n {\"seq\":\"2\",\"request\":{}}]"),

@@ -204,9 +204,9 @@ struct Server::Impl {
       std::uint64_t after;
       std::uint64_t left;
       std::function<bool(const Json&)> keep;
-      bool opened = false;  // "[" written
-      bool any = false;     // an entry written
-      Json dropped;         // "dropped_before" of an entry left out
+      bool opened = false;        // "[" written
+      bool any = false;           // an entry written
+      std::uint64_t dropped = 0;  // "dropped_before" of entries left out
     };
     auto cursor = std::make_shared<Cursor>(Cursor{after, limit, std::move(keep)});
     res.status = 200;
@@ -225,13 +225,16 @@ struct Server::Impl {
                          : static_cast<std::size_t>(std::min<std::uint64_t>(kPage, cursor->left)));
         for (Json& e : page) {
           cursor->after = e["seq"].get<std::uint64_t>();
+          // Gaps left out add up, and onto the next entry kept.
+          const auto gap = e.find("dropped_before");
+          const std::uint64_t dropped =
+              gap != e.end() && gap->is_number_unsigned() ? gap->get<std::uint64_t>() : 0;
           if (cursor->keep && !cursor->keep(e)) {
-            if (e.contains("dropped_before")) cursor->dropped = e["dropped_before"];
+            cursor->dropped += dropped;
             continue;
           }
-          if (!cursor->dropped.is_null() && !e.contains("dropped_before"))
-            e["dropped_before"] = cursor->dropped;
-          cursor->dropped = nullptr;
+          if (cursor->dropped + dropped > 0) e["dropped_before"] = cursor->dropped + dropped;
+          cursor->dropped = 0;
           if (cursor->any) out += ',';
           out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
           cursor->any = wrote = true;

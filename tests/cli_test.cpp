@@ -268,7 +268,8 @@ TEST(Cli, ASignalThatStopsLlmconformStopsTheCommandItRuns) {
     const std::string sut = "echo $$ > '" + pid_file.string() + "'; exec sleep 1003";
     auto r = RunProcess({"/usr/bin/timeout", "-s", sig, "3", kBinary, "check", "--sut", sut, "--op",
                          "action.parse", "--cases", "5", "--seed", "1", "--out",
-                         (dir.path() / "out").string(), "--report", "console"});
+                         (dir.path() / "out").string(), "--report", "console"},
+                        "", kRoot.string());  // check reads specs/oracle from there
     EXPECT_EQ(r.exit_code, 124) << sig << r.out << r.err;
     std::string pid = ReadWholeFile(pid_file);
     while (!pid.empty() && pid.back() == '\n') pid.pop_back();

@@ -121,9 +121,9 @@ void Sut::Stop(bool kill_now) {
   }
   ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);
+  ForgetChildGroup(pid_);
   ::waitpid(pid_, &status, 0);
   exit_status_ = status;
-  ForgetChildGroup(pid_);
   pid_ = -1;
 }
 
