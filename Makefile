@@ -2,7 +2,7 @@
 #   make run    install deps, release build, run the bundled conformance suite
 #   make test   install deps, ASan+UBSan build, run every test with ctest
 #   make bench  install deps, release build, run the benchmarks
-#   make fuzz   install clang 19, build the libFuzzer targets (ASan+UBSan), run
+#   make fuzz   build the libFuzzer targets (ASan+UBSan), run
 #               each for FUZZ_SECONDS (default 60); FUZZ_SECONDS=10 is the CI smoke
 JOBS ?= $(shell nproc)
 
@@ -33,7 +33,7 @@ bench: deps
 FUZZ_SECONDS ?= 60
 
 fuzz:
-	scripts/install-deps --no-npm --fuzz
+	scripts/install-deps --no-npm
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz -j $(JOBS) --target fuzzers
 	fuzz/run-all build/fuzz $(FUZZ_SECONDS)
