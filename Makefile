@@ -6,12 +6,15 @@
 #               each for FUZZ_SECONDS (default 60); FUZZ_SECONDS=10 is the CI smoke
 JOBS ?= $(shell nproc)
 
-.PHONY: deps run test bench fuzz build-release build-asan clean
+.PHONY: deps deps-run run test bench fuzz build-release build-asan clean
 
 deps:
 	scripts/install-deps
 
-build-release: deps
+deps-run:
+	scripts/install-deps --run
+
+build-release: deps-run
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 

@@ -8,11 +8,11 @@
 // path with static lifetime.
 #pragma once
 
-namespace llmconform::testing {
+namespace llmconform::test_paths {
 
 const char* SourceRoot();        // the repository's root (specs/, fixtures/, tests/ …)
 const char* LlmconformBinary();  // the built `llmconform`
 const char* MockllmBinary();     // the built `mockllm`
 const char* SerialRunDir();      // the reports of the ctest fixture `serial_run`
 
-}  // namespace llmconform::testing
+}  // namespace llmconform::test_paths

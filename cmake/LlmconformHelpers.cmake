@@ -86,14 +86,14 @@ function(_llmconform_test_paths)
   set(_file ${PROJECT_BINARY_DIR}/generated/test_paths.cpp)
   file(GENERATE OUTPUT ${_file} CONTENT "#include \"base/test_paths.h\"
 
-namespace llmconform::testing {
+namespace llmconform::test_paths {
 
 const char* SourceRoot() { return R\"(${PROJECT_SOURCE_DIR})\"; }
 const char* LlmconformBinary() { return R\"($<TARGET_FILE:llmconform>)\"; }
 const char* MockllmBinary() { return R\"($<TARGET_FILE:mockllm>)\"; }
 const char* SerialRunDir() { return R\"(${PROJECT_BINARY_DIR}/tests/serial-run)\"; }
 
-}  // namespace llmconform::testing
+}  // namespace llmconform::test_paths
 ")
   add_library(llmconform_test_paths STATIC ${_file})
   target_include_directories(llmconform_test_paths PUBLIC ${PROJECT_SOURCE_DIR})

@@ -19,7 +19,7 @@ namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 ProbeReply Reply(int status, std::string content_type, std::string body) {
   ProbeReply r;

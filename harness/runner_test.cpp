@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 const SpecSet& Specs() {
   static const SpecSet specs = [] {

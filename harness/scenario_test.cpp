@@ -77,7 +77,7 @@ TEST(ParseRuleCatalog, ValidatesEveryRule) {
 }
 
 TEST(LoadSpecs, LoadsTheBundledSpecs) {
-  auto set = LoadSpecs(std::filesystem::path(::llmconform::testing::SourceRoot()) / "specs");
+  auto set = LoadSpecs(std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs");
   ASSERT_TRUE(set) << set.error().message;
   EXPECT_TRUE(set->rules.contains("multiturn"));
   EXPECT_GE(set->scenarios.size(), 4u);

@@ -19,7 +19,7 @@ namespace llmconform::mockllm {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Joined(const RecordedResponse& r) {
   std::string out;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 std::vector<Trace> Probe() {
   std::vector<Trace> out;
   auto files =
-      TraceFiles({(fs::path(::llmconform::testing::SourceRoot()) / "fixtures/probe").string()});
+      TraceFiles({(fs::path(::llmconform::test_paths::SourceRoot()) / "fixtures/probe").string()});
   EXPECT_TRUE(files.has_value());
   for (const auto& f : *files) out.push_back(*LoadTraceFile(f));
   return out;

@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kFixture =
-    std::string(::llmconform::testing::SourceRoot()) + "/fixtures/test/mockllm_chat.trace.jsonl";
+    std::string(::llmconform::test_paths::SourceRoot()) + "/fixtures/test/mockllm_chat.trace.jsonl";
 
 // A fresh directory for one test, removed afterwards.
 class TempDir {

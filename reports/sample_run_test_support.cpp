@@ -12,7 +12,7 @@ namespace llmconform::reports::testing {
 namespace {
 
 std::string GoldenPath(std::string_view name) {
-  return std::string(::llmconform::testing::SourceRoot()) + "/reports/testdata/" +
+  return std::string(::llmconform::test_paths::SourceRoot()) + "/reports/testdata/" +
          std::string(name);
 }
 

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = ::llmconform::testing::LlmconformBinary();
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // Words of a shell command line: split on blanks, quotes removed (enough for
 // the templates, which use no nested quoting).

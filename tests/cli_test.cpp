@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = ::llmconform::testing::LlmconformBinary();
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // A scratch folder per test, removed afterwards.
 class TempDir : public harness::ScratchDir {

@@ -19,8 +19,8 @@ using nlohmann::json;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = ::llmconform::testing::LlmconformBinary();
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 TEST(RunDialects, EachScenarioOncePerDialect) {
   harness::ScratchDir out;

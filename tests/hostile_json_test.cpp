@@ -27,9 +27,9 @@ namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::RunProcess;
 
-const std::string kLlmconform = ::llmconform::testing::LlmconformBinary();
-const std::string kMockllm = ::llmconform::testing::MockllmBinary();
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
+const std::string kMockllm = ::llmconform::test_paths::MockllmBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // Text a hostile or broken client sends: one of the four shapes.
 rc::Gen<std::string> HostileText() {

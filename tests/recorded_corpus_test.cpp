@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using llmconform::wire::Json;
 
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -144,7 +144,7 @@ TEST(Shrinking, KeepsTheDisagreement) {
   options.cases = 200;
   options.seed = 3;
   options.compare = {"/text"};
-  options.specs_dir = std::filesystem::path(::llmconform::testing::SourceRoot()) / "specs";
+  options.specs_dir = std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs";
   options.failures_dir = dir.path();
   std::ostringstream progress;
   auto report = RunCheck(options, progress);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 TEST(GymbroSuites, HaveTheScenariosOfTheIssue) {
   std::set<std::string> names;

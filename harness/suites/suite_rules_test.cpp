@@ -25,7 +25,7 @@ namespace llmconform::harness {
 namespace {
 
 const std::filesystem::path kSpecs =
-    std::filesystem::path(::llmconform::testing::SourceRoot()) / "specs";
+    std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs";
 
 std::set<std::string> CatalogueIds(std::string_view protocol) {
   const std::filesystem::path path = kSpecs / protocol / "rules.json";

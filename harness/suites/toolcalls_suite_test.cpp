@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = ::llmconform::testing::SourceRoot();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string ReadText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

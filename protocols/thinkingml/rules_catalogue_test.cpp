@@ -16,7 +16,7 @@
 namespace llmconform::thinkingml {
 namespace {
 
-const std::filesystem::path kRoot = ::llmconform::testing::SourceRoot();
+const std::filesystem::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

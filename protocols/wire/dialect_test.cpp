@@ -79,7 +79,8 @@ TEST(Dialect, BodyDeviations) {
 // The catalogue (specs/wire/dialects.json) and the code agree: every id the
 // detectors report has an entry, and each entry's `wire_rule` maps back.
 TEST(Dialect, CatalogueMatchesTheCode) {
-  std::ifstream in(std::string(::llmconform::testing::SourceRoot()) + "/specs/wire/dialects.json");
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
+                   "/specs/wire/dialects.json");
   ASSERT_TRUE(in);
   std::stringstream text;
   text << in.rdbuf();

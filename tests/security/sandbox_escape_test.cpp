@@ -144,7 +144,7 @@ struct RealHost {
 };
 
 OJson LoadCorpus() {
-  std::ifstream in(std::string(::llmconform::testing::SourceRoot()) +
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
                    "/tests/security/escape_corpus.json");
   return OJson::parse(in);
 }
