@@ -288,7 +288,7 @@ TEST(ClientOutputTest, ToolcallsTurnsNeedTheirRequestAndResponse) {
   };
   EXPECT_EQ(problem("C01"), "/turns: expected array, got string");
   EXPECT_EQ(problem({7}), "/turns/0: expected object, got number");
-  EXPECT_EQ(problem({Json::object()}),
+  EXPECT_EQ(problem(Json::array({Json::object()})),
             "/turns/0/request: expected object, got nothing (the field is required)");
   EXPECT_EQ(problem({{{"request", {{"messages", 1}}}, {"response", Json::object()}}}),
             "/turns/0/request/messages: expected array, got number");

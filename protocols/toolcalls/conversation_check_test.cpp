@@ -43,7 +43,7 @@ TEST(CheckConversation, AnUnansweredCallIsFound) {
   EXPECT_EQ(f[0].rule, "TC-3.2-3");
   EXPECT_EQ(f[0].message,
             "messages[1].tool_calls[1] (id \"b\") has no tool message before messages[3] (user)");
-  EXPECT_EQ(CheckConversation(Json{Assistant({Call("a")})})[0].message,
+  EXPECT_EQ(CheckConversation(Json::array({Assistant({Call("a")})}))[0].message,
             "messages[0].tool_calls[0] (id \"a\") has no tool message before the end");
 }
 

@@ -20,8 +20,11 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+# The installed libraries carry the sanitizer calls of the compiler that built
+# them (clang 19 for the asan preset): the consumer builds with that compiler.
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 cmake -S "$src/examples/cmake-consumer" -B "$scratch/consumer" "${generator[@]}" "${launcher[@]}" \
-  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH="$scratch/prefix"
+  -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH="$scratch/prefix"
 cmake --build "$scratch/consumer" -j 2
 # The conformance tests: one per multiturn scenario.
 listed=$(ctest --test-dir "$scratch/consumer" -N -L bundled | grep -c 'bundled\.multiturn/' || true)
