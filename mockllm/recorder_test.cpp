@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "mockllm/lint.h"
+#include "mockllm/redaction.h"
 #include "mockllm/server.h"
 
 namespace llmconform::mockllm {
@@ -65,6 +66,36 @@ std::vector<std::string> FixtureRequests(const Trace& t) {
   std::vector<std::string> out;
   for (const Exchange& x : t.exchanges) out.push_back(x.request.body->dump());
   return out;
+}
+
+// An upstream's reads may cut a key anywhere: record, serve --proxy and
+// probe --record (all Redactor::Record) redact the stream joined, and keep
+// every chunk in its place with its time.
+TEST(Redactor, RedactsASecretSplitAcrossStreamChunksWhereItStarts) {
+  const WireExchange w{.path = "/v1/chat/completions",
+                       .status = 200,
+                       .pieces = {{1, R"(data: {"c":"sk-proj-AAAA)"},
+                                  {2, "BBBB"},
+                                  {3, "CCCCDDDDEEEEFFFF and ghp_0123456789abcdefghij"},
+                                  {4, R"(ABCDEFGHIJ012345"})"
+                                      "\n\n"}},
+                       .streamed = true};
+  const Exchange x = Redactor().Record(w);
+  ASSERT_EQ(x.response.chunks.size(), 4u);
+  EXPECT_EQ(x.response.chunks[0], (Chunk{1, R"(data: {"c":"sk-[redacted])"}));
+  EXPECT_EQ(x.response.chunks[1], (Chunk{2, ""}));
+  EXPECT_EQ(x.response.chunks[2], (Chunk{3, " and [redacted]"}));
+  EXPECT_EQ(x.response.chunks[3], (Chunk{4, "\"}\n\n"}));
+  EXPECT_TRUE(LintTrace(std::string(R"({"format":"llmconform-trace/1","id":"x"})") + "\n" +
+                            WriteExchange(x) + "\n",
+                        "r.jsonl")
+                  .empty());
+  // A stream that broke off is cut where its redacted bytes end.
+  WireExchange cut = w;
+  cut.complete = false;
+  const auto fault = Redactor().Record(cut).fault;
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(*fault, (OJson{{"cut_after_bytes", 44}}));
 }
 
 TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {

@@ -1,5 +1,6 @@
 #include "mockllm/redaction.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "base/json_read.h"
@@ -53,6 +54,33 @@ bool RedactSecretsIn(J& j) {
 
 bool RedactSecrets(OJson& j) { return RedactSecretsIn(j); }
 bool RedactSecrets(nlohmann::json& j) { return RedactSecretsIn(j); }
+
+bool RedactChunks(std::vector<Chunk>& chunks) {
+  std::string joined;
+  for (const Chunk& c : chunks) joined += c.raw;
+  const std::vector<SecretMatch> found = FindSecretsInText(joined);
+  if (found.empty()) return false;
+  auto next = found.begin();  // the first secret that does not end before this chunk
+  std::size_t start = 0;      // this chunk's first byte in `joined`
+  for (Chunk& c : chunks) {
+    const std::size_t end = start + c.raw.size();
+    std::string out;
+    std::size_t at = start;
+    while (next != found.end() && next->pos < end) {
+      if (next->pos >= at) {
+        out.append(joined, at, next->pos - at);
+        out.append(kRedacted);
+      }
+      at = std::max(at, next->pos + next->len);
+      if (at > end) break;  // the secret goes on into the next chunk
+      ++next;
+    }
+    if (at < end) out.append(joined, at, end - at);
+    c.raw = std::move(out);
+    start = end;
+  }
+  return true;
+}
 
 bool HopByHop(std::string_view lower) {
   return lower == "host" || lower == "connection" || lower == "keep-alive" ||
@@ -144,12 +172,10 @@ Exchange Redactor::Record(const WireExchange& w) const {
   x.response.headers = std::move(headers).Take();
   if (w.streamed) {
     x.response.streamed = true;
+    x.response.chunks = w.pieces;
+    RedactChunks(x.response.chunks);
     std::size_t total = 0;
-    for (Chunk c : w.pieces) {
-      c.raw = RedactText(c.raw);
-      total += c.raw.size();
-      x.response.chunks.push_back(std::move(c));
-    }
+    for (const Chunk& c : x.response.chunks) total += c.raw.size();
     if (!w.complete) x.fault = OJson{{"cut_after_bytes", total}};
   } else {
     std::string raw;

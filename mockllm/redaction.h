@@ -49,6 +49,14 @@ OJson ParseShallowJson(std::string_view text);
 bool RedactSecrets(OJson& j);
 bool RedactSecrets(nlohmann::json& j);
 
+// Redacts a stream read in pieces as one text: the chunks are joined, every
+// secret FindSecretsInText finds in the joined bytes (one split across reads
+// too) is replaced by "[redacted]" in the chunk where it starts, and its bytes
+// in later chunks are removed. Each chunk keeps its place and time; a chunk
+// that held nothing but part of a secret is left empty (replay writes no
+// empty piece). True when anything was replaced.
+bool RedactChunks(std::vector<Chunk>& chunks);
+
 // One exchange as a recorder saw it on the wire, before anything is redacted.
 struct WireExchange {
   std::string method = "POST";
@@ -57,9 +65,9 @@ struct WireExchange {
   std::string request_body;
   int status = 0;
   std::vector<std::pair<std::string, std::string>> response_headers;  // names as received
-  std::vector<Chunk> pieces;  // the response body as read, `t_ms` since the request was sent
-  bool streamed = false;      // an SSE answer: kept as `chunks`, otherwise as one body
-  bool complete = true;       // the body ended normally (false: it broke off)
+  std::vector<Chunk> pieces;     // the response body as read, `t_ms` since the request was sent
+  bool streamed = false;         // an SSE answer: kept as `chunks`, otherwise as one body
+  bool complete = true;          // the body ended normally (false: it broke off)
 };
 
 class Redactor {
