@@ -89,11 +89,13 @@ std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bo
 
 using Message = http::request<http::string_body>;
 
-// A body lent by the handler running on this thread (LendBody).
+// A body lent by the handler running on this thread (LendBody), or the rest
+// of its work handed to a worker (FinishOnWorker).
 struct Lent {
   const httplib::Response* res = nullptr;  // the response the running handler fills
   std::shared_ptr<const void> owner;
-  std::optional<std::string_view> bytes;  // set by LendBody
+  std::optional<std::string_view> bytes;           // set by LendBody
+  std::function<void(httplib::Response&)> finish;  // set by FinishOnWorker
 };
 thread_local Lent current_lend;
 
@@ -397,18 +399,22 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // A complete request: the handler runs here, unless it may block; an
   // answer its handler leaves to a content provider is written by a worker
   // (the provider may wait).
+  // A handler that hands the rest of its work to a worker (FinishOnWorker)
+  // has it finished there, and its answer written from there.
   void Dispatch() {
     if (owner.options.handler_may_block) {
       return owner.pool->Submit([self = shared_from_this()] {
-        const Answered a = self->Answer();
+        Answered a = self->Answer();
+        while (a.finish) self->Finish(a);
         const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
     Answered a = Answer();
-    if (a.Provided()) {
-      return owner.pool->Submit([self = shared_from_this(), a] {
-        const bool ok = self->WriteProvided(a);
+    if (a.finish || a.Provided()) {
+      return owner.pool->Submit([self = shared_from_this(), a]() mutable {
+        while (a.finish) self->Finish(a);
+        const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
@@ -564,6 +570,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // A body the handler lent (LendBody) instead of answer->body, and its owner.
     std::optional<std::string_view> lent;
     std::shared_ptr<const void> lent_owner;
+    // The rest of the handler's work, to run on a worker (FinishOnWorker);
+    // the fields above are settled once it has run.
+    std::function<void(httplib::Response&)> finish;
     bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
     std::string_view Body() const { return lent ? *lent : std::string_view(answer->body); }
   };
@@ -578,7 +587,27 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     a.res = std::make_shared<httplib::Response>();
     current_lend = Lent{.res = a.res.get()};
     a.answer = RunHandler(*a.req, a.res);
+    Settle(a);
+    return a;
+  }
+
+  // Worker: runs the work the handler handed on (FinishOnWorker) on its
+  // response, then settles the answer as Answer does.
+  void Finish(Answered& a) {
+    const auto finish = std::exchange(a.finish, nullptr);
+    current_lend = Lent{.res = a.res.get()};
+    a.answer = Guarded(a.res, [&] { finish(*a.res); });
+    Settle(a);
+  }
+
+  // What the handler (or its finish) left: a lent body, a finish still to
+  // run, how the connection goes on.
+  void Settle(Answered& a) {
     Lent lend = std::exchange(current_lend, Lent{});
+    if (lend.finish && a.answer == a.res) {
+      a.finish = std::move(lend.finish);
+      return;
+    }
     if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
       a.lent = lend.bytes;
       a.lent_owner = std::move(lend.owner);
@@ -592,7 +621,6 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // A FIN already here is a half-close after the request: the answer is
     // written whole (ClientLeft).
     if (a.Provided()) fin_before_answer = peer_eof || FinArrived(fd);
-    return a;
   }
 
   // Runs the handler on `res`; returns `res`, or an answer of its own when
@@ -609,9 +637,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                      "invalid_request_error", nullptr, "method_not_allowed"));
       return own;
     }
+    return Guarded(res, [&] { owner.handler(req, *res); });
+  }
+
+  // Runs `fill` (the handler, or the rest of its work) on `res`; returns
+  // `res`, or a 500 of its own when it threw.
+  std::shared_ptr<httplib::Response> Guarded(const std::shared_ptr<httplib::Response>& res,
+                                             const std::function<void()>& fill) {
     std::string what;
     try {
-      owner.handler(req, *res);
+      fill();
     } catch (const std::exception& e) {
       what = e.what();
     } catch (...) {
@@ -857,6 +892,11 @@ void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::st
   res.set_header("Content-Type", content_type);
   current_lend.owner = std::move(owner);
   current_lend.bytes = bytes;
+}
+
+void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish) {
+  if (current_lend.res != &res) return finish(res);
+  current_lend.finish = std::move(finish);
 }
 
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body) {

@@ -412,53 +412,68 @@ std::uint64_t ReplayBook::SessionsEvicted() const {
   return sessions_evicted_;
 }
 
-Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
-                                   const std::string& session) {
+std::optional<Verdict> ReplayBook::MatchUnpinned(std::string_view method, std::string_view path,
+                                                 const Json& body, const std::string& session) {
   const MatchMode mode = options_.unpinned_match;
   Json holder;
   const Json& canonical = CanonicalOf(body, mode, holder);
   const auto catalog = Snapshot();
   // The first exchange in load order that records this request: among those
   // whose recorded body hashes alike.
-  if (auto candidates = catalog->by_body.find(CanonicalHash(canonical));
-      candidates != catalog->by_body.end()) {
-    for (const auto& [ti, x] : candidates->second) {
-      const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
-      const RecordedRequest& rec = t->trace.exchanges[x].request;
-      if (rec.method != method || rec.path != path) continue;
-      if (Recorded(t->exchanges[x], mode) != canonical) continue;
-      std::int64_t attempt = 1;
-      std::lock_guard lock(mu_);
-      auto& served = unpinned_served_[t->trace.id];
-      served.resize(t->exchanges.size(), false);
-      served[x] = true;
-      if (t->exchanges[x].times) {
-        // Held as a session (of no trace), so that max_sessions bounds these counts too.
-        TouchSession({"", session});
-        attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
-      }
-      return Replay(t, x, attempt);
+  const auto candidates = catalog->by_body.find(CanonicalHash(canonical));
+  if (candidates == catalog->by_body.end()) return std::nullopt;
+  for (const auto& [ti, x] : candidates->second) {
+    const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
+    const RecordedRequest& rec = t->trace.exchanges[x].request;
+    if (rec.method != method || rec.path != path) continue;
+    if (Recorded(t->exchanges[x], mode) != canonical) continue;
+    std::int64_t attempt = 1;
+    std::lock_guard lock(mu_);
+    auto& served = unpinned_served_[t->trace.id];
+    served.resize(t->exchanges.size(), false);
+    served[x] = true;
+    if (t->exchanges[x].times) {
+      // Held as a session (of no trace), so that max_sessions bounds these counts too.
+      TouchSession({"", session});
+      attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
     }
+    return Replay(t, x, attempt);
   }
-  // No exchange records it: the nearest one, for the error.
+  return std::nullopt;
+}
+
+Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view path,
+                                    const Json& body) const {
+  const MatchMode mode = options_.unpinned_match;
+  Json holder;
+  const Json& canonical = CanonicalOf(body, mode, holder);
+  const auto catalog = Snapshot();
+  // The nearest recorded request, for the error: the fewest differences,
+  // counted (not built) with a shared budget of values walked, each exchange
+  // compared only as far as it could still be the nearest.
   struct Nearest {
     const LoadedTrace* trace;
     std::size_t exchange;
-    std::vector<Difference> differences;
+    std::size_t count;
   };
   std::optional<Nearest> nearest;
-  std::size_t exchanges = 0;
+  std::size_t exchanges = 0, compared = 0;
+  std::size_t budget = kNearestBudget;
+  bool spent = false;
   for (const auto& t : catalog->traces) {
     exchanges += t->exchanges.size();
-    for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
+    for (std::size_t x = 0; x < t->exchanges.size() && !spent; ++x) {
       const RecordedRequest& rec = t->trace.exchanges[x].request;
       if (rec.method != method || rec.path != path) continue;
-      // Only differences that could make this one the nearest are counted.
-      const std::size_t limit = nearest ? nearest->differences.size() : kMaxDifferences;
-      auto diffs = Differences(Recorded(t->exchanges[x], mode), canonical, limit);
-      if (!nearest || diffs.size() < nearest->differences.size()) {
-        nearest = Nearest{t.get(), x, std::move(diffs)};
+      const std::size_t limit = nearest ? nearest->count : kMaxDifferences;
+      const auto count =
+          CountDifferences(Recorded(t->exchanges[x], mode), canonical, limit, budget);
+      if (!count) {
+        spent = true;
+        break;
       }
+      ++compared;
+      if (!nearest || *count < nearest->count) nearest = Nearest{t.get(), x, *count};
     }
   }
   Verdict v;
@@ -469,20 +484,37 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
              RequestLine(method, path), exchanges, catalog->traces.size());
   if (nearest) {
     const Trace& t = nearest->trace->trace;
+    // The winner's walk, again with the differences built: no longer than
+    // its count took.
+    const auto differences =
+        Differences(Recorded(nearest->trace->exchanges[nearest->exchange], mode), canonical);
     message += Format(
         "; the nearest is exchange {} of trace \"{}\" (line {}), which differs at {} pointer(s): "
         "{}",
-        nearest->exchange, t.id, t.exchanges[nearest->exchange].line, nearest->differences.size(),
-        DescribeDifferences(nearest->differences));
+        nearest->exchange, t.id, t.exchanges[nearest->exchange].line, differences.size(),
+        DescribeDifferences(differences));
     v.nearest = {{"trace", t.id},
                  {"exchange", nearest->exchange},
                  {"line", t.exchanges[nearest->exchange].line},
-                 {"differences", DifferencesJson(nearest->differences)}};
+                 {"differences", DifferencesJson(differences)}};
+  }
+  if (spent) {
+    message += Format(
+        "; the search for the nearest stopped after {} exchange(s) with this method and path "
+        "(it walks at most {} JSON values)",
+        compared, kNearestBudget);
+    if (!v.nearest.is_null()) v.nearest["searched"] = compared;
   }
   v.error_body = MakeErrorJson(message, "mockllm_no_match");
   if (!v.nearest.is_null()) v.error_body["error"]["nearest"] = v.nearest;
   v.findings.push_back(Finding{"no_match", message});
   return v;
+}
+
+Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
+                                   const std::string& session) {
+  if (auto hit = MatchUnpinned(method, path, body, session)) return std::move(*hit);
+  return NoMatchUnpinned(method, path, body);
 }
 
 Json ReplayBook::Sessions() const {

@@ -398,8 +398,40 @@ struct Server::Impl {
                                 "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
                   "malformed_request");
     }
-    Verdict v = pinned ? book->ReplayPinned(route.trace_id, session, req.method, route.rest, body)
-                       : book->ReplayUnpinned(req.method, route.rest, body, session);
+    // Work that grows with the loaded traces runs on a worker, never on an
+    // I/O thread (where it would hold up every connection the thread
+    // serves): the search for the nearest recorded request when nothing
+    // matches, a dialect's rewrite of a recorded answer, and (with --proxy,
+    // whose handlers all run on workers) the wait on the upstream.
+    const bool rewrites = dialect && !dialect->steps.empty();
+    std::optional<Verdict> verdict =
+        pinned ? std::optional(
+                     book->ReplayPinned(route.trace_id, session, req.method, route.rest, body))
+               : book->MatchUnpinned(req.method, route.rest, body, session);
+    if (verdict && !(rewrites && verdict->plan)) {
+      return Conclude(req, res, pinned, dialect, std::move(entry), std::move(body),
+                      std::move(*verdict));
+    }
+    struct Rest {
+      JournalEntry entry;
+      Json body;
+      std::optional<Verdict> verdict;
+      std::string path;
+    };
+    auto rest = std::make_shared<Rest>(
+        Rest{std::move(entry), std::move(body), std::move(verdict), route.rest});
+    FinishOnWorker(res, [this, &req, pinned, dialect, rest](httplib::Response& res) {
+      Verdict v = rest->verdict ? std::move(*rest->verdict)
+                                : book->NoMatchUnpinned(req.method, rest->path, rest->body);
+      Conclude(req, res, pinned, dialect, std::move(rest->entry), std::move(rest->body),
+               std::move(v));
+    });
+  }
+
+  // Answers a request with its verdict (proxying an unmatched unpinned one
+  // when there is a proxy) and journals it.
+  void Conclude(const httplib::Request& req, httplib::Response& res, bool pinned,
+                const Dialect* dialect, JournalEntry entry, Json body, Verdict v) {
     if (!pinned && v.trace) entry.trace = v.trace;
     entry.body = std::move(body);
     entry.findings = std::move(v.findings);
