@@ -158,6 +158,48 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
   }
 }
 
+// Two million one-byte reads must not become two million chunks: past
+// max_chunks every read joins the last chunk, and the exchange says so.
+TEST(Recorder, ReadsPastTheChunkCapJoinTheLastChunkAndTheTraceSaysSo) {
+  TempDir dir;
+  httplib::Server upstream;
+  upstream.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [](std::size_t, httplib::DataSink& sink) {
+      for (int i = 0; i < 1000; ++i) {
+        if (!sink.write(i % 2 ? "b" : "a", 1)) return false;
+      }
+      sink.done();
+      return true;
+    });
+  });
+  const int up = upstream.bind_to_any_port("127.0.0.1");
+  ASSERT_GT(up, 0);
+  std::thread serving([&] { upstream.listen_after_bind(); });
+  upstream.wait_until_ready();
+  const fs::path out = dir.path() / "reads.trace.jsonl";
+  auto recorder = Recorder::Start(
+      {.upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+  const Reply reply = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  (*recorder)->Stop();
+  upstream.stop();
+  serving.join();
+  std::string expected;
+  for (int i = 0; i < 1000; ++i) expected += i % 2 ? 'b' : 'a';
+  EXPECT_EQ(reply.body, expected);
+  auto recorded = LoadTraceFile(out);
+  ASSERT_TRUE(recorded) << recorded.error().message;
+  ASSERT_EQ(recorded->exchanges.size(), 1u);
+  const Exchange& x = recorded->exchanges[0];
+  ASSERT_EQ(x.response.chunks.size(), 100u);
+  EXPECT_EQ(x.response.BodyBytes(), expected);
+  EXPECT_EQ(x.response.chunks[0].raw, "a");
+  EXPECT_EQ(x.response.chunks[99].raw.size(), 901u);
+  EXPECT_EQ(x.extra["note"],
+            "the body came in 1000 reads: the last 900 are joined to chunk 99 (a recording keeps "
+            "at most 100 chunks)");
+}
+
 TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {
   TempDir dir;
   auto fixture = LoadTraceFile(kFixture);

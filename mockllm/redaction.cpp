@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
@@ -80,6 +81,16 @@ bool RedactChunks(std::vector<Chunk>& chunks) {
     start = end;
   }
   return true;
+}
+
+void AppendRead(std::vector<Chunk>& chunks, std::size_t& joined, std::int64_t t_ms,
+                std::string_view bytes, std::size_t max_chunks) {
+  if (chunks.empty() || chunks.size() < max_chunks) {
+    chunks.push_back(Chunk{t_ms, std::string(bytes)});
+    return;
+  }
+  chunks.back().raw.append(bytes);
+  ++joined;
 }
 
 bool HopByHop(std::string_view lower) {
@@ -177,6 +188,12 @@ Exchange Redactor::Record(const WireExchange& w) const {
     std::size_t total = 0;
     for (const Chunk& c : x.response.chunks) total += c.raw.size();
     if (!w.complete) x.fault = OJson{{"cut_after_bytes", total}};
+    if (w.joined_reads > 0) {
+      x.extra["note"] = llmconform::Format(
+          "the body came in {} reads: the last {} are joined to chunk {} (a recording keeps at "
+          "most {} chunks)",
+          w.pieces.size() + w.joined_reads, w.joined_reads, w.pieces.size() - 1, w.pieces.size());
+    }
   } else {
     std::string raw;
     for (const Chunk& c : w.pieces) raw += c.raw;

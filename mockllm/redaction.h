@@ -57,6 +57,18 @@ bool RedactSecrets(nlohmann::json& j);
 // empty piece). True when anything was replaced.
 bool RedactChunks(std::vector<Chunk>& chunks);
 
+// The most chunks one recorded body keeps. Each read is a chunk with its time
+// until then; past it every read joins the last chunk, and the exchange's
+// `note` says how many did (two million one-byte reads would otherwise be
+// two million chunks: hundreds of MB held and a trace line of tens of MB).
+inline constexpr std::size_t kMaxRecordedChunks = 16384;
+
+// Adds one read of a body that arrived at `t_ms` to `chunks`: a chunk of its
+// own while there are fewer than `max_chunks`, else joined to the last one
+// (which keeps its time); `joined` counts the reads joined.
+void AppendRead(std::vector<Chunk>& chunks, std::size_t& joined, std::int64_t t_ms,
+                std::string_view bytes, std::size_t max_chunks = kMaxRecordedChunks);
+
 // One exchange as a recorder saw it on the wire, before anything is redacted.
 struct WireExchange {
   std::string method = "POST";
@@ -68,6 +80,7 @@ struct WireExchange {
   std::vector<Chunk> pieces;     // the response body as read, `t_ms` since the request was sent
   bool streamed = false;         // an SSE answer: kept as `chunks`, otherwise as one body
   bool complete = true;          // the body ended normally (false: it broke off)
+  std::size_t joined_reads = 0;  // reads AppendRead joined to the last piece
 };
 
 class Redactor {
@@ -94,7 +107,8 @@ class Redactor {
   void SetResponseBody(RecordedResponse& r, std::string_view raw) const;
   // The exchange to write for `x` (no `seq`): hop-by-hop headers left out,
   // header values, bodies and stream text redacted; a stream that broke off
-  // gets a {"cut_after_bytes": N} fault so that replay breaks off the same way.
+  // gets a {"cut_after_bytes": N} fault so that replay breaks off the same way;
+  // reads joined to the last piece (AppendRead) are told in a `note`.
   Exchange Record(const WireExchange& x) const;
 
  private:
