@@ -115,6 +115,10 @@ struct HttpListener::Impl {
   // an I/O context still unregisters itself.
   std::mutex mu;                   // guards `open` and the move to stopping
   std::unordered_set<Conn*> open;  // connections not yet closed
+  // Bytes of request bodies the connections hold while their requests
+  // arrive (a body announced by Content-Length counts whole from its head:
+  // the parser reserves it), at most options.max_buffered_body_bytes.
+  std::atomic<std::size_t> bodies_held = 0;
   ListenOptions options;
   Handler handler;
   RefusedHook on_refused;
@@ -195,8 +199,44 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   std::string refused_message;
   std::string refused_code;
   httplib::Request refused_head;  // what was read of a head Beast refused
+  std::size_t body_held = 0;      // this request's share of owner.bodies_held
+
+  // Counts `need` bytes of this request's body into the server's budget;
+  // false (nothing counted) when they do not fit.
+  bool HoldBody(std::size_t need) {
+    if (need <= body_held) return true;
+    const std::size_t more = need - body_held;
+    std::size_t now = owner.bodies_held.load();
+    do {
+      const std::size_t cap = owner.options.max_buffered_body_bytes;
+      if (now > cap || more > cap - now) return false;
+    } while (!owner.bodies_held.compare_exchange_weak(now, now + more));
+    body_held = need;
+    return true;
+  }
+  // The request's body has left the connection (to the handler), or never
+  // will arrive: its share of the budget is given back.
+  void LetBodyGo() {
+    owner.bodies_held -= body_held;
+    body_held = 0;
+  }
+  // What the request's body holds, or will once announced: refused 503 when
+  // the server's budget for bodies cannot take it.
+  std::optional<Pumped> BudgetBody() {
+    // A length past max_body_bytes is the parser's to refuse (413).
+    const std::size_t announced =
+        std::min<std::uint64_t>(parser->content_length().value_or(0), owner.options.max_body_bytes);
+    const std::size_t need = std::max(announced, parser->get().body().capacity());
+    if (HoldBody(need)) return std::nullopt;
+    return Refuse(503,
+                  Format("the server holds as many request bodies as it may ({} bytes in all); "
+                         "try again",
+                         owner.options.max_buffered_body_bytes),
+                  "server_busy");
+  }
 
   void NewRequest(Clock::time_point idle_until) {
+    LetBodyGo();
     parser.emplace();
     parser->header_limit(static_cast<std::uint32_t>(kMaxHeadBytes));
     parser->body_limit(owner.options.max_body_bytes);
@@ -311,6 +351,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
           head_fields = HeadersOf(parser->get());
           head_keep_alive = parser->get().keep_alive();
           if (auto bad = CheckFraming(head_fields)) return Refuse(400, *bad, "bad_request");
+          // Before the parser reserves an announced body, and before 100 Continue.
+          if (auto busy = BudgetBody()) return *busy;
           // Sent only while none of the body has come (RFC 9110 §10.1.1).
           if (!parser->is_done() && buf.size() == 0 &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
@@ -318,6 +360,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
             SendAll(fd, &iov, 1, {});  // best effort; the client goes on after a wait
           }
           if (buf.size() > 0 && !parser->is_done()) continue;  // the body's bytes came with it
+        }
+        if (head_checked) {
+          if (auto busy = BudgetBody()) return *busy;  // a chunked body grows as it comes
         }
         if (parser->is_done()) return Pumped::kComplete;
       }
@@ -495,6 +540,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     AnswerJson(res, refused_status,
                llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
                                                refused_code));
+    if (refused_status == 503) res.set_header("Retry-After", "1");
     out = ResponseHead(res, res.body.size(), false, false) + res.body;
     out_at = 0;
     refused = true;
@@ -584,6 +630,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     a.req->headers.erase("Accept-Encoding");
     a.req->headers.erase("Range");
     a.req->body = std::move(parser->get().body());
+    LetBodyGo();
     a.res = std::make_shared<httplib::Response>();
     current_lend = Lent{.res = a.res.get()};
     a.answer = RunHandler(*a.req, a.res);
@@ -766,6 +813,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   void Close() {
+    LetBodyGo();
     // An answer still being written did not leave whole: its releaser hears
     // so (outside the lock; it may take locks of its own).
     const std::shared_ptr<httplib::Response> unfinished = std::move(out_res);

@@ -18,7 +18,8 @@
 // its first byte, and its body must keep arriving (no gap longer than
 // `read_timeout_ms`), or it is answered 408 and closed (slowloris); an idle
 // keep-alive connection is closed after `keep_alive_seconds`; heads are at
-// most 64 KiB (431) and bodies `max_body_bytes` (413); a write that cannot
+// most 64 KiB (431) and bodies `max_body_bytes` (413), and the bodies of all
+// connections together `max_buffered_body_bytes` (503); a write that cannot
 // progress for `write_timeout_ms` ends the connection.
 //
 // Framing (RFC 9112): no Content-Length and no Transfer-Encoding is an empty
@@ -65,6 +66,10 @@ struct ListenOptions {
   int keep_alive_seconds = 1;    // an idle keep-alive connection is closed after this
   int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
   std::size_t max_body_bytes = 16 * 1024 * 1024;
+  // Request bodies all the connections may hold at once while they arrive
+  // (one announced by Content-Length counts whole from its head); a request
+  // whose body does not fit is answered 503 (Retry-After: 1) and closed.
+  std::size_t max_buffered_body_bytes = std::size_t{256} << 20;
 };
 
 class HttpListener {

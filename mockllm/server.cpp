@@ -623,7 +623,8 @@ struct Server::Impl {
                       .read_timeout_ms = options.read_timeout_ms,
                       .keep_alive_seconds = options.keep_alive_seconds,
                       .write_timeout_ms = options.write_timeout_ms,
-                      .max_body_bytes = options.max_body_bytes},
+                      .max_body_bytes = options.max_body_bytes,
+                      .max_buffered_body_bytes = options.max_buffered_body_bytes},
         [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
         [this](const httplib::Request& req, int status, const std::string& message) {
           Refused(req, status, message);

@@ -109,7 +109,10 @@ struct ServerOptions {
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
-  std::size_t max_body_bytes = 16 * 1024 * 1024;         // larger request bodies get 413
+  std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
+  // Request bodies all connections may hold at once while they arrive; past
+  // it a request is answered 503 (mockllm/http_listener.h).
+  std::size_t max_buffered_body_bytes = std::size_t{256} << 20;
   std::size_t journal_limit = 10000;                     // entries kept (oldest dropped)
   std::size_t journal_max_bytes = kDefaultJournalBytes;  // text they keep (oldest dropped)
   bool journal_whole_bodies = false;  // keep JSON bodies whole (mockllm/journal.h)

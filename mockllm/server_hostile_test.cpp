@@ -719,5 +719,48 @@ TEST(HostileServer, ExpectContinueIsHonoured) {
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));
 }
 
+// Bodies that trickle in are held against one budget for all connections (a
+// body announced by Content-Length counts whole at once): past it a request
+// is answered 503 at once, and a body handed on gives its share back.
+TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
+  auto s = Start({.max_buffered_body_bytes = 1 << 20});
+  const std::string body = R"({"model":"m","messages":[{"role":"user","content":"hi"}],"pad":")" +
+                           std::string(600 << 10, 'x') + "\"}";
+  auto head = [&](bool expect) {
+    return std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n") +
+           "Content-Type: application/json\r\n" + (expect ? "Expect: 100-continue\r\n" : "") +
+           "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  };
+  // The first announces 600 KiB and sends none of it yet: its 100 Continue
+  // says the server has taken its head.
+  const int first = Connect(s->port(), 60);
+  ASSERT_GE(first, 0);
+  const std::string first_head = head(true);
+  ASSERT_EQ(::send(first, first_head.data(), first_head.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(first_head.size()));
+  char buf[64];
+  const ssize_t n = ::recv(first, buf, sizeof buf, 0);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n)), "HTTP/1.1 100 Continue\r\n\r\n");
+  // A second that does not fit beside it.
+  const std::string second = Exchange(s->port(), head(false) + body);
+  EXPECT_THAT(second, StartsWith("HTTP/1.1 503"));
+  EXPECT_THAT(second, HasSubstr("Retry-After: 1\r\n"));
+  EXPECT_THAT(second, HasSubstr("\"code\":\"server_busy\""));
+  // The first goes on and is answered (its body matches nothing).
+  std::size_t sent = 0;
+  while (sent < body.size()) {
+    const ssize_t k = ::send(first, body.data() + sent, body.size() - sent, MSG_NOSIGNAL);
+    ASSERT_GT(k, 0);
+    sent += static_cast<std::size_t>(k);
+  }
+  std::string reply;
+  ReadAll(first, reply);
+  ::close(first);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 404"));
+  // Its body handed on, the budget is whole again.
+  EXPECT_THAT(Exchange(s->port(), head(false) + body), StartsWith("HTTP/1.1 404"));
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm
