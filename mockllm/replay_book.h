@@ -201,12 +201,12 @@ class ReplayBook {
   struct Session {
     std::size_t cursor = 0;
     std::vector<bool> served;
-    std::map<std::size_t, std::int64_t> attempts;
+    std::map<std::size_t, std::int64_t> attempts;  // of faulted exchanges only
     struct Last {
       std::size_t exchange;
-      std::string method;
-      std::string path;
-      Json body;  // as compared
+      // A hash of the method, path and body as compared (its compact JSON):
+      // a session keeps a few bytes, not the request.
+      std::uint64_t request;
     };
     std::optional<Last> last_faulted;     // the previous request, when a fault answered it
     std::list<SessionKey>::iterator lru;  // its place in lru_

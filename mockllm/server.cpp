@@ -160,10 +160,7 @@ struct Server::Impl {
       ResetAll();
       return Answer(res, 200, {{"reset", true}});
     }
-    if (req.method == "GET" && route.path == "/__admin/sessions") {
-      res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
-      res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
-    }
+    if (req.method == "GET" && route.path == "/__admin/sessions") return StreamSessions(req, res);
     AdminRequest admin{.method = req.method, .path = route.path, .params = {}, .body = req.body};
     for (const auto& [key, value] : req.params) admin.params.emplace(key, value);
     AdminAnswer answer = mockllm::HandleAdmin(*book, journal, admin);
@@ -184,22 +181,72 @@ struct Server::Impl {
   // JSON array written page by page, so a large journal is never one string
   // in memory. A "dropped_before" on an entry left out moves to the next one
   // kept, so a filtered view still tells that older requests were dropped.
-  void StreamJournal(const httplib::Request& req, httplib::Response& res,
-                     std::function<bool(const Json&)> keep) {
-    std::uint64_t after = 0;
-    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-    for (auto [name, into] : {std::pair{"after", &after}, std::pair{"limit", &limit}}) {
+  // Reads the unsigned query parameters `names` into `into` (left as they
+  // are when absent); false, with `res` a 400, when one is not a number.
+  bool CountParams(const httplib::Request& req, httplib::Response& res,
+                   std::initializer_list<std::pair<const char*, std::uint64_t*>> params) {
+    for (auto [name, into] : params) {
       if (!req.has_param(name)) continue;
       const std::string text = req.get_param_value(name);
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
       if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return Answer(res, 400,
-                      MakeErrorJson(Format("query parameter {}: expected an unsigned integer, "
-                                           "got \"{}\"",
-                                           name, CapText(text, 64)),
-                                    "invalid_request_error", name));
+        Answer(res, 400,
+               MakeErrorJson(Format("query parameter {}: expected an unsigned integer, got \"{}\"",
+                                    name, CapText(text, 64)),
+                             "invalid_request_error", name));
+        return false;
       }
     }
+    return true;
+  }
+
+  // GET /__admin/sessions[?offset=N][&limit=N]: the rows of
+  // ReplayBook::Sessions from the Nth (default 0), at most `limit` (default
+  // all), as one JSON array written page by page: ten thousand sessions of a
+  // long trace are never one string in memory.
+  void StreamSessions(const httplib::Request& req, httplib::Response& res) {
+    std::uint64_t offset = 0;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    if (!CountParams(req, res, {{"offset", &offset}, {"limit", &limit}})) return;
+    struct Cursor {
+      ReplayBook::SessionsCursor at;
+      std::uint64_t skip, left;
+      bool opened = false, any = false;
+    };
+    auto cursor = std::make_shared<Cursor>(Cursor{{}, offset, limit});
+    res.status = 200;
+    res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
+    res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
+    res.set_chunked_content_provider(
+        "application/json", [this, cursor](std::size_t, httplib::DataSink& sink) {
+          constexpr std::size_t kPage = 64;
+          std::string out = cursor->opened ? "" : "[";
+          cursor->opened = true;
+          Json page = cursor->left == 0 ? Json::array() : book->SessionsPage(cursor->at, kPage);
+          for (Json& row : page) {
+            if (cursor->skip > 0) {
+              --cursor->skip;
+              continue;
+            }
+            if (cursor->left == 0) break;
+            --cursor->left;
+            if (cursor->any) out += ',';
+            out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            cursor->any = true;
+          }
+          const bool last = page.empty() || cursor->left == 0;
+          if (last) out += ']';
+          if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+          if (last) sink.done();
+          return true;
+        });
+  }
+
+  void StreamJournal(const httplib::Request& req, httplib::Response& res,
+                     std::function<bool(const Json&)> keep) {
+    std::uint64_t after = 0;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    if (!CountParams(req, res, {{"after", &after}, {"limit", &limit}})) return;
     struct Cursor {
       std::uint64_t after;
       std::uint64_t left;
@@ -309,7 +356,7 @@ struct Server::Impl {
     if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
 
     const bool pinned = route.kind == Route::Kind::kPinned;
-    const std::string session = SessionOf(req);
+    std::string session = SessionOf(req);
     JournalEntry entry;
     if (pinned) {
       entry.session = session;
@@ -364,6 +411,16 @@ struct Server::Impl {
       if (!RedactSecrets(body) && req.body.size() <= kMaxKeptBytes) entry.body_json = req.body;
     }
 
+    if (session.size() > kMaxSessionNameBytes) {
+      const std::size_t size = session.size();
+      entry.session = session = CapText(session, kMaxQuotedBytes);
+      return fail(400,
+                  MakeErrorJson(Format("X-Mockllm-Session: a session name is at most {} bytes, "
+                                       "this one {}",
+                                       kMaxSessionNameBytes, size),
+                                "invalid_request_error", nullptr, "mockllm_session_name_too_long"),
+                  "malformed_request");
+    }
     if (route.kind == Route::Kind::kUnknownTrace) {
       return fail(404,
                   MakeErrorJson(Format("no loaded trace has the id \"{}\" (pinned route {})",
@@ -702,6 +759,13 @@ std::string Server::TraceBaseUrl(std::string_view trace_id) const {
 nlohmann::json Server::Journal() const { return impl_->journal.Entries(); }
 
 nlohmann::json Server::Sessions() const { return impl_->book->Sessions(); }
+
+void Server::ForEachSession(const std::function<void(const nlohmann::json&)>& each) const {
+  ReplayBook::SessionsCursor cursor;
+  for (nlohmann::json page; !(page = impl_->book->SessionsPage(cursor, 64)).empty();) {
+    for (const nlohmann::json& row : page) each(row);
+  }
+}
 
 std::vector<std::string> Server::Warnings() const { return impl_->book->Warnings(); }
 

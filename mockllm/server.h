@@ -21,7 +21,8 @@
 //   GET /__admin/journal          the journal (below), streamed; ?after=SEQ&limit=N,
 //                                 ?session=S&trace=T (GET /__admin/unmatched likewise)
 //                                 gives the entries after seq SEQ, at most N
-//   GET /__admin/sessions         cursor and unused exchanges per session; headers
+//   GET /__admin/sessions         cursor and unused exchanges per session, streamed;
+//                                 ?offset=N&limit=M gives rows N to N+M-1; headers
 //                                 X-Mockllm-Sessions and X-Mockllm-Sessions-Evicted
 //                                 count them (max_sessions are kept, the least
 //                                 recently used forgotten first)
@@ -74,6 +75,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -93,6 +95,10 @@ enum class SessionBy {
   kClientAddress,  // the client's IP address
   kNone,           // everyone shares "default"
 };
+
+// The longest X-Mockllm-Session name: a longer one is answered 400
+// (mockllm_session_name_too_long), so what sessions keep stays small.
+inline constexpr std::size_t kMaxSessionNameBytes = 256;
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
@@ -150,6 +156,9 @@ class Server {
 
   nlohmann::json Journal() const;
   nlohmann::json Sessions() const;
+  // The rows of Sessions(), one at a time, read page by page (never all
+  // built at once).
+  void ForEachSession(const std::function<void(const nlohmann::json&)>& each) const;
   // Load-time warnings (two traces recording identical requests).
   std::vector<std::string> Warnings() const;
   // Requests that matched nothing they were compared with (mismatched,

@@ -130,6 +130,47 @@ TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
   EXPECT_EQ(Health(*s)["sessions"], 0);
 }
 
+// A session name is bounded (what ten thousand sessions keep stays small),
+// and the sessions view is streamed and paged.
+TEST(HostileServer, SessionNamesAreBoundedAndTheSessionsViewIsPaged) {
+  auto s = Start();
+  httplib::Client c("127.0.0.1", s->port());
+  auto named = [&](const std::string& name) {
+    return c.Post("/t/demo/v1/chat/completions", {{"X-Mockllm-Session", name}}, kBody,
+                  "application/json");
+  };
+  auto longest = named(std::string(kMaxSessionNameBytes, 's'));
+  ASSERT_TRUE(longest);
+  EXPECT_EQ(longest->status, 200);
+  auto too_long = named(std::string(60000, 'x'));
+  ASSERT_TRUE(too_long);
+  EXPECT_EQ(too_long->status, 400);
+  EXPECT_EQ(nlohmann::json::parse(too_long->body)["error"]["code"],
+            "mockllm_session_name_too_long");
+  EXPECT_EQ(Health(*s)["sessions"], 1);
+  for (int i = 0; i < 99; ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "s%03d", i);
+    auto r = named(name);
+    ASSERT_TRUE(r);
+  }
+  auto all = c.Get("/__admin/sessions");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->get_header_value("Transfer-Encoding"), "chunked");
+  EXPECT_EQ(all->get_header_value("X-Mockllm-Sessions"), "100");
+  EXPECT_EQ(nlohmann::json::parse(all->body).size(), 100u);
+  auto page = c.Get("/__admin/sessions?offset=70&limit=3");
+  ASSERT_TRUE(page);
+  const auto rows = nlohmann::json::parse(page->body);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["session"], "s070");
+  EXPECT_EQ(rows[2]["session"], "s072");
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/sessions?offset=99")->body).size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/sessions?offset=500")->body),
+            nlohmann::json::array());
+  EXPECT_EQ(c.Get("/__admin/sessions?limit=x")->status, 400);
+}
+
 TEST(HostileServer, AnInvalidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   auto s = Start();
   const std::string huge = "{\"text\":\"" + std::string(1024 * 1024, 'a');  // unterminated
