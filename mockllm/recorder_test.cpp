@@ -175,7 +175,6 @@ TEST(Recorder, ReadsPastTheChunkCapJoinTheLastChunkAndTheTraceSaysSo) {
   const int up = upstream.bind_to_any_port("127.0.0.1");
   ASSERT_GT(up, 0);
   std::thread serving([&] { upstream.listen_after_bind(); });
-  upstream.wait_until_ready();
   const fs::path out = dir.path() / "reads.trace.jsonl";
   auto recorder = Recorder::Start(
       {.upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100});

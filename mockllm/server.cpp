@@ -175,14 +175,9 @@ struct Server::Impl {
     ::malloc_trim(0);
   }
 
-  // GET /__admin/journal[?session=S&trace=T][&after=SEQ][&limit=N] and
-  // /__admin/unmatched: the entries with a seq above `after` (default 0) that
-  // `keep` accepts (all without it), at most `limit` (default all), as one
-  // JSON array written page by page, so a large journal is never one string
-  // in memory. A "dropped_before" on an entry left out moves to the next one
-  // kept, so a filtered view still tells that older requests were dropped.
-  // Reads the unsigned query parameters `names` into `into` (left as they
-  // are when absent); false, with `res` a 400, when one is not a number.
+  // Reads the unsigned query parameters named in `params` into where they
+  // point (left as they are when absent); false, with `res` a 400, when one
+  // is not a number.
   bool CountParams(const httplib::Request& req, httplib::Response& res,
                    std::initializer_list<std::pair<const char*, std::uint64_t*>> params) {
     for (auto [name, into] : params) {
@@ -242,6 +237,12 @@ struct Server::Impl {
         });
   }
 
+  // GET /__admin/journal[?session=S&trace=T][&after=SEQ][&limit=N] and
+  // /__admin/unmatched: the entries with a seq above `after` (default 0) that
+  // `keep` accepts (all without it), at most `limit` (default all), as one
+  // JSON array written page by page, so a large journal is never one string
+  // in memory. A "dropped_before" on an entry left out moves to the next one
+  // kept, so a filtered view still tells that older requests were dropped.
   void StreamJournal(const httplib::Request& req, httplib::Response& res,
                      std::function<bool(const Json&)> keep) {
     std::uint64_t after = 0;
