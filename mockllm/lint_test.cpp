@@ -65,9 +65,9 @@ TEST(TraceLint, FindsASecretSplitAcrossStreamChunks) {
       "\n";
   EXPECT_THAT(
       LintTrace(text, "c.jsonl"),
-      ElementsAre("c.jsonl:2:91: /response/chunks/0/raw: holds a secret (an sk- API key; rule "
+      ElementsAre("c.jsonl:2:80: /response/chunks/0/raw: holds a secret (an sk- API key; rule "
                   "openai-key, split across chunks 0 to 1); redact it",
-                  "c.jsonl:2:136: /response/chunks/1/raw: holds a secret (a GitHub token; rule "
+                  "c.jsonl:2:127: /response/chunks/1/raw: holds a secret (a GitHub token; rule "
                   "github-token, split across chunks 1 to 2); redact it"));
 }
 
