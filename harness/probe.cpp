@@ -97,6 +97,7 @@ void ScrubReply(ProbeReply& reply, std::string_view key) {
     mockllm::Chunk all{reply.pieces.empty() ? 0 : reply.pieces.back().t_ms,
                        ReplaceAll(reply.Body(), key)};
     reply.pieces = {std::move(all)};
+    reply.joined_reads = 0;
   }
 }
 
@@ -417,7 +418,7 @@ ProbeReply ProbePost(HttpClient& http, const std::string& url,
       too_big = true;
       return false;
     }
-    out.pieces.push_back(mockllm::Chunk{elapsed(), std::string(bytes)});
+    mockllm::AppendRead(out.pieces, out.joined_reads, elapsed(), bytes);
     return true;
   };
   try {
@@ -610,7 +611,8 @@ int RunProbe(const ProbeArgs& a, HttpClient& http) {
                                                 .response_headers = reply.headers,
                                                 .pieces = reply.pieces,
                                                 .streamed = IsStream(reply),
-                                                .complete = !reply.error});
+                                                .complete = !reply.error,
+                                                .joined_reads = reply.joined_reads});
       x.seq = 1;
       trace.exchanges.push_back(std::move(x));
       // A reply that broke off shows what breaking off looks like, not a dialect.

@@ -34,6 +34,7 @@ struct ProbeReply {
   int status = 0;                                            // 0: no status line arrived
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::vector<mockllm::Chunk> pieces;  // the body as read, `t_ms` since the request was sent
+  std::size_t joined_reads = 0;        // reads joined to the last piece (mockllm::AppendRead)
   std::optional<std::string> error;    // the exchange failed: "timed out after 2000 ms", …
   bool timed_out = false;
   long long ms = 0;  // how long the exchange took

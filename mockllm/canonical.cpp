@@ -1,6 +1,8 @@
 #include "mockllm/canonical.h"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 
 #include "base/format.h"
 #include "base/json_read.h"
@@ -60,50 +62,102 @@ std::string Short(const Json& j) {
   return s;
 }
 
-// Appends the differences between `e` and `a` below `pointer` to `out`, in
-// document order, until it holds `limit`; false once it is full.
-bool Diff(const Json& e, const Json& a, const std::string& pointer, std::vector<Difference>& out,
-          std::size_t limit) {
-  if (out.size() >= limit) return false;
-  if (e == a) return true;
-  auto add = [&](Difference d) {
-    out.push_back(std::move(d));
-    return out.size() < limit;
-  };
-  if (e.is_object() && a.is_object()) {
-    // Keys in sorted order (nlohmann::json keeps objects sorted).
-    auto ei = e.begin();
-    auto ai = a.begin();
-    while (ei != e.end() || ai != a.end()) {
-      if (ai == a.end() || (ei != e.end() && ei.key() < ai.key())) {
-        if (!add(Difference{PointerAppend(pointer, ei.key()), *ei, std::nullopt})) return false;
-        ++ei;
-      } else if (ei == e.end() || ai.key() < ei.key()) {
-        if (!add(Difference{PointerAppend(pointer, ai.key()), std::nullopt, *ai})) return false;
-        ++ai;
-      } else {
-        if (!Diff(*ei, *ai, PointerAppend(pointer, ei.key()), out, limit)) return false;
-        ++ei;
-        ++ai;
-      }
+// Appends a JSON pointer token to `pointer`, escaping '~' and '/'.
+void AppendToken(std::string& pointer, std::string_view token) {
+  pointer.push_back('/');
+  for (char c : token) {
+    if (c == '~') {
+      pointer += "~0";
+    } else if (c == '/') {
+      pointer += "~1";
+    } else {
+      pointer.push_back(c);
     }
-    return true;
   }
-  if (e.is_array() && a.is_array()) {
-    const std::size_t n = std::min(e.size(), a.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!Diff(e[i], a[i], Format("{}/{}", pointer, i), out, limit)) return false;
-    }
-    for (std::size_t i = n; i < e.size(); ++i) {
-      if (!add(Difference{Format("{}/{}", pointer, i), e[i], std::nullopt})) return false;
-    }
-    for (std::size_t i = n; i < a.size(); ++i) {
-      if (!add(Difference{Format("{}/{}", pointer, i), std::nullopt, a[i]})) return false;
-    }
-    return true;
-  }
-  return add(Difference{pointer, e, a});
 }
+
+void AppendIndex(std::string& pointer, std::size_t i) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+  pointer.push_back('/');
+  pointer.append(digits, end);
+}
+
+// Walks two values together in document order (keys sorted), each value at
+// most once: the work is linear in the smaller of them (a subtree present on
+// one side only is one difference, not walked), however deep they nest. The
+// pointer is built in one buffer, token by token, and copied only into a
+// difference.
+class DiffWalk {
+ public:
+  // `out`: where differences go (null: only counted); at most `limit` of
+  // them; at most `budget` values visited.
+  DiffWalk(std::vector<Difference>* out, std::size_t limit, std::size_t budget)
+      : out_(out), limit_(limit), budget_(budget) {}
+
+  // False once `limit` differences are found or the budget is spent.
+  bool Walk(const Json& e, const Json& a) {
+    if (found_ >= limit_) return false;
+    if (visited_ >= budget_) {
+      spent_ = true;
+      return false;
+    }
+    ++visited_;
+    if (e.is_object() && a.is_object()) {
+      // Keys in sorted order (nlohmann::json keeps objects sorted).
+      auto ei = e.begin();
+      auto ai = a.begin();
+      while (ei != e.end() || ai != a.end()) {
+        const bool only_e = ai == a.end() || (ei != e.end() && ei.key() < ai.key());
+        const bool only_a = !only_e && (ei == e.end() || ai.key() < ei.key());
+        const std::size_t mark = pointer_.size();
+        AppendToken(pointer_, only_a ? ai.key() : ei.key());
+        const bool more = only_e   ? Add(&*ei, nullptr)
+                          : only_a ? Add(nullptr, &*ai)
+                                   : Walk(*ei, *ai);
+        pointer_.resize(mark);
+        if (!more) return false;
+        if (!only_a) ++ei;
+        if (!only_e) ++ai;
+      }
+      return true;
+    }
+    if (e.is_array() && a.is_array()) {
+      for (std::size_t i = 0; i < std::max(e.size(), a.size()); ++i) {
+        const std::size_t mark = pointer_.size();
+        AppendIndex(pointer_, i);
+        const bool more = i >= a.size()   ? Add(&e[i], nullptr)
+                          : i >= e.size() ? Add(nullptr, &a[i])
+                                          : Walk(e[i], a[i]);
+        pointer_.resize(mark);
+        if (!more) return false;
+      }
+      return true;
+    }
+    if (e == a) return true;
+    return Add(&e, &a);
+  }
+
+  std::size_t found() const { return found_; }
+  std::size_t visited() const { return visited_; }
+  bool spent() const { return spent_; }
+
+ private:
+  bool Add(const Json* e, const Json* a) {
+    ++found_;
+    if (out_) {
+      out_->push_back(Difference{pointer_, e ? std::optional<Json>(*e) : std::nullopt,
+                                 a ? std::optional<Json>(*a) : std::nullopt});
+    }
+    return found_ < limit_;
+  }
+
+  std::vector<Difference>* out_;
+  std::size_t limit_, budget_;
+  std::size_t found_ = 0, visited_ = 0;
+  bool spent_ = false;
+  std::string pointer_;
+};
 
 }  // namespace
 
@@ -199,22 +253,24 @@ std::size_t CanonicalHash(const Json& j) {
 
 std::vector<Difference> Differences(const Json& expected, const Json& actual, std::size_t limit) {
   std::vector<Difference> out;
-  if (limit > 0) Diff(expected, actual, "", out, limit);
+  if (limit > 0)
+    DiffWalk(&out, limit, std::numeric_limits<std::size_t>::max()).Walk(expected, actual);
   return out;
+}
+
+std::optional<std::size_t> CountDifferences(const Json& expected, const Json& actual,
+                                            std::size_t limit, std::size_t& budget) {
+  if (limit == 0) return 0;
+  DiffWalk walk(nullptr, limit, budget);
+  walk.Walk(expected, actual);
+  budget -= walk.visited();
+  if (walk.spent()) return std::nullopt;
+  return walk.found();
 }
 
 std::string PointerAppend(std::string_view pointer, std::string_view token) {
   std::string out(pointer);
-  out.push_back('/');
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out.push_back(c);
-    }
-  }
+  AppendToken(out, token);
   return out;
 }
 

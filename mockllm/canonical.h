@@ -58,6 +58,13 @@ std::optional<Difference> FirstDifference(const Json& expected, const Json& actu
 inline constexpr std::size_t kMaxDifferences = 1000;
 std::vector<Difference> Differences(const Json& expected, const Json& actual,
                                     std::size_t limit = kMaxDifferences);
+// How many differences Differences(expected, actual, limit) lists, without
+// building them, visiting at most `budget` values of the two (each visit
+// taken off `budget`); nullopt when the budget ran out first. Both walk each
+// value once at most (work linear in the smaller value, however deep),
+// never comparing a subtree whole at each level.
+std::optional<std::size_t> CountDifferences(const Json& expected, const Json& actual,
+                                            std::size_t limit, std::size_t& budget);
 
 // A hash of `j` such that values equal as JSON values (==, so 1 and 1.0
 // too) hash equal: numbers all hash alike, everything else by its content.

@@ -137,5 +137,33 @@ RC_GTEST_PROP(CanonicalProperty, AChangedLeafIsFoundAtItsPointer, ()) {
   RC_ASSERT(d->pointer.rfind("/messages/1", 0) == 0u);
 }
 
+// Each value is walked once at most, however deep the two nest (comparing a
+// subtree whole at each level cost its size times its depth), and a budget
+// bounds the walk.
+TEST(Canonical, CountingDifferencesWalksEachValueOnceWithinABudget) {
+  constexpr std::size_t kDepth = 100, kValues = 10000;
+  Json leaf = Json::array();
+  for (std::size_t i = 0; i < kValues; ++i) leaf.push_back(i);
+  Json expected = leaf, actual = leaf;
+  actual.back() = -1;
+  for (std::size_t d = 0; d < kDepth; ++d) {
+    expected = Json{{"a", std::move(expected)}};
+    actual = Json{{"a", std::move(actual)}};
+  }
+  std::size_t budget = 1000000;
+  EXPECT_EQ(CountDifferences(expected, actual, kMaxDifferences, budget), 1u);
+  EXPECT_EQ(budget, 1000000 - (kDepth + 1 + kValues));
+  const auto all = Differences(expected, actual);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].pointer.size(), kDepth * 2 + 5);  // "/a" a level, then "/9999"
+  std::size_t short_budget = kValues;
+  EXPECT_EQ(CountDifferences(expected, actual, kMaxDifferences, short_budget), std::nullopt);
+  EXPECT_EQ(short_budget, 0u);
+  // Limits count as Differences does.
+  std::size_t more = 1000000;
+  EXPECT_EQ(CountDifferences(Json::array({1, 2, 3}), Json::array({4, 5, 6, 7}), 2, more), 2u);
+  EXPECT_EQ(Differences(Json::array({1, 2, 3}), Json::array({4, 5, 6, 7}), 2).size(), 2u);
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm

@@ -101,7 +101,7 @@ Admin API (runtime control):
   GET    /__admin/journal[?session=S&trace=T] the journal (filtered when asked; streamed)
   GET    /__admin/unmatched                  requests nothing answered, with "nearest" (streamed)
          …&after=SEQ&limit=N                 a page of either
-  GET    /__admin/sessions                   cursor and unused exchanges per session
+  GET    /__admin/sessions[?offset=N&limit=M] cursor and unused exchanges per session (streamed)
   POST   /__admin/traces                     load traces at runtime: a trace file's JSON
                                              Lines, or JSON: {"id",...,"exchanges":[...]},
                                              a stub {"request","response"}, or an array
@@ -119,9 +119,13 @@ than 1 MiB of a JSON body; the journal keeps at most --journal-limit entries
 and --journal-max-bytes bytes (the oldest dropped; the first entry read after
 such a gap says "dropped_before": N); an error answer quotes at
 most 1 KiB of each value of the request it names (a mismatch's differences,
-"nearest"); --max-sessions sessions are kept (least recently used forgotten);
+"nearest"); --max-sessions sessions are kept (least recently used forgotten),
+each named in at most 256 bytes (a longer X-Mockllm-Session is 400);
 POST /__admin/reset frees what sessions and journal held. A request without
 Content-Length has an empty body; a Content-Length that is not a number is 400.
+Request bodies held while they arrive count against one budget of 256 MiB for
+all connections (a Content-Length counts whole at once): past it, 503. The
+search for the nearest recorded request walks at most 1048576 JSON values.
 
 Replay: in a session the Nth request is compared with the Nth recorded request
 (JSON compared as values, secrets redacted as `record` redacts them, --ignore
@@ -282,6 +286,21 @@ void KeepFreedMemory() {
   mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
 }
 
+// Exchange indices as ranges: [0,1,2,5,7,8] is "[0-2, 5, 7-8]".
+std::string IndexRanges(const nlohmann::json& indices) {
+  std::string out;
+  for (std::size_t i = 0; i < indices.size();) {
+    const auto first = indices[i].get<std::uint64_t>();
+    std::size_t j = i + 1;
+    while (j < indices.size() && indices[j].get<std::uint64_t>() == first + (j - i)) ++j;
+    if (!out.empty()) out += ", ";
+    out += j - i == 1 ? std::to_string(first)
+                      : Format("{}-{}", first, indices[j - 1].get<std::uint64_t>());
+    i = j;
+  }
+  return "[" + out + "]";
+}
+
 int RunServe(const ServeArgs& a) {
   KeepFreedMemory();
   auto files = TraceFiles(a.traces);
@@ -340,14 +359,22 @@ int RunServe(const ServeArgs& a) {
   const nlohmann::json journal = (*server)->Journal();
   std::cerr << "mockllm: stopped by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << " after "
             << journal.size() << " journaled request(s)" << std::endl;
-  bool unused = false;
-  for (const auto& s : (*server)->Sessions()) {
-    if (!s.value("touched", false) || s["unused"].empty()) continue;
-    unused = true;
+  // Read page by page, told as ranges ("[0-2999]"), and at most
+  // kMaxUnusedListed sessions named: ten thousand sessions of a long trace
+  // would be hundreds of MB.
+  constexpr std::size_t kMaxUnusedListed = 100;
+  std::size_t unused = 0;
+  (*server)->ForEachSession([&unused](const nlohmann::json& s) {
+    if (!s.value("touched", false) || s["unused"].empty()) return;
+    if (++unused > kMaxUnusedListed) return;
     std::cerr << "mockllm: trace \"" << s["trace"].get<std::string>() << "\" "
               << (s["session"].is_null() ? std::string("on /v1")
                                          : "session \"" + s["session"].get<std::string>() + "\"")
-              << ": unused exchanges " << s["unused"].dump() << std::endl;
+              << ": unused exchanges " << IndexRanges(s["unused"]) << std::endl;
+  });
+  if (unused > kMaxUnusedListed) {
+    std::cerr << "mockllm: … and " << unused - kMaxUnusedListed
+              << " more session(s) with unused exchanges (GET /__admin/sessions)" << std::endl;
   }
   const std::uint64_t mismatches = (*server)->mismatches();
   if (mismatches > 0) {
@@ -366,7 +393,8 @@ int RunServe(const ServeArgs& a) {
       return Diagnose(Format("cannot write the journal: {}", written.error().message)),
              kExitInternal;
   }
-  if ((a.fail_on_unused && unused) || (a.fail_on_mismatch && mismatches > 0)) return kExitProblems;
+  if ((a.fail_on_unused && unused > 0) || (a.fail_on_mismatch && mismatches > 0))
+    return kExitProblems;
   return kExitOk;
 }
 

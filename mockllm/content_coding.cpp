@@ -14,10 +14,12 @@ namespace {
 
 using llmconform::Format;
 
-std::expected<std::string, std::string> Inflate(std::string_view bytes, int window_bits,
+DecodeError Bad(std::string message) { return {DecodeError::Kind::kBadData, std::move(message)}; }
+
+std::expected<std::string, DecodeError> Inflate(std::string_view bytes, int window_bits,
                                                 std::size_t max_out) {
   z_stream zs{};
-  if (inflateInit2(&zs, window_bits) != Z_OK) return std::unexpected("zlib cannot start");
+  if (inflateInit2(&zs, window_bits) != Z_OK) return std::unexpected(Bad("zlib cannot start"));
   std::string out;
   std::vector<unsigned char> buf(64 * 1024);
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
@@ -30,25 +32,26 @@ std::expected<std::string, std::string> Inflate(std::string_view bytes, int wind
     if (rc != Z_OK && rc != Z_STREAM_END) {
       const std::string why = zs.msg ? zs.msg : (rc == Z_BUF_ERROR ? "truncated data" : "bad data");
       inflateEnd(&zs);
-      return std::unexpected(why);
+      return std::unexpected(Bad(why));
     }
     out.append(reinterpret_cast<const char*>(buf.data()), buf.size() - zs.avail_out);
     if (out.size() > max_out) {
       inflateEnd(&zs);
-      return std::unexpected(Format("decodes to more than {} bytes", max_out));
+      return std::unexpected(DecodeError{DecodeError::Kind::kTooLarge,
+                                         Format("decodes to more than {} bytes", max_out)});
     }
     if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
       inflateEnd(&zs);
-      return std::unexpected("truncated data");
+      return std::unexpected(Bad("truncated data"));
     }
   }
   inflateEnd(&zs);
   return out;
 }
 
-std::expected<std::string, std::string> Unbrotli(std::string_view bytes, std::size_t max_out) {
+std::expected<std::string, DecodeError> Unbrotli(std::string_view bytes, std::size_t max_out) {
   BrotliDecoderState* st = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
-  if (!st) return std::unexpected("brotli cannot start");
+  if (!st) return std::unexpected(Bad("brotli cannot start"));
   std::string out;
   std::vector<std::uint8_t> buf(64 * 1024);
   const auto* next_in = reinterpret_cast<const std::uint8_t*>(bytes.data());
@@ -61,7 +64,8 @@ std::expected<std::string, std::string> Unbrotli(std::string_view bytes, std::si
     out.append(reinterpret_cast<const char*>(buf.data()), buf.size() - avail_out);
     if (out.size() > max_out) {
       BrotliDecoderDestroyInstance(st);
-      return std::unexpected(Format("decodes to more than {} bytes", max_out));
+      return std::unexpected(DecodeError{DecodeError::Kind::kTooLarge,
+                                         Format("decodes to more than {} bytes", max_out)});
     }
     if (r == BROTLI_DECODER_RESULT_SUCCESS) break;
     if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) continue;
@@ -69,29 +73,29 @@ std::expected<std::string, std::string> Unbrotli(std::string_view bytes, std::si
                                 ? "truncated data"
                                 : BrotliDecoderErrorString(BrotliDecoderGetErrorCode(st));
     BrotliDecoderDestroyInstance(st);
-    return std::unexpected("not brotli data: " + why);
+    return std::unexpected(Bad("not brotli data: " + why));
   }
   const bool trailing = avail_in != 0;
   BrotliDecoderDestroyInstance(st);
-  if (trailing) return std::unexpected("bytes after the end of the brotli data");
+  if (trailing) return std::unexpected(Bad("bytes after the end of the brotli data"));
   return out;
 }
 
 }  // namespace
 
-std::expected<std::string, std::string> DecodeContent(std::string_view coding,
+std::expected<std::string, DecodeError> DecodeContent(std::string_view coding,
                                                       std::string_view bytes, std::size_t max_out) {
   const std::string c = Lower(std::string(coding));
   if (c == "identity" || c.empty()) return std::string(bytes);
   if (c == "gzip" || c == "x-gzip") {
     if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
         static_cast<unsigned char>(bytes[1]) != 0x8b)
-      return std::unexpected("not gzip data (no gzip magic number)");
+      return std::unexpected(Bad("not gzip data (no gzip magic number)"));
     return Inflate(bytes, 16 + MAX_WBITS, max_out);
   }
   if (c == "deflate") return Inflate(bytes, MAX_WBITS, max_out);
   if (c == "br") return Unbrotli(bytes, max_out);
-  return std::unexpected(Format("unknown content coding \"{}\"", coding));
+  return std::unexpected(Bad(Format("unknown content coding \"{}\"", coding)));
 }
 
 std::string GzipForTest(std::string_view bytes) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -12,10 +13,20 @@ namespace llmconform::mockllm {
 
 inline constexpr std::size_t kMaxDecodedBodyBytes = 256u * 1024 * 1024;
 
-// The decoded bytes, or why they cannot be decoded ("not gzip data",
-// "decodes to more than 268435456 bytes"). `coding` is one coding name,
-// case-insensitive: "gzip", "x-gzip", "deflate", "br" or "identity".
-std::expected<std::string, std::string> DecodeContent(std::string_view coding,
+// Why bytes could not be decoded.
+struct DecodeError {
+  enum class Kind {
+    kBadData,   // not data of that coding, truncated, an unknown coding
+    kTooLarge,  // they decode to more than `max_out` bytes (decoding stopped there)
+  };
+  Kind kind = Kind::kBadData;
+  std::string message;  // "not gzip data …", "decodes to more than 268435456 bytes"
+};
+
+// The decoded bytes, or why they cannot be decoded. `coding` is one coding
+// name, case-insensitive: "gzip", "x-gzip", "deflate", "br" or "identity".
+// Decoding stops as soon as the output passes `max_out`.
+std::expected<std::string, DecodeError> DecodeContent(std::string_view coding,
                                                       std::string_view bytes,
                                                       std::size_t max_out = kMaxDecodedBodyBytes);
 

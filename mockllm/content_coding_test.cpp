@@ -15,25 +15,28 @@ TEST(ContentCoding, GzipAndBrotliRoundTrip) {
 }
 
 TEST(ContentCoding, BadDataSaysWhy) {
-  EXPECT_EQ(DecodeContent("gzip", "plain text").error(), "not gzip data (no gzip magic number)");
+  EXPECT_EQ(DecodeContent("gzip", "plain text").error().message,
+            "not gzip data (no gzip magic number)");
   std::string gz = GzipForTest(std::string(1000, 'a'));
   gz.resize(gz.size() / 2);
-  EXPECT_EQ(DecodeContent("gzip", gz).error(), "truncated data");
-  EXPECT_TRUE(DecodeContent("br", "\xff\xff\xff").error().starts_with("not brotli data"));
-  EXPECT_EQ(DecodeContent("zstd", "x").error(), "unknown content coding \"zstd\"");
+  EXPECT_EQ(DecodeContent("gzip", gz).error().message, "truncated data");
+  EXPECT_TRUE(DecodeContent("br", "\xff\xff\xff").error().message.starts_with("not brotli data"));
+  EXPECT_EQ(DecodeContent("zstd", "x").error().message, "unknown content coding \"zstd\"");
 }
 
 TEST(ContentCoding, OutputIsBounded) {
   const std::string bomb = GzipForTest(std::string(1 << 20, '\0'));
-  EXPECT_EQ(DecodeContent("gzip", bomb, 4096).error(), "decodes to more than 4096 bytes");
-  EXPECT_EQ(DecodeContent("br", BrotliForTest(std::string(1 << 20, '\0')), 4096).error(),
+  EXPECT_EQ(DecodeContent("gzip", bomb, 4096).error().message, "decodes to more than 4096 bytes");
+  EXPECT_EQ(DecodeContent("gzip", bomb, 4096).error().kind, DecodeError::Kind::kTooLarge);
+  EXPECT_EQ(DecodeContent("gzip", "plain").error().kind, DecodeError::Kind::kBadData);
+  EXPECT_EQ(DecodeContent("br", BrotliForTest(std::string(1 << 20, '\0')), 4096).error().message,
             "decodes to more than 4096 bytes");
 }
 
 RC_GTEST_PROP(ContentCoding, RandomBytesNeverCrash, (const std::string& bytes)) {
   for (const char* c : {"gzip", "deflate", "br"}) {
     auto out = DecodeContent(c, bytes, 1 << 16);
-    RC_ASSERT(out.has_value() || !out.error().empty());
+    RC_ASSERT(out.has_value() || !out.error().message.empty());
   }
   RC_ASSERT(DecodeContent("gzip", GzipForTest(bytes)).value() == bytes);
   RC_ASSERT(DecodeContent("br", BrotliForTest(bytes)).value() == bytes);

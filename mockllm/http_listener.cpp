@@ -89,11 +89,13 @@ std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bo
 
 using Message = http::request<http::string_body>;
 
-// A body lent by the handler running on this thread (LendBody).
+// A body lent by the handler running on this thread (LendBody), or the rest
+// of its work handed to a worker (FinishOnWorker).
 struct Lent {
   const httplib::Response* res = nullptr;  // the response the running handler fills
   std::shared_ptr<const void> owner;
-  std::optional<std::string_view> bytes;  // set by LendBody
+  std::optional<std::string_view> bytes;           // set by LendBody
+  std::function<void(httplib::Response&)> finish;  // set by FinishOnWorker
 };
 thread_local Lent current_lend;
 
@@ -113,6 +115,10 @@ struct HttpListener::Impl {
   // an I/O context still unregisters itself.
   std::mutex mu;                   // guards `open` and the move to stopping
   std::unordered_set<Conn*> open;  // connections not yet closed
+  // Bytes of request bodies the connections hold while their requests
+  // arrive (a body announced by Content-Length counts whole from its head:
+  // the parser reserves it), at most options.max_buffered_body_bytes.
+  std::atomic<std::size_t> bodies_held = 0;
   ListenOptions options;
   Handler handler;
   RefusedHook on_refused;
@@ -193,8 +199,44 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   std::string refused_message;
   std::string refused_code;
   httplib::Request refused_head;  // what was read of a head Beast refused
+  std::size_t body_held = 0;      // this request's share of owner.bodies_held
+
+  // Counts `need` bytes of this request's body into the server's budget;
+  // false (nothing counted) when they do not fit.
+  bool HoldBody(std::size_t need) {
+    if (need <= body_held) return true;
+    const std::size_t more = need - body_held;
+    std::size_t now = owner.bodies_held.load();
+    do {
+      const std::size_t cap = owner.options.max_buffered_body_bytes;
+      if (now > cap || more > cap - now) return false;
+    } while (!owner.bodies_held.compare_exchange_weak(now, now + more));
+    body_held = need;
+    return true;
+  }
+  // The request's body has left the connection (to the handler), or never
+  // will arrive: its share of the budget is given back.
+  void LetBodyGo() {
+    owner.bodies_held -= body_held;
+    body_held = 0;
+  }
+  // What the request's body holds, or will once announced: refused 503 when
+  // the server's budget for bodies cannot take it.
+  std::optional<Pumped> BudgetBody() {
+    // A length past max_body_bytes is the parser's to refuse (413).
+    const std::size_t announced =
+        std::min<std::uint64_t>(parser->content_length().value_or(0), owner.options.max_body_bytes);
+    const std::size_t need = std::max(announced, parser->get().body().capacity());
+    if (HoldBody(need)) return std::nullopt;
+    return Refuse(503,
+                  Format("the server holds as many request bodies as it may ({} bytes in all); "
+                         "try again",
+                         owner.options.max_buffered_body_bytes),
+                  "server_busy");
+  }
 
   void NewRequest(Clock::time_point idle_until) {
+    LetBodyGo();
     parser.emplace();
     parser->header_limit(static_cast<std::uint32_t>(kMaxHeadBytes));
     parser->body_limit(owner.options.max_body_bytes);
@@ -309,6 +351,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
           head_fields = HeadersOf(parser->get());
           head_keep_alive = parser->get().keep_alive();
           if (auto bad = CheckFraming(head_fields)) return Refuse(400, *bad, "bad_request");
+          // Before the parser reserves an announced body, and before 100 Continue.
+          if (auto busy = BudgetBody()) return *busy;
           // Sent only while none of the body has come (RFC 9110 §10.1.1).
           if (!parser->is_done() && buf.size() == 0 &&
               IEquals(Str(parser->get()[http::field::expect]), "100-continue")) {
@@ -316,6 +360,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
             SendAll(fd, &iov, 1, {});  // best effort; the client goes on after a wait
           }
           if (buf.size() > 0 && !parser->is_done()) continue;  // the body's bytes came with it
+        }
+        if (head_checked) {
+          if (auto busy = BudgetBody()) return *busy;  // a chunked body grows as it comes
         }
         if (parser->is_done()) return Pumped::kComplete;
       }
@@ -397,18 +444,22 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // A complete request: the handler runs here, unless it may block; an
   // answer its handler leaves to a content provider is written by a worker
   // (the provider may wait).
+  // A handler that hands the rest of its work to a worker (FinishOnWorker)
+  // has it finished there, and its answer written from there.
   void Dispatch() {
     if (owner.options.handler_may_block) {
       return owner.pool->Submit([self = shared_from_this()] {
-        const Answered a = self->Answer();
+        Answered a = self->Answer();
+        while (a.finish) self->Finish(a);
         const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
     Answered a = Answer();
-    if (a.Provided()) {
-      return owner.pool->Submit([self = shared_from_this(), a] {
-        const bool ok = self->WriteProvided(a);
+    if (a.finish || a.Provided()) {
+      return owner.pool->Submit([self = shared_from_this(), a]() mutable {
+        while (a.finish) self->Finish(a);
+        const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
@@ -489,6 +540,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     AnswerJson(res, refused_status,
                llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
                                                refused_code));
+    if (refused_status == 503) res.set_header("Retry-After", "1");
     out = ResponseHead(res, res.body.size(), false, false) + res.body;
     out_at = 0;
     refused = true;
@@ -564,6 +616,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // A body the handler lent (LendBody) instead of answer->body, and its owner.
     std::optional<std::string_view> lent;
     std::shared_ptr<const void> lent_owner;
+    // The rest of the handler's work, to run on a worker (FinishOnWorker);
+    // the fields above are settled once it has run.
+    std::function<void(httplib::Response&)> finish;
     bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
     std::string_view Body() const { return lent ? *lent : std::string_view(answer->body); }
   };
@@ -575,10 +630,31 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     a.req->headers.erase("Accept-Encoding");
     a.req->headers.erase("Range");
     a.req->body = std::move(parser->get().body());
+    LetBodyGo();
     a.res = std::make_shared<httplib::Response>();
     current_lend = Lent{.res = a.res.get()};
     a.answer = RunHandler(*a.req, a.res);
+    Settle(a);
+    return a;
+  }
+
+  // Worker: runs the work the handler handed on (FinishOnWorker) on its
+  // response, then settles the answer as Answer does.
+  void Finish(Answered& a) {
+    const auto finish = std::exchange(a.finish, nullptr);
+    current_lend = Lent{.res = a.res.get()};
+    a.answer = Guarded(a.res, [&] { finish(*a.res); });
+    Settle(a);
+  }
+
+  // What the handler (or its finish) left: a lent body, a finish still to
+  // run, how the connection goes on.
+  void Settle(Answered& a) {
     Lent lend = std::exchange(current_lend, Lent{});
+    if (lend.finish && a.answer == a.res) {
+      a.finish = std::move(lend.finish);
+      return;
+    }
     if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
       a.lent = lend.bytes;
       a.lent_owner = std::move(lend.owner);
@@ -592,7 +668,6 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // A FIN already here is a half-close after the request: the answer is
     // written whole (ClientLeft).
     if (a.Provided()) fin_before_answer = peer_eof || FinArrived(fd);
-    return a;
   }
 
   // Runs the handler on `res`; returns `res`, or an answer of its own when
@@ -609,9 +684,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                      "invalid_request_error", nullptr, "method_not_allowed"));
       return own;
     }
+    return Guarded(res, [&] { owner.handler(req, *res); });
+  }
+
+  // Runs `fill` (the handler, or the rest of its work) on `res`; returns
+  // `res`, or a 500 of its own when it threw.
+  std::shared_ptr<httplib::Response> Guarded(const std::shared_ptr<httplib::Response>& res,
+                                             const std::function<void()>& fill) {
     std::string what;
     try {
-      owner.handler(req, *res);
+      fill();
     } catch (const std::exception& e) {
       what = e.what();
     } catch (...) {
@@ -731,6 +813,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   void Close() {
+    LetBodyGo();
     // An answer still being written did not leave whole: its releaser hears
     // so (outside the lock; it may take locks of its own).
     const std::shared_ptr<httplib::Response> unfinished = std::move(out_res);
@@ -857,6 +940,11 @@ void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::st
   res.set_header("Content-Type", content_type);
   current_lend.owner = std::move(owner);
   current_lend.bytes = bytes;
+}
+
+void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish) {
+  if (current_lend.res != &res) return finish(res);
+  current_lend.finish = std::move(finish);
 }
 
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body) {

@@ -9,7 +9,8 @@
 // from there without blocking. An answer whose body a content provider gives
 // (the provider may wait: a timed replay) is written by a worker, and so is
 // every answer when `handler_may_block` (the recorder waits on its upstream
-// in the handler). An idle keep-alive connection holds no thread, only its
+// in the handler) or whose handler hands the rest of its work to a worker
+// (FinishOnWorker). An idle keep-alive connection holds no thread, only its
 // socket, so connection N+1 is never left waiting behind N idle ones.
 //
 // Bounds: `max_connections` open connections (one more is answered 503 and
@@ -17,7 +18,8 @@
 // its first byte, and its body must keep arriving (no gap longer than
 // `read_timeout_ms`), or it is answered 408 and closed (slowloris); an idle
 // keep-alive connection is closed after `keep_alive_seconds`; heads are at
-// most 64 KiB (431) and bodies `max_body_bytes` (413); a write that cannot
+// most 64 KiB (431) and bodies `max_body_bytes` (413), and the bodies of all
+// connections together `max_buffered_body_bytes` (503); a write that cannot
 // progress for `write_timeout_ms` ends the connection.
 //
 // Framing (RFC 9112): no Content-Length and no Transfer-Encoding is an empty
@@ -64,6 +66,10 @@ struct ListenOptions {
   int keep_alive_seconds = 1;    // an idle keep-alive connection is closed after this
   int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
   std::size_t max_body_bytes = 16 * 1024 * 1024;
+  // Request bodies all the connections may hold at once while they arrive
+  // (one announced by Content-Length counts whole from its head); a request
+  // whose body does not fit is answered 503 (Retry-After: 1) and closed.
+  std::size_t max_buffered_body_bytes = std::size_t{256} << 20;
 };
 
 class HttpListener {
@@ -117,6 +123,18 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers);
 // and wins over a body set after it in the same handler call: lend last.
 void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
               const std::string& content_type);
+
+// Hands the rest of a handler's work to a worker: called by a handler the
+// listener is running (on an I/O thread), `finish` runs on a worker once the
+// handler has returned, on the same response, and answers as the handler
+// would have (status, headers, body, a provider, LendBody, even
+// FinishOnWorker again); the request the handler was given stays valid until
+// it returns. Work that grows with what is loaded (a search through every
+// recorded request, a rewrite of a large recorded answer) belongs there: on
+// an I/O thread it would hold up every connection that thread serves. A
+// throw is a 500, as from the handler. Anywhere else (no listener running
+// the handler for `res`) `finish` runs at once.
+void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish);
 
 // Sets `res` to `status` with `body` as compact JSON.
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body);

@@ -4,7 +4,9 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -50,6 +52,63 @@ TEST(LendBody, TheListenerWritesLentBytesAndThenLetsTheirOwnerGo) {
     for (int k = 0; k < 500 && !seen.expired(); ++k) std::this_thread::sleep_for(2ms);
     EXPECT_TRUE(seen.expired()) << "the listener still holds the lent bytes after the answer";
   }
+  listener.Stop();
+}
+
+TEST(FinishOnWorker, OutsideAListenerItRunsAtOnce) {
+  httplib::Response res;
+  FinishOnWorker(res, [](httplib::Response& r) { r.set_content("done", "text/plain"); });
+  EXPECT_EQ(res.body, "done");
+}
+
+// Work a handler hands to a worker does not hold up its I/O thread: with one
+// I/O thread, a second request is answered while the first one's work is
+// still under way (it waits for exactly that answer, at most 10 s).
+TEST(FinishOnWorker, ASecondRequestIsAnsweredWhileTheFirstOnesWorkIsPending) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false, second_answered = false;
+  HttpListener listener;
+  auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0, .io_threads = 1},
+                             [&](const httplib::Request& req, httplib::Response& res) {
+                               if (req.path == "/quick")
+                                 return res.set_content("quick", "text/plain");
+                               res.set_content("not finished", "text/plain");
+                               FinishOnWorker(res, [&](httplib::Response& r) {
+                                 std::unique_lock lock(mu);
+                                 started = true;
+                                 cv.notify_all();
+                                 const bool saw =
+                                     cv.wait_for(lock, 10s, [&] { return second_answered; });
+                                 r.status = 201;
+                                 r.set_content(saw ? "after the second" : "alone", "text/plain");
+                               });
+                             });
+  ASSERT_TRUE(port) << port.error().message;
+  std::string first_body;
+  int first_status = 0;
+  std::thread first([&] {
+    httplib::Client c("127.0.0.1", *port);
+    c.set_read_timeout(30, 0);
+    if (auto r = c.Get("/heavy")) first_body = r->body, first_status = r->status;
+  });
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return started; }));
+  }
+  httplib::Client c("127.0.0.1", *port);
+  c.set_read_timeout(30, 0);
+  auto quick = c.Get("/quick");
+  {
+    std::lock_guard lock(mu);
+    second_answered = true;
+  }
+  cv.notify_all();
+  first.join();
+  ASSERT_TRUE(quick);
+  EXPECT_EQ(quick->body, "quick");
+  EXPECT_EQ(first_status, 201);
+  EXPECT_EQ(first_body, "after the second");
   listener.Stop();
 }
 

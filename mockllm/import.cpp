@@ -2,13 +2,16 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
+#include <functional>
 #include <optional>
 #include <utility>
 
 #include "base/format.h"
 #include "base/json_locate.h"
 #include "base/json_read.h"
+#include "base/utf8.h"
 #include "mockllm/canonical.h"
 #include "mockllm/content_coding.h"
 #include "mockllm/redaction.h"
@@ -19,6 +22,14 @@ namespace {
 
 using llmconform::Format;
 using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// Where a body is in the recording, for an error about it: a YAML node's
+// line and column (0-based, as yaml-cpp marks them), or a JSON pointer into
+// a HAR document.
+struct BodyAt {
+  int line = -1, column = -1;
+  std::string pointer;
+};
 
 // One request/response pair as a recording holds it, before it becomes an
 // Exchange.
@@ -35,7 +46,22 @@ struct RawEntry {
   std::optional<OJson> response_json;  // a parsed-body variant
   std::int64_t first_ms = 0;
   std::int64_t last_ms = 0;
+  BodyAt request_at, response_at;
 };
+
+// "file:line:col" of a body, as the reader of its recording finds it.
+using LocateBody = std::function<std::string(const BodyAt&)>;
+
+// What one body may decode to, as a multiple of its encoded size
+// (gzip(gzip(256 MiB)) is 1.7 KB: each layer alone stays under the cap of one
+// body, the whole does not); a body may always decode to kDecodeFloorBytes.
+// The file's total is ImportOptions::max_decoded_bytes.
+struct DecodeBudget {
+  std::size_t total;  // ImportOptions::max_decoded_bytes
+  std::size_t left;
+};
+constexpr std::size_t kMaxDecodeRatio = 100;
+constexpr std::size_t kDecodeFloorBytes = std::size_t{1} << 20;
 
 std::string HeaderOf(const Headers& headers, std::string_view name) {
   for (const auto& [n, v] : headers) {
@@ -63,8 +89,13 @@ bool IsChatCompletions(std::string_view path) {
 // Undoes the codings of `coding` ("gzip", "gzip, br") in reverse order. A
 // body that claims a coding but does not decode and is valid UTF-8 was stored
 // decoded already (vcrpy's decode_compressed_response, every HAR): kept as is.
-std::string Decoded(std::string bytes, std::string_view coding, std::string_view what,
-                    const std::string& where, std::vector<std::string>& notes) {
+// The decoded bytes are taken off `budget` (the file's); a body that would
+// decode past kMaxDecodeRatio times its encoded size (or kDecodeFloorBytes),
+// or past what is left of `budget`, is refused: the message says why.
+std::expected<std::string, std::string> Decoded(std::string bytes, std::string_view coding,
+                                                std::string_view what, const std::string& where,
+                                                std::vector<std::string>& notes,
+                                                DecodeBudget& budget) {
   std::vector<std::string> codings;
   std::size_t start = 0;
   while (start <= coding.size()) {
@@ -76,18 +107,39 @@ std::string Decoded(std::string bytes, std::string_view coding, std::string_view
     if (!c.empty()) codings.push_back(c);
     start = comma + 1;
   }
+  const std::size_t encoded = bytes.size();
+  const std::size_t by_ratio =
+      std::max(kDecodeFloorBytes, encoded > kMaxDecodedBodyBytes / kMaxDecodeRatio
+                                      ? kMaxDecodedBodyBytes
+                                      : encoded * kMaxDecodeRatio);
+  const std::size_t cap = std::min({by_ratio, budget.left, kMaxDecodedBodyBytes});
+  bool decoded = false;
   for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
-    auto out = DecodeContent(*it, bytes);
+    auto out = DecodeContent(*it, bytes, cap);
     if (out) {
       bytes = std::move(*out);
+      if (Lower(*it) != "identity") decoded = true;
       continue;
+    }
+    if (out.error().kind == DecodeError::Kind::kTooLarge) {
+      const std::string why =
+          cap == by_ratio
+              ? Format("more than {} times its {} encoded bytes (a decompression bomb?)",
+                       kMaxDecodeRatio, encoded)
+              : Format(
+                    "more than is left of the {} bytes all the bodies of one file may "
+                    "decode to",
+                    budget.total);
+      return std::unexpected(Format("{}: {} body: content-encoding \"{}\" decodes to {}", where,
+                                    what, CapText(std::string(coding), 200), why));
     }
     if (!IsValidUtf8(bytes)) {
       notes.push_back(Format("{}: {} body kept as raw_b64: content-encoding {}: {}", where, what,
-                             *it, out.error()));
+                             *it, out.error().message));
     }
     break;
   }
+  if (decoded) budget.left -= std::min(budget.left, bytes.size());
   return bytes;
 }
 
@@ -121,10 +173,14 @@ std::vector<Chunk> EventChunks(std::string_view body, std::int64_t first_ms, std
   return out;
 }
 
-// Joins the entries into a trace: chat filter, decoding, redaction.
+// Joins the entries into a trace: chat filter, decoding (within the file's
+// budgets), redaction. An error about a body is located by `locate`.
 std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::string_view name,
-                                            std::string_view format, const ImportOptions& options) {
+                                            std::string_view format, const ImportOptions& options,
+                                            const LocateBody& locate) {
   ImportResult result;
+  DecodeBudget budget{options.max_decoded_bytes, options.max_decoded_bytes};
+  std::size_t events = 0;
   const Redactor redactor;
   std::string provider = options.provider;
   std::string model;
@@ -155,9 +211,12 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
     if (e.request_json) {
       x.request.body = redactor.Body(std::move(*e.request_json));
     } else if (e.request_bytes && !e.request_bytes->empty()) {
-      std::string bytes =
+      auto decoded =
           Decoded(std::move(*e.request_bytes), HeaderOf(e.request_headers, "content-encoding"),
-                  "request", e.where, result.notes);
+                  "request", e.where, result.notes, budget);
+      if (!decoded)
+        return std::unexpected(Error{Format("{}: {}", locate(e.request_at), decoded.error())});
+      std::string bytes = std::move(*decoded);
       if (IsValidUtf8(bytes)) {
         x.request.body = redactor.RequestBody(bytes);
       } else {
@@ -182,9 +241,12 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       x.response.body = redactor.Body(std::move(*e.response_json));
     } else if (e.response_bytes) {
       const std::size_t notes_before = result.notes.size();
-      std::string bytes =
+      auto decoded =
           Decoded(std::move(*e.response_bytes), HeaderOf(e.response_headers, "content-encoding"),
-                  "response", e.where, result.notes);
+                  "response", e.where, result.notes, budget);
+      if (!decoded)
+        return std::unexpected(Error{Format("{}: {}", locate(e.response_at), decoded.error())});
+      std::string bytes = std::move(*decoded);
       if (result.notes.size() != notes_before) x.extra["note"] = result.notes.back();
       const bool sse =
           Lower(HeaderOf(e.response_headers, "content-type")).find("text/event-stream") !=
@@ -192,10 +254,14 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       if (sse && IsValidUtf8(bytes)) {
         x.response.streamed = true;
         any_streamed = true;
-        for (Chunk& c : EventChunks(bytes, e.first_ms, e.last_ms)) {
-          c.raw = RedactText(c.raw);
-          x.response.chunks.push_back(std::move(c));
+        x.response.chunks = EventChunks(bytes, e.first_ms, e.last_ms);
+        events += x.response.chunks.size();
+        if (events > options.max_events) {
+          return std::unexpected(Error{Format(
+              "{}: {}: response body: the file's streams hold more than {} SSE events in all",
+              locate(e.response_at), e.where, options.max_events)});
         }
+        RedactChunks(x.response.chunks);
       } else if (IsValidUtf8(bytes)) {
         redactor.SetResponseBody(x.response, bytes);
       } else if (!bytes.empty()) {
@@ -441,6 +507,20 @@ std::expected<int, YamlProblem> StatusOf(const YAML::Node& response) {
   return code;
 }
 
+// Where the body of a request or response mapping is: its `parsed_body` or
+// `body` node, else the mapping.
+BodyAt BodyMark(const YAML::Node& parent) {
+  YAML::Mark mark = parent.Mark();
+  for (const char* key : {"parsed_body", "body"}) {
+    if (const YAML::Node n = parent[key]; n && !n.IsNull()) {
+      mark = n.Mark();
+      break;
+    }
+  }
+  if (mark.is_null()) return {};
+  return {mark.line, mark.column, ""};
+}
+
 std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::Node& root) {
   if (!root.IsMap())
     return std::unexpected(
@@ -474,6 +554,7 @@ std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::No
     auto rh = HeadersOf(req["headers"]);
     if (!rh) return std::unexpected(rh.error());
     e.request_headers = std::move(*rh);
+    e.request_at = BodyMark(req);
     auto rb = BodyOf(req);
     if (!rb) return std::unexpected(rb.error());
     e.request_bytes = std::move(rb->bytes);
@@ -484,6 +565,7 @@ std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::No
     auto sh = HeadersOf(res["headers"]);
     if (!sh) return std::unexpected(sh.error());
     e.response_headers = std::move(*sh);
+    e.response_at = BodyMark(res);
     auto sb = BodyOf(res);
     if (!sb) return std::unexpected(sb.error());
     e.response_bytes = std::move(sb->bytes);
@@ -565,6 +647,8 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
     const std::string p = Format("/log/entries/{}", i);
     RawEntry e;
     e.where = Format("entry {}", i + 1);
+    e.request_at.pointer = p + "/request/postData/text";
+    e.response_at.pointer = p + "/response/content/text";
     auto req = Need(entry, p, "request", Json::value_t::object, "object");
     if (!req) return std::unexpected(req.error());
     auto res = Need(entry, p, "response", Json::value_t::object, "object");
@@ -641,7 +725,10 @@ std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::str
   } catch (const YAML::Exception& e) {
     return std::unexpected(YamlError(name, e.mark, e.msg));
   }
-  return Assemble(std::move(entries), name, "vcr", options);
+  return Assemble(std::move(entries), name, "vcr", options, [name](const BodyAt& at) {
+    if (at.line < 0) return std::string(name);
+    return Format("{}:{}:{}", name, at.line + 1, at.column + 1);
+  });
 }
 
 std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_view name,
@@ -661,7 +748,11 @@ std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_v
     return std::unexpected(
         Error{Format("{}:{}:{}: {}{}", name, at.line, at.column, ptr, entries.error().what)});
   }
-  return Assemble(std::move(*entries), name, "har", options);
+  return Assemble(std::move(*entries), name, "har", options, [name, text](const BodyAt& at) {
+    const auto lc =
+        llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, at.pointer));
+    return Format("{}:{}:{}", name, lc.line, lc.column);
+  });
 }
 
 std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,

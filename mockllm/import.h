@@ -25,7 +25,8 @@
 // from HAR timings (every chunk at `wait`, the last at `wait + receive`) and
 // are 0 for cassettes, which record no timing.
 //
-// Errors name the source, line and column: "c.yaml:12:5: …".
+// Errors name the source, line and column: "c.yaml:12:5: …", as does a body
+// past the bounds of ImportOptions (a decompression bomb).
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,13 @@ struct ImportOptions {
   std::string provider;   // header `provider`; "" infers it from the request host
   std::string trace_id;   // "" derives it from the source name (see TraceStem)
   bool only_chat = true;  // skip what is not Chat Completions
+  // Bounds of one recording (a few KB of nested gzip can name gigabytes):
+  // what all its bodies may decode to, and the SSE events all its streams
+  // may hold. Besides, a body decodes to at most 100 times its encoded size
+  // (or 1 MiB, whichever is more). Past any of them the import is refused,
+  // located at the body (file:line:col).
+  std::size_t max_decoded_bytes = std::size_t{256} << 20;
+  std::size_t max_events = std::size_t{1} << 18;
 };
 
 struct ImportResult {

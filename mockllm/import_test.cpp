@@ -266,6 +266,65 @@ TEST(ImportHar, ErrorsAreLocated) {
             "d.har:1:513: not JSON: arrays and objects nest deeper than 512 levels");
 }
 
+// A HAR of `n` entries, each answered `bytes` (base64) with `coding` and
+// `type`.
+std::string HarAnswering(std::size_t n, std::string_view coding, const std::string& bytes,
+                         std::string_view type = "application/json") {
+  std::string har = "{\"log\": {\"version\": \"1.2\", \"entries\": [";
+  for (std::size_t i = 0; i < n; ++i) {
+    har += std::string(i ? "," : "") +
+           "\n {\"request\": {\"method\": \"POST\", \"url\": "
+           "\"https://api.openai.com/v1/chat/completions\", \"headers\": []},\n"
+           "  \"response\": {\"status\": 200, \"headers\": [{\"name\": \"Content-Encoding\", "
+           "\"value\": \"" +
+           std::string(coding) + "\"}, {\"name\": \"Content-Type\", \"value\": \"" +
+           std::string(type) + "\"}],\n   \"content\": {\"encoding\": \"base64\", \"text\": \"" +
+           Base64Encode(bytes) + "\"}}}";
+  }
+  return har + "]}}";
+}
+
+// gzip(gzip(8 MiB)) is a few hundred bytes: each layer stays under the cap
+// of one body, the whole is refused as a decompression bomb, located.
+TEST(ImportHar, ADecompressionBombIsRefusedLocated) {
+  const std::string bomb = GzipForTest(GzipForTest(std::string(8 << 20, ' ')));
+  ASSERT_LT(bomb.size(), 2000u);
+  auto r = ParseHar(HarAnswering(1, "gzip, gzip", bomb), "bomb.har");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "bomb.har:4:46: entry 1: response body: content-encoding \"gzip, gzip\" decodes to "
+            "more than 100 times its " +
+                std::to_string(bomb.size()) + " encoded bytes (a decompression bomb?)");
+  // The same from a cassette's !!binary body, located at the body.
+  auto c = ParseCassette(BinaryCassette("gzip, gzip", bomb), "bomb.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_TRUE(c.error().message.starts_with("bomb.yaml:13:7: interaction 1: response body"))
+      << c.error().message;
+}
+
+// What all the bodies of one file decode to is bounded, and so are the SSE
+// events its streams hold.
+TEST(ImportHar, OneFilesDecodedBytesAndEventsAreBounded) {
+  const std::string body = std::string(600 << 10, 'x');  // within a body's own cap
+  const std::string har = HarAnswering(3, "gzip", GzipForTest(body), "text/plain");
+  ASSERT_TRUE(ParseHar(har, "ok.har", {.only_chat = true}));
+  auto r = ParseHar(har, "all.har", {.max_decoded_bytes = 1 << 20});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "all.har:7:46: entry 2: response body: content-encoding \"gzip\" decodes to more "
+            "than is left of the 1048576 bytes all the bodies of one file may decode to");
+
+  std::string stream;
+  for (int i = 0; i < 600; ++i) stream += "data: {}\n\n";
+  const std::string sse = HarAnswering(2, "gzip", GzipForTest(stream), "text/event-stream");
+  ASSERT_TRUE(ParseHar(sse, "ok.har", {.max_events = 1200}));
+  auto e = ParseHar(sse, "events.har", {.max_events = 1000});
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message,
+            "events.har:7:46: entry 2: response body: the file's streams hold more than 1000 SSE "
+            "events in all");
+}
+
 TEST(ExportHar, ImportReadsTheExportBack) {
   auto first = ParseCassette(kCassette, "c.yaml");
   ASSERT_TRUE(first);

@@ -55,6 +55,54 @@ void ScanText(std::string_view text, const std::string& pointer, const LineConte
   }
 }
 
+void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ctx);
+
+// A stream's chunks are one text, as the client reads it: their bytes (`raw`
+// or decoded `raw_b64`) are joined and searched together, so a secret split
+// across reads is found; it is reported at the chunk where it starts.
+void ScanChunks(const OJson& chunks, const std::string& pointer, const LineContext& ctx) {
+  struct Start {
+    std::size_t offset;  // of the chunk's first byte in `joined`
+    std::size_t index;
+    std::string pointer;  // of its bytes
+  };
+  std::string joined;
+  std::vector<Start> starts;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const std::string at = Format("{}/{}", pointer, i);
+    const OJson& c = chunks[i];
+    if (!c.is_object()) {
+      ScanValue(c, at, ctx);
+      continue;
+    }
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      const std::string field = PointerAppend(at, it.key());
+      std::optional<std::string> bytes;
+      if (it->is_string() && it.key() == "raw") bytes = it->get<std::string>();
+      if (it->is_string() && it.key() == "raw_b64")
+        bytes = Base64Decode(it->get_ref<const std::string&>());
+      if (!bytes) {
+        ScanValue(*it, field, ctx);
+        continue;
+      }
+      starts.push_back({joined.size(), i, field});
+      joined += *bytes;
+    }
+  }
+  auto chunk_of = [&](std::size_t pos) {
+    return std::prev(std::upper_bound(starts.begin(), starts.end(), pos,
+                                      [](std::size_t p, const Start& s) { return p < s.offset; }));
+  };
+  for (const SecretMatch& m : FindSecretsInText(joined)) {
+    const auto first = chunk_of(m.pos);
+    const auto last = chunk_of(m.pos + m.len - 1);
+    const std::string split =
+        first == last ? "" : Format(", split across chunks {} to {}", first->index, last->index);
+    ctx.Report(first->pointer,
+               Format("holds a secret ({}; rule {}{}); redact it", m.kind, m.rule, split));
+  }
+}
+
 void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ctx) {
   if (j.is_string()) {
     ScanText(j.get_ref<const std::string&>(), pointer, ctx);
@@ -69,6 +117,10 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
                                 it.key(), rule->name));
           continue;
         }
+      }
+      if (at == "/response/chunks" && it->is_array()) {
+        ScanChunks(*it, at, ctx);
+        continue;
       }
       if (it.key() == "raw_b64" && it->is_string()) {
         if (auto bytes = Base64Decode(it->get_ref<const std::string&>())) ScanText(*bytes, at, ctx);

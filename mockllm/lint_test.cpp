@@ -56,6 +56,34 @@ TEST(TraceLint, FindsSecretsInBase64ChunksAndGoesOnAfterBadLines) {
           "b.jsonl:4:1: /: holds a secret (an sk- API key; rule openai-key); redact it"));
 }
 
+// A stream is read joined: a key split across chunks (as an upstream's reads
+// cut it) is a secret, reported at the chunk where it starts.
+TEST(TraceLint, FindsASecretSplitAcrossStreamChunks) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/x"},"response":{"status":200,"chunks":[{"t_ms":0,"raw":"data: {\"c\":\"sk-proj-AAAA"},{"t_ms":5,"raw":"BBBBCCCCDDDDEEEEFFFF and ghp_0123456789abcdefghij"},{"t_ms":9,"raw_b64":"QUJDREVGR0hJSjAxMjM0NSJ9Cgo="}]}})" +
+      "\n";
+  EXPECT_THAT(
+      LintTrace(text, "c.jsonl"),
+      ElementsAre("c.jsonl:2:80: /response/chunks/0/raw: holds a secret (an sk- API key; rule "
+                  "openai-key, split across chunks 0 to 1); redact it",
+                  "c.jsonl:2:127: /response/chunks/1/raw: holds a secret (a GitHub token; rule "
+                  "github-token, split across chunks 1 to 2); redact it"));
+}
+
+// The BEGIN line of a PEM private key is evidence enough, its END line cut off.
+TEST(TraceLint, FindsAPemPrivateKeyWithoutItsEndLine) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/x","body":{"messages":[{"role":"user","content":"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"}]}},"response":{"status":200}})" +
+      "\n";
+  const auto problems = LintTrace(text, "p.jsonl");
+  ASSERT_EQ(problems.size(), 1u) << ::testing::PrintToString(problems);
+  EXPECT_THAT(problems[0],
+              ::testing::HasSubstr("/request/body/messages/0/content: holds a "
+                                   "secret (a PEM private key; rule pem-private-key)"));
+}
+
 TEST(TraceLint, BundledFixturesAreClean) {
   for (auto name : {"mockllm_chat", "mockllm_tools", "mockllm_ratelimit"}) {
     const std::string path = std::string(::llmconform::test_paths::SourceRoot()) +

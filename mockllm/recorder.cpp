@@ -25,6 +25,11 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
+// A read joins the one before it in the queue to the client when that one is
+// smaller than this and not yet written: a client slower than many small
+// reads is not handed a queue entry per read.
+constexpr std::size_t kJoinPendingBelow = 16 * 1024;
+
 // origin: what httplib::Client takes; path: put before every request path.
 std::expected<llmconform::UrlParts, Error> ParseUpstream(const std::string& url) {
   auto parts = llmconform::SplitHttpUrl(url);
@@ -49,7 +54,8 @@ struct Flow {
   httplib::Headers headers;
   std::string error;
   std::deque<std::string> pending;  // read from upstream, not yet written to the client
-  std::vector<Chunk> chunks;        // everything read, with times
+  std::vector<Chunk> chunks;        // everything read, with times (AppendRead)
+  std::size_t joined_reads = 0;     // reads joined to the last of `chunks`
   std::size_t body_bytes = 0;       // the bytes of `chunks`
   httplib::Client* client = nullptr;
   std::thread worker;
@@ -90,7 +96,8 @@ struct Recorder::Impl {
                    .response_headers = {flow.headers.begin(), flow.headers.end()},
                    .pieces = flow.chunks,
                    .streamed = streamed,
-                   .complete = flow.upstream_ok};
+                   .complete = flow.upstream_ok,
+                   .joined_reads = flow.joined_reads};
     Write(redactor.Record(w));
   }
 
@@ -132,8 +139,9 @@ struct Recorder::Impl {
       flow->cv.notify_all();
       return !flow->client_gone;
     };
-    upstream_req.content_receiver = [flow, t0](const char* data, std::size_t n, std::uint64_t,
-                                               std::uint64_t) {
+    upstream_req.content_receiver = [flow, t0, max_chunks = options.max_chunks](
+                                        const char* data, std::size_t n, std::uint64_t,
+                                        std::uint64_t) {
       const auto t_ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
       std::lock_guard lock(flow->mu);
@@ -144,8 +152,13 @@ struct Recorder::Impl {
         return false;
       }
       flow->body_bytes += n;
-      flow->chunks.push_back(Chunk{t_ms, std::string(data, n)});
-      flow->pending.emplace_back(data, n);
+      AppendRead(flow->chunks, flow->joined_reads, t_ms, std::string_view(data, n), max_chunks);
+      // Small reads the client has not taken yet go out together.
+      if (!flow->pending.empty() && flow->pending.back().size() < kJoinPendingBelow) {
+        flow->pending.back().append(data, n);
+      } else {
+        flow->pending.emplace_back(data, n);
+      }
       flow->cv.notify_all();
       return true;
     };

@@ -13,7 +13,9 @@
 //     request and the response body), values of secret-named keys and
 //     secret-looking text anywhere become "[redacted]";
 //   - streams (content type text/event-stream): `chunks`, each read as it
-//     arrived with `t_ms` since the request was sent;
+//     arrived with `t_ms` since the request was sent; past `max_chunks`
+//     reads, each further read joins the last chunk and the exchange's
+//     `note` says so (mockllm/redaction.h, AppendRead);
 //   - an upstream stream that breaks off is kept, with a
 //     {"cut_after_bytes": N} fault so that replay breaks off the same way.
 // An exchange whose client went away before the end is not written.
@@ -28,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "mockllm/redaction.h"
 #include "mockllm/trace.h"
 
 namespace llmconform::mockllm {
@@ -52,6 +55,7 @@ struct RecorderOptions {
   std::string upstream_ca_file;  // PEM CA bundle for an https upstream ("": the system's)
   std::size_t max_body_bytes = 16 * 1024 * 1024;
   int threads = 16;
+  std::size_t max_chunks = kMaxRecordedChunks;  // chunks a recorded body keeps (AppendRead)
 };
 
 class Recorder {

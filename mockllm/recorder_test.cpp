@@ -10,6 +10,7 @@
 
 #include "base/test_paths.h"
 #include "mockllm/lint.h"
+#include "mockllm/redaction.h"
 #include "mockllm/server.h"
 
 namespace llmconform::mockllm {
@@ -66,6 +67,36 @@ std::vector<std::string> FixtureRequests(const Trace& t) {
   std::vector<std::string> out;
   for (const Exchange& x : t.exchanges) out.push_back(x.request.body->dump());
   return out;
+}
+
+// An upstream's reads may cut a key anywhere: record, serve --proxy and
+// probe --record (all Redactor::Record) redact the stream joined, and keep
+// every chunk in its place with its time.
+TEST(Redactor, RedactsASecretSplitAcrossStreamChunksWhereItStarts) {
+  const WireExchange w{.path = "/v1/chat/completions",
+                       .status = 200,
+                       .pieces = {{1, R"(data: {"c":"sk-proj-AAAA)"},
+                                  {2, "BBBB"},
+                                  {3, "CCCCDDDDEEEEFFFF and ghp_0123456789abcdefghij"},
+                                  {4, R"(ABCDEFGHIJ012345"})"
+                                      "\n\n"}},
+                       .streamed = true};
+  const Exchange x = Redactor().Record(w);
+  ASSERT_EQ(x.response.chunks.size(), 4u);
+  EXPECT_EQ(x.response.chunks[0], (Chunk{1, R"(data: {"c":"sk-[redacted])"}));
+  EXPECT_EQ(x.response.chunks[1], (Chunk{2, ""}));
+  EXPECT_EQ(x.response.chunks[2], (Chunk{3, " and [redacted]"}));
+  EXPECT_EQ(x.response.chunks[3], (Chunk{4, "\"}\n\n"}));
+  EXPECT_TRUE(LintTrace(std::string(R"({"format":"llmconform-trace/1","id":"x"})") + "\n" +
+                            WriteExchange(x) + "\n",
+                        "r.jsonl")
+                  .empty());
+  // A stream that broke off is cut where its redacted bytes end.
+  WireExchange cut = w;
+  cut.complete = false;
+  const auto fault = Redactor().Record(cut).fault;
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(*fault, (OJson{{"cut_after_bytes", 44}}));
 }
 
 TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
@@ -126,6 +157,49 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
     EXPECT_EQ(Post((*replay)->port(), "/t/chat/v1/chat/completions", requests[i]).body,
               direct[i].body);
   }
+}
+
+// Two million one-byte reads must not become two million chunks: past
+// max_chunks every read joins the last chunk, and the exchange says so.
+TEST(Recorder, ReadsPastTheChunkCapJoinTheLastChunkAndTheTraceSaysSo) {
+  TempDir dir;
+  httplib::Server upstream;
+  upstream.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [](std::size_t, httplib::DataSink& sink) {
+      for (int i = 0; i < 1000; ++i) {
+        if (!sink.write(i % 2 ? "b" : "a", 1)) return false;
+      }
+      sink.done();
+      return true;
+    });
+  });
+  const int up = upstream.bind_to_any_port("127.0.0.1");
+  ASSERT_GT(up, 0);
+  std::thread serving([&] { upstream.listen_after_bind(); });
+  const fs::path out = dir.path() / "reads.trace.jsonl";
+  auto recorder = Recorder::Start(
+      {.upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100});
+  ASSERT_TRUE(recorder) << recorder.error().message;
+  const Reply reply = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  (*recorder)->Stop();
+  upstream.stop();
+  serving.join();
+  std::string expected;
+  for (int i = 0; i < 1000; ++i) expected += i % 2 ? 'b' : 'a';
+  EXPECT_EQ(reply.body, expected);
+  auto recorded = LoadTraceFile(out);
+  ASSERT_TRUE(recorded) << recorded.error().message;
+  ASSERT_EQ(recorded->exchanges.size(), 1u);
+  const Exchange& x = recorded->exchanges[0];
+  ASSERT_EQ(x.response.chunks.size(), 100u);
+  std::string joined;
+  for (const Chunk& c : x.response.chunks) joined += c.raw;
+  EXPECT_EQ(joined, expected);
+  EXPECT_EQ(x.response.chunks[0].raw, "a");
+  EXPECT_EQ(x.response.chunks[99].raw.size(), 901u);
+  EXPECT_EQ(x.extra["note"],
+            "the body came in 1000 reads: the last 900 are joined to chunk 99 (a recording keeps "
+            "at most 100 chunks)");
 }
 
 TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {

@@ -1,7 +1,9 @@
 #include "mockllm/redaction.h"
 
+#include <algorithm>
 #include <cctype>
 
+#include "base/format.h"
 #include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
@@ -53,6 +55,43 @@ bool RedactSecretsIn(J& j) {
 
 bool RedactSecrets(OJson& j) { return RedactSecretsIn(j); }
 bool RedactSecrets(nlohmann::json& j) { return RedactSecretsIn(j); }
+
+bool RedactChunks(std::vector<Chunk>& chunks) {
+  std::string joined;
+  for (const Chunk& c : chunks) joined += c.raw;
+  const std::vector<SecretMatch> found = FindSecretsInText(joined);
+  if (found.empty()) return false;
+  auto next = found.begin();  // the first secret that does not end before this chunk
+  std::size_t start = 0;      // this chunk's first byte in `joined`
+  for (Chunk& c : chunks) {
+    const std::size_t end = start + c.raw.size();
+    std::string out;
+    std::size_t at = start;
+    while (next != found.end() && next->pos < end) {
+      if (next->pos >= at) {
+        out.append(joined, at, next->pos - at);
+        out.append(kRedacted);
+      }
+      at = std::max(at, next->pos + next->len);
+      if (at > end) break;  // the secret goes on into the next chunk
+      ++next;
+    }
+    if (at < end) out.append(joined, at, end - at);
+    c.raw = std::move(out);
+    start = end;
+  }
+  return true;
+}
+
+void AppendRead(std::vector<Chunk>& chunks, std::size_t& joined, std::int64_t t_ms,
+                std::string_view bytes, std::size_t max_chunks) {
+  if (chunks.empty() || chunks.size() < max_chunks) {
+    chunks.push_back(Chunk{t_ms, std::string(bytes)});
+    return;
+  }
+  chunks.back().raw.append(bytes);
+  ++joined;
+}
 
 bool HopByHop(std::string_view lower) {
   return lower == "host" || lower == "connection" || lower == "keep-alive" ||
@@ -144,13 +183,17 @@ Exchange Redactor::Record(const WireExchange& w) const {
   x.response.headers = std::move(headers).Take();
   if (w.streamed) {
     x.response.streamed = true;
+    x.response.chunks = w.pieces;
+    RedactChunks(x.response.chunks);
     std::size_t total = 0;
-    for (Chunk c : w.pieces) {
-      c.raw = RedactText(c.raw);
-      total += c.raw.size();
-      x.response.chunks.push_back(std::move(c));
-    }
+    for (const Chunk& c : x.response.chunks) total += c.raw.size();
     if (!w.complete) x.fault = OJson{{"cut_after_bytes", total}};
+    if (w.joined_reads > 0) {
+      x.extra["note"] = llmconform::Format(
+          "the body came in {} reads: the last {} are joined to chunk {} (a recording keeps at "
+          "most {} chunks)",
+          w.pieces.size() + w.joined_reads, w.joined_reads, w.pieces.size() - 1, w.pieces.size());
+    }
   } else {
     std::string raw;
     for (const Chunk& c : w.pieces) raw += c.raw;

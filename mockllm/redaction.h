@@ -49,6 +49,26 @@ OJson ParseShallowJson(std::string_view text);
 bool RedactSecrets(OJson& j);
 bool RedactSecrets(nlohmann::json& j);
 
+// Redacts a stream read in pieces as one text: the chunks are joined, every
+// secret FindSecretsInText finds in the joined bytes (one split across reads
+// too) is replaced by "[redacted]" in the chunk where it starts, and its bytes
+// in later chunks are removed. Each chunk keeps its place and time; a chunk
+// that held nothing but part of a secret is left empty (replay writes no
+// empty piece). True when anything was replaced.
+bool RedactChunks(std::vector<Chunk>& chunks);
+
+// The most chunks one recorded body keeps. Each read is a chunk with its time
+// until then; past it every read joins the last chunk, and the exchange's
+// `note` says how many did (two million one-byte reads would otherwise be
+// two million chunks: hundreds of MB held and a trace line of tens of MB).
+inline constexpr std::size_t kMaxRecordedChunks = 16384;
+
+// Adds one read of a body that arrived at `t_ms` to `chunks`: a chunk of its
+// own while there are fewer than `max_chunks`, else joined to the last one
+// (which keeps its time); `joined` counts the reads joined.
+void AppendRead(std::vector<Chunk>& chunks, std::size_t& joined, std::int64_t t_ms,
+                std::string_view bytes, std::size_t max_chunks = kMaxRecordedChunks);
+
 // One exchange as a recorder saw it on the wire, before anything is redacted.
 struct WireExchange {
   std::string method = "POST";
@@ -57,9 +77,10 @@ struct WireExchange {
   std::string request_body;
   int status = 0;
   std::vector<std::pair<std::string, std::string>> response_headers;  // names as received
-  std::vector<Chunk> pieces;  // the response body as read, `t_ms` since the request was sent
-  bool streamed = false;      // an SSE answer: kept as `chunks`, otherwise as one body
-  bool complete = true;       // the body ended normally (false: it broke off)
+  std::vector<Chunk> pieces;     // the response body as read, `t_ms` since the request was sent
+  bool streamed = false;         // an SSE answer: kept as `chunks`, otherwise as one body
+  bool complete = true;          // the body ended normally (false: it broke off)
+  std::size_t joined_reads = 0;  // reads AppendRead joined to the last piece
 };
 
 class Redactor {
@@ -86,7 +107,8 @@ class Redactor {
   void SetResponseBody(RecordedResponse& r, std::string_view raw) const;
   // The exchange to write for `x` (no `seq`): hop-by-hop headers left out,
   // header values, bodies and stream text redacted; a stream that broke off
-  // gets a {"cut_after_bytes": N} fault so that replay breaks off the same way.
+  // gets a {"cut_after_bytes": N} fault so that replay breaks off the same way;
+  // reads joined to the last piece (AppendRead) are told in a `note`.
   Exchange Record(const WireExchange& x) const;
 
  private:

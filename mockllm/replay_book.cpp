@@ -21,6 +21,12 @@ std::string RequestLine(std::string_view method, std::string_view path) {
   return Format("{} {}", method, path);
 }
 
+// What a session remembers of its last faulted request, to know a retry.
+std::uint64_t RequestHash(std::string_view method, std::string_view path, const Json& body) {
+  return Fnv1a64(
+      Format("{} {}\n{}", method, path, body.dump(-1, ' ', false, Json::error_handler_t::replace)));
+}
+
 const OJson& NoFault() {
   static const OJson empty = OJson::object();
   return empty;
@@ -305,7 +311,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     Session& s = TouchSession({trace_id, session});
     if (s.served.size() != n) s.served.assign(n, false);
     if (const auto& last = s.last_faulted;
-        last && last->method == method && last->path == path && last->body == canonical) {
+        last && last->request == RequestHash(method, path, canonical)) {
       const bool next_matches =
           s.cursor < n && Compare(*lt, s.cursor, method, path, canonical, mode, 1).empty();
       if (!next_matches) {
@@ -368,10 +374,12 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     Session& s = TouchSession({trace_id, session});
     if (s.served.size() != n) s.served.assign(n, false);
     s.served[x] = true;
-    attempt = ++s.attempts[x];
     const LoadedExchange& l = lt->exchanges[x];
+    // Without a fault an exchange is answered once a session: only faulted
+    // ones count attempts (for `times` and retries).
+    attempt = l.faulted ? ++s.attempts[x] : 1;
     if (l.faulted && (!l.times || attempt <= *l.times)) {
-      s.last_faulted = Session::Last{x, std::string(method), std::string(path), canonical};
+      s.last_faulted = Session::Last{x, RequestHash(method, path, canonical)};
     }
   }
   Verdict v = Replay(lt, x, attempt);
@@ -412,53 +420,68 @@ std::uint64_t ReplayBook::SessionsEvicted() const {
   return sessions_evicted_;
 }
 
-Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
-                                   const std::string& session) {
+std::optional<Verdict> ReplayBook::MatchUnpinned(std::string_view method, std::string_view path,
+                                                 const Json& body, const std::string& session) {
   const MatchMode mode = options_.unpinned_match;
   Json holder;
   const Json& canonical = CanonicalOf(body, mode, holder);
   const auto catalog = Snapshot();
   // The first exchange in load order that records this request: among those
   // whose recorded body hashes alike.
-  if (auto candidates = catalog->by_body.find(CanonicalHash(canonical));
-      candidates != catalog->by_body.end()) {
-    for (const auto& [ti, x] : candidates->second) {
-      const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
-      const RecordedRequest& rec = t->trace.exchanges[x].request;
-      if (rec.method != method || rec.path != path) continue;
-      if (Recorded(t->exchanges[x], mode) != canonical) continue;
-      std::int64_t attempt = 1;
-      std::lock_guard lock(mu_);
-      auto& served = unpinned_served_[t->trace.id];
-      served.resize(t->exchanges.size(), false);
-      served[x] = true;
-      if (t->exchanges[x].times) {
-        // Held as a session (of no trace), so that max_sessions bounds these counts too.
-        TouchSession({"", session});
-        attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
-      }
-      return Replay(t, x, attempt);
+  const auto candidates = catalog->by_body.find(CanonicalHash(canonical));
+  if (candidates == catalog->by_body.end()) return std::nullopt;
+  for (const auto& [ti, x] : candidates->second) {
+    const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
+    const RecordedRequest& rec = t->trace.exchanges[x].request;
+    if (rec.method != method || rec.path != path) continue;
+    if (Recorded(t->exchanges[x], mode) != canonical) continue;
+    std::int64_t attempt = 1;
+    std::lock_guard lock(mu_);
+    auto& served = unpinned_served_[t->trace.id];
+    served.resize(t->exchanges.size(), false);
+    served[x] = true;
+    if (t->exchanges[x].times) {
+      // Held as a session (of no trace), so that max_sessions bounds these counts too.
+      TouchSession({"", session});
+      attempt = ++unpinned_attempts_[{t->trace.id, x, session}];
     }
+    return Replay(t, x, attempt);
   }
-  // No exchange records it: the nearest one, for the error.
+  return std::nullopt;
+}
+
+Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view path,
+                                    const Json& body) const {
+  const MatchMode mode = options_.unpinned_match;
+  Json holder;
+  const Json& canonical = CanonicalOf(body, mode, holder);
+  const auto catalog = Snapshot();
+  // The nearest recorded request, for the error: the fewest differences,
+  // counted (not built) with a shared budget of values walked, each exchange
+  // compared only as far as it could still be the nearest.
   struct Nearest {
     const LoadedTrace* trace;
     std::size_t exchange;
-    std::vector<Difference> differences;
+    std::size_t count;
   };
   std::optional<Nearest> nearest;
-  std::size_t exchanges = 0;
+  std::size_t exchanges = 0, compared = 0;
+  std::size_t budget = kNearestBudget;
+  bool spent = false;
   for (const auto& t : catalog->traces) {
     exchanges += t->exchanges.size();
-    for (std::size_t x = 0; x < t->exchanges.size(); ++x) {
+    for (std::size_t x = 0; x < t->exchanges.size() && !spent; ++x) {
       const RecordedRequest& rec = t->trace.exchanges[x].request;
       if (rec.method != method || rec.path != path) continue;
-      // Only differences that could make this one the nearest are counted.
-      const std::size_t limit = nearest ? nearest->differences.size() : kMaxDifferences;
-      auto diffs = Differences(Recorded(t->exchanges[x], mode), canonical, limit);
-      if (!nearest || diffs.size() < nearest->differences.size()) {
-        nearest = Nearest{t.get(), x, std::move(diffs)};
+      const std::size_t limit = nearest ? nearest->count : kMaxDifferences;
+      const auto count =
+          CountDifferences(Recorded(t->exchanges[x], mode), canonical, limit, budget);
+      if (!count) {
+        spent = true;
+        break;
       }
+      ++compared;
+      if (!nearest || *count < nearest->count) nearest = Nearest{t.get(), x, *count};
     }
   }
   Verdict v;
@@ -469,15 +492,26 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
              RequestLine(method, path), exchanges, catalog->traces.size());
   if (nearest) {
     const Trace& t = nearest->trace->trace;
+    // The winner's walk, again with the differences built: no longer than
+    // its count took.
+    const auto differences =
+        Differences(Recorded(nearest->trace->exchanges[nearest->exchange], mode), canonical);
     message += Format(
         "; the nearest is exchange {} of trace \"{}\" (line {}), which differs at {} pointer(s): "
         "{}",
-        nearest->exchange, t.id, t.exchanges[nearest->exchange].line, nearest->differences.size(),
-        DescribeDifferences(nearest->differences));
+        nearest->exchange, t.id, t.exchanges[nearest->exchange].line, differences.size(),
+        DescribeDifferences(differences));
     v.nearest = {{"trace", t.id},
                  {"exchange", nearest->exchange},
                  {"line", t.exchanges[nearest->exchange].line},
-                 {"differences", DifferencesJson(nearest->differences)}};
+                 {"differences", DifferencesJson(differences)}};
+  }
+  if (spent) {
+    message += Format(
+        "; the search for the nearest stopped after {} exchange(s) with this method and path "
+        "(it walks at most {} JSON values)",
+        compared, kNearestBudget);
+    if (!v.nearest.is_null()) v.nearest["searched"] = compared;
   }
   v.error_body = MakeErrorJson(message, "mockllm_no_match");
   if (!v.nearest.is_null()) v.error_body["error"]["nearest"] = v.nearest;
@@ -485,49 +519,61 @@ Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view pat
   return v;
 }
 
-Json ReplayBook::Sessions() const {
+Verdict ReplayBook::ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
+                                   const std::string& session) {
+  if (auto hit = MatchUnpinned(method, path, body, session)) return std::move(*hit);
+  return NoMatchUnpinned(method, path, body);
+}
+
+Json ReplayBook::SessionsPage(SessionsCursor& c, std::size_t limit) const {
   const auto catalog = Snapshot();
   std::lock_guard lock(mu_);
   Json out = Json::array();
-  std::set<std::string> touched;
-  auto unused_of = [](const std::vector<bool>& served, std::size_t n) {
+  auto row = [](const std::string& id, const Json& session, std::size_t cursor, std::size_t n,
+                const std::vector<bool>& served, bool touched) {
     Json unused = Json::array();
     for (std::size_t x = 0; x < n; ++x) {
       if (x >= served.size() || !served[x]) unused.push_back(x);
     }
-    return unused;
+    return Json{{"trace", id},    {"session", session},          {"cursor", cursor},
+                {"exchanges", n}, {"unused", std::move(unused)}, {"touched", touched}};
   };
-  for (const auto& t : catalog->traces) {
+  while (c.trace < catalog->traces.size()) {
+    const auto& t = catalog->traces[c.trace];
     const std::string& id = t->trace.id;
     const std::size_t n = t->exchanges.size();
-    for (auto it = sessions_.lower_bound({id, ""}); it != sessions_.end() && it->first.first == id;
-         ++it) {
-      touched.insert(id);
-      out.push_back({{"trace", id},
-                     {"session", it->first.second},
-                     {"cursor", it->second.cursor},
-                     {"exchanges", n},
-                     {"unused", unused_of(it->second.served, n)},
-                     {"touched", true}});
+    if (c.part == 0) {
+      auto it = c.after ? sessions_.upper_bound({id, *c.after}) : sessions_.lower_bound({id, ""});
+      for (; it != sessions_.end() && it->first.first == id; ++it) {
+        if (out.size() >= limit) return out;
+        out.push_back(row(id, it->first.second, it->second.cursor, n, it->second.served, true));
+        c.after = it->first.second;
+        c.touched = true;
+      }
+      c.part = 1;
     }
-    if (auto it = unpinned_served_.find(id); it != unpinned_served_.end()) {
-      touched.insert(id);
-      out.push_back({{"trace", id},
-                     {"session", nullptr},
-                     {"unpinned", true},
-                     {"cursor", 0},
-                     {"exchanges", n},
-                     {"unused", unused_of(it->second, n)},
-                     {"touched", true}});
+    if (c.part == 1) {
+      if (out.size() >= limit) return out;
+      if (auto it = unpinned_served_.find(id); it != unpinned_served_.end()) {
+        Json r = row(id, nullptr, 0, n, it->second, true);
+        r["unpinned"] = true;
+        out.push_back(std::move(r));
+        c.touched = true;
+      }
+      c.part = 2;
     }
-    if (!touched.contains(id)) {
-      out.push_back({{"trace", id},
-                     {"session", nullptr},
-                     {"cursor", 0},
-                     {"exchanges", n},
-                     {"unused", unused_of({}, n)},
-                     {"touched", false}});
-    }
+    if (out.size() >= limit) return out;
+    if (!c.touched) out.push_back(row(id, nullptr, 0, n, {}, false));
+    c = SessionsCursor{.trace = c.trace + 1};
+  }
+  return out;
+}
+
+Json ReplayBook::Sessions() const {
+  Json out = Json::array();
+  SessionsCursor cursor;
+  for (Json page; !(page = SessionsPage(cursor, 256)).empty();) {
+    for (Json& r : page) out.push_back(std::move(r));
   }
   return out;
 }

@@ -101,6 +101,12 @@ struct Verdict {
   bool mismatch = false;  // the request matched nothing it was compared with
 };
 
+// The most JSON values one search for the nearest recorded request walks, in
+// all the exchanges it compares (each only as far as it could still be the
+// nearest). Past it the search stops: the nearest found so far is named, and
+// the message (and "nearest": {"searched": N}) says how many were compared.
+inline constexpr std::size_t kNearestBudget = std::size_t{1} << 20;
+
 // What an error answer or the journal quotes at most of one thing the
 // request sent (a value, a pointer, a header, a name): a longer string is cut
 // (CapText), and a larger object or array is quoted as its JSON text, cut, so
@@ -140,12 +146,33 @@ class ReplayBook {
                        std::string_view method, std::string_view path, const Json& body);
   Verdict ReplayUnpinned(std::string_view method, std::string_view path, const Json& body,
                          const std::string& session = "default");
+  // ReplayUnpinned in two steps. MatchUnpinned: the exchange that records
+  // the request, found by hash (cheap: it does not grow with the traces), or
+  // nullopt. NoMatchUnpinned: the 404 naming the nearest recorded request,
+  // whose search does grow with the traces (bounded by kNearestBudget): the
+  // server runs it on a worker, never on an I/O thread.
+  std::optional<Verdict> MatchUnpinned(std::string_view method, std::string_view path,
+                                       const Json& body, const std::string& session = "default");
+  Verdict NoMatchUnpinned(std::string_view method, std::string_view path, const Json& body) const;
 
   // [{"trace","session","cursor","exchanges","unused":[indices],"touched":true}]
   // for every session, {"trace","session":null,"unpinned":true,…} for the
   // exchanges of a trace answered on unpinned routes, and
   // {"trace","session":null,"touched":false,…} for each trace nothing used.
   Json Sessions() const;
+  // Where a walk through the rows of Sessions() stands (its order: traces in
+  // load order; for each, its sessions by name, its unpinned row, its
+  // untouched row). A walk while traces come and go may skip or repeat one.
+  struct SessionsCursor {
+    std::size_t trace = 0;             // index in load order
+    int part = 0;                      // 0: sessions, 1: unpinned row, 2: untouched row
+    std::optional<std::string> after;  // part 0: the last session listed
+    bool touched = false;              // a row of this trace was listed
+  };
+  // The next at most `limit` rows of Sessions() from `cursor`, which moves
+  // past them; empty at the end. A large book is listed page by page,
+  // never built whole.
+  Json SessionsPage(SessionsCursor& cursor, std::size_t limit) const;
   // Forgets every session.
   void Reset();
   // Warnings found while loading: two traces holding identical requests.
@@ -174,12 +201,12 @@ class ReplayBook {
   struct Session {
     std::size_t cursor = 0;
     std::vector<bool> served;
-    std::map<std::size_t, std::int64_t> attempts;
+    std::map<std::size_t, std::int64_t> attempts;  // of faulted exchanges only
     struct Last {
       std::size_t exchange;
-      std::string method;
-      std::string path;
-      Json body;  // as compared
+      // A hash of the method, path and body as compared (its compact JSON):
+      // a session keeps a few bytes, not the request.
+      std::uint64_t request;
     };
     std::optional<Last> last_faulted;     // the previous request, when a fault answered it
     std::list<SessionKey>::iterator lru;  // its place in lru_

@@ -412,6 +412,43 @@ TEST(ReplayBook, UnpinnedNoMatchNamesTheNearest) {
   EXPECT_FALSE(other.error_body["error"].contains("nearest"));
 }
 
+// One request that matches nothing is compared with the recorded ones only
+// within a budget of JSON values walked: the search for the nearest stops,
+// names the nearest so far, and says how far it went.
+TEST(ReplayBook, TheSearchForTheNearestIsBounded) {
+  constexpr std::size_t kExchanges = 40, kValues = 40000;
+  Json big = Json::array();
+  for (std::size_t i = 0; i < kValues; ++i) big.push_back(i);
+  Trace t = MakeTrace("big", std::vector<std::string>(kExchanges, "same"));
+  for (std::size_t i = 0; i < kExchanges; ++i) {
+    (*t.exchanges[i].request.body)["big"] = big;
+    (*t.exchanges[i].request.body)["x"] = i;
+  }
+  auto book = Book({std::move(t)});
+  Json ask = Ask("same");
+  ask["big"] = big;
+  ask["x"] = -1;
+  const Verdict v = book->NoMatchUnpinned("POST", kPath, ask);
+  EXPECT_EQ(v.status, 404);
+  ASSERT_FALSE(v.nearest.is_null());
+  // Each exchange costs kValues values: the budget runs out before the last.
+  const std::size_t searched = v.nearest["searched"].get<std::size_t>();
+  EXPECT_EQ(searched, kNearestBudget / (kValues + 8));
+  EXPECT_EQ(v.nearest["exchange"], 0);
+  EXPECT_EQ(v.nearest["differences"],
+            Json::array({Json{{"pointer", "/x"}, {"expected", 0}, {"actual", -1}}}));
+  EXPECT_NE(v.findings[0].message.find("; the search for the nearest stopped after " +
+                                       std::to_string(searched) +
+                                       " exchange(s) with this method and path"),
+            std::string::npos)
+      << v.findings[0].message;
+  // The exact match is still found at once, however big.
+  ask["x"] = kExchanges - 1;
+  const auto hit = book->MatchUnpinned("POST", kPath, ask);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->exchange, kExchanges - 1);
+}
+
 TEST(ReplayBook, UnpinnedTimesCountsAttemptsPerSession) {
   auto book = Book({MakeTrace("t", {"a"}, {OJson{{"status", 429}, {"times", 2}}})});
   EXPECT_EQ(book->ReplayUnpinned("POST", kPath, Ask("a"), "s").status, 429);

@@ -8,7 +8,8 @@
 //    bearer tokens, Google `AIza…` keys, credentials in query strings
 //    (`?key=`, `access_token=` …), AWS access key ids and secret keys, GitHub
 //    and Slack tokens, JWTs, PEM private keys, passwords in URLs. The rule's
-//    first capture group is the secret.
+//    first capture group is the secret (the whole match when the group took
+//    no part: a PEM key cut before its END line).
 //  - "name" rules match a whole header name or JSON key (case-insensitive,
 //    '_' read as '-', camelCase split: "apiKey" is "api-key"): authorization,
 //    cookie, Ocp-Apim-Subscription-Key, *-api-key, password, client_secret,

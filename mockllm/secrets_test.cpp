@@ -161,5 +161,26 @@ TEST(Secrets, LintFlagsWhatTheOldDetectorsMissed) {
   EXPECT_NE(problems[3].find("rule github-token"), std::string::npos) << problems[3];
 }
 
+// A PEM private key cut before its END line (by a log, a journal bound, a
+// prompt) is still a key: the BEGIN line alone is evidence enough.
+TEST(Secrets, APemPrivateKeyCutBeforeItsEndLineIsStillASecret) {
+  for (const std::string text :
+       {"-----BEGIN PRIVATE KEY-----", "key: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq0",
+        R"(data: {"content":"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIOfe"}\n\n)"}) {
+    const auto found = FindSecretsInText(text);
+    ASSERT_EQ(found.size(), 1u) << text;
+    EXPECT_EQ(found[0].rule, "pem-private-key");
+    EXPECT_TRUE(FindSecretsInText(RedactText(text)).empty()) << RedactText(text);
+  }
+  EXPECT_EQ(RedactText("key: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq0"),
+            "key: [redacted]");
+  EXPECT_EQ(RedactText(R"({"content":"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIOfe"})"),
+            R"({"content":"[redacted]"})");
+  // A whole key keeps its armour; a public key is no secret, whole or cut.
+  EXPECT_EQ(RedactText("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----"),
+            "-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----");
+  EXPECT_TRUE(FindSecretsInText("-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0B").empty());
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm

@@ -160,10 +160,7 @@ struct Server::Impl {
       ResetAll();
       return Answer(res, 200, {{"reset", true}});
     }
-    if (req.method == "GET" && route.path == "/__admin/sessions") {
-      res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
-      res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
-    }
+    if (req.method == "GET" && route.path == "/__admin/sessions") return StreamSessions(req, res);
     AdminRequest admin{.method = req.method, .path = route.path, .params = {}, .body = req.body};
     for (const auto& [key, value] : req.params) admin.params.emplace(key, value);
     AdminAnswer answer = mockllm::HandleAdmin(*book, journal, admin);
@@ -178,6 +175,68 @@ struct Server::Impl {
     ::malloc_trim(0);
   }
 
+  // Reads the unsigned query parameters named in `params` into where they
+  // point (left as they are when absent); false, with `res` a 400, when one
+  // is not a number.
+  bool CountParams(const httplib::Request& req, httplib::Response& res,
+                   std::initializer_list<std::pair<const char*, std::uint64_t*>> params) {
+    for (auto [name, into] : params) {
+      if (!req.has_param(name)) continue;
+      const std::string text = req.get_param_value(name);
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        Answer(res, 400,
+               MakeErrorJson(Format("query parameter {}: expected an unsigned integer, got \"{}\"",
+                                    name, CapText(text, 64)),
+                             "invalid_request_error", name));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // GET /__admin/sessions[?offset=N][&limit=N]: the rows of
+  // ReplayBook::Sessions from the Nth (default 0), at most `limit` (default
+  // all), as one JSON array written page by page: ten thousand sessions of a
+  // long trace are never one string in memory.
+  void StreamSessions(const httplib::Request& req, httplib::Response& res) {
+    std::uint64_t offset = 0;
+    std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+    if (!CountParams(req, res, {{"offset", &offset}, {"limit", &limit}})) return;
+    struct Cursor {
+      ReplayBook::SessionsCursor at;
+      std::uint64_t skip, left;
+      bool opened = false, any = false;
+    };
+    auto cursor = std::make_shared<Cursor>(Cursor{{}, offset, limit});
+    res.status = 200;
+    res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
+    res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
+    res.set_chunked_content_provider(
+        "application/json", [this, cursor](std::size_t, httplib::DataSink& sink) {
+          constexpr std::size_t kPage = 64;
+          std::string out = cursor->opened ? "" : "[";
+          cursor->opened = true;
+          Json page = cursor->left == 0 ? Json::array() : book->SessionsPage(cursor->at, kPage);
+          for (Json& row : page) {
+            if (cursor->skip > 0) {
+              --cursor->skip;
+              continue;
+            }
+            if (cursor->left == 0) break;
+            --cursor->left;
+            if (cursor->any) out += ',';
+            out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            cursor->any = true;
+          }
+          const bool last = page.empty() || cursor->left == 0;
+          if (last) out += ']';
+          if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+          if (last) sink.done();
+          return true;
+        });
+  }
+
   // GET /__admin/journal[?session=S&trace=T][&after=SEQ][&limit=N] and
   // /__admin/unmatched: the entries with a seq above `after` (default 0) that
   // `keep` accepts (all without it), at most `limit` (default all), as one
@@ -188,18 +247,7 @@ struct Server::Impl {
                      std::function<bool(const Json&)> keep) {
     std::uint64_t after = 0;
     std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-    for (auto [name, into] : {std::pair{"after", &after}, std::pair{"limit", &limit}}) {
-      if (!req.has_param(name)) continue;
-      const std::string text = req.get_param_value(name);
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
-      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return Answer(res, 400,
-                      MakeErrorJson(Format("query parameter {}: expected an unsigned integer, "
-                                           "got \"{}\"",
-                                           name, CapText(text, 64)),
-                                    "invalid_request_error", name));
-      }
-    }
+    if (!CountParams(req, res, {{"after", &after}, {"limit", &limit}})) return;
     struct Cursor {
       std::uint64_t after;
       std::uint64_t left;
@@ -309,7 +357,7 @@ struct Server::Impl {
     if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
 
     const bool pinned = route.kind == Route::Kind::kPinned;
-    const std::string session = SessionOf(req);
+    std::string session = SessionOf(req);
     JournalEntry entry;
     if (pinned) {
       entry.session = session;
@@ -364,6 +412,16 @@ struct Server::Impl {
       if (!RedactSecrets(body) && req.body.size() <= kMaxKeptBytes) entry.body_json = req.body;
     }
 
+    if (session.size() > kMaxSessionNameBytes) {
+      const std::size_t size = session.size();
+      entry.session = session = CapText(session, kMaxQuotedBytes);
+      return fail(400,
+                  MakeErrorJson(Format("X-Mockllm-Session: a session name is at most {} bytes, "
+                                       "this one {}",
+                                       kMaxSessionNameBytes, size),
+                                "invalid_request_error", nullptr, "mockllm_session_name_too_long"),
+                  "malformed_request");
+    }
     if (route.kind == Route::Kind::kUnknownTrace) {
       return fail(404,
                   MakeErrorJson(Format("no loaded trace has the id \"{}\" (pinned route {})",
@@ -398,8 +456,40 @@ struct Server::Impl {
                                 "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
                   "malformed_request");
     }
-    Verdict v = pinned ? book->ReplayPinned(route.trace_id, session, req.method, route.rest, body)
-                       : book->ReplayUnpinned(req.method, route.rest, body, session);
+    // Work that grows with the loaded traces runs on a worker, never on an
+    // I/O thread (where it would hold up every connection the thread
+    // serves): the search for the nearest recorded request when nothing
+    // matches, a dialect's rewrite of a recorded answer, and (with --proxy,
+    // whose handlers all run on workers) the wait on the upstream.
+    const bool rewrites = dialect && !dialect->steps.empty();
+    std::optional<Verdict> verdict =
+        pinned ? std::optional(
+                     book->ReplayPinned(route.trace_id, session, req.method, route.rest, body))
+               : book->MatchUnpinned(req.method, route.rest, body, session);
+    if (verdict && !(rewrites && verdict->plan)) {
+      return Conclude(req, res, pinned, dialect, std::move(entry), std::move(body),
+                      std::move(*verdict));
+    }
+    struct Rest {
+      JournalEntry entry;
+      Json body;
+      std::optional<Verdict> verdict;
+      std::string path;
+    };
+    auto rest = std::make_shared<Rest>(
+        Rest{std::move(entry), std::move(body), std::move(verdict), route.rest});
+    FinishOnWorker(res, [this, &req, pinned, dialect, rest](httplib::Response& res) {
+      Verdict v = rest->verdict ? std::move(*rest->verdict)
+                                : book->NoMatchUnpinned(req.method, rest->path, rest->body);
+      Conclude(req, res, pinned, dialect, std::move(rest->entry), std::move(rest->body),
+               std::move(v));
+    });
+  }
+
+  // Answers a request with its verdict (proxying an unmatched unpinned one
+  // when there is a proxy) and journals it.
+  void Conclude(const httplib::Request& req, httplib::Response& res, bool pinned,
+                const Dialect* dialect, JournalEntry entry, Json body, Verdict v) {
     if (!pinned && v.trace) entry.trace = v.trace;
     entry.body = std::move(body);
     entry.findings = std::move(v.findings);
@@ -591,7 +681,8 @@ struct Server::Impl {
                       .read_timeout_ms = options.read_timeout_ms,
                       .keep_alive_seconds = options.keep_alive_seconds,
                       .write_timeout_ms = options.write_timeout_ms,
-                      .max_body_bytes = options.max_body_bytes},
+                      .max_body_bytes = options.max_body_bytes,
+                      .max_buffered_body_bytes = options.max_buffered_body_bytes},
         [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
         [this](const httplib::Request& req, int status, const std::string& message) {
           Refused(req, status, message);
@@ -669,6 +760,13 @@ std::string Server::TraceBaseUrl(std::string_view trace_id) const {
 nlohmann::json Server::Journal() const { return impl_->journal.Entries(); }
 
 nlohmann::json Server::Sessions() const { return impl_->book->Sessions(); }
+
+void Server::ForEachSession(const std::function<void(const nlohmann::json&)>& each) const {
+  ReplayBook::SessionsCursor cursor;
+  for (nlohmann::json page; !(page = impl_->book->SessionsPage(cursor, 64)).empty();) {
+    for (const nlohmann::json& row : page) each(row);
+  }
+}
 
 std::vector<std::string> Server::Warnings() const { return impl_->book->Warnings(); }
 

@@ -21,7 +21,8 @@
 //   GET /__admin/journal          the journal (below), streamed; ?after=SEQ&limit=N,
 //                                 ?session=S&trace=T (GET /__admin/unmatched likewise)
 //                                 gives the entries after seq SEQ, at most N
-//   GET /__admin/sessions         cursor and unused exchanges per session; headers
+//   GET /__admin/sessions         cursor and unused exchanges per session, streamed;
+//                                 ?offset=N&limit=M gives rows N to N+M-1; headers
 //                                 X-Mockllm-Sessions and X-Mockllm-Sessions-Evicted
 //                                 count them (max_sessions are kept, the least
 //                                 recently used forgotten first)
@@ -74,6 +75,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -94,6 +96,10 @@ enum class SessionBy {
   kNone,           // everyone shares "default"
 };
 
+// The longest X-Mockllm-Session name: a longer one is answered 400
+// (mockllm_session_name_too_long), so what sessions keep stays small.
+inline constexpr std::size_t kMaxSessionNameBytes = 256;
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;      // 0: an ephemeral port
@@ -109,7 +115,10 @@ struct ServerOptions {
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
-  std::size_t max_body_bytes = 16 * 1024 * 1024;         // larger request bodies get 413
+  std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
+  // Request bodies all connections may hold at once while they arrive; past
+  // it a request is answered 503 (mockllm/http_listener.h).
+  std::size_t max_buffered_body_bytes = std::size_t{256} << 20;
   std::size_t journal_limit = 10000;                     // entries kept (oldest dropped)
   std::size_t journal_max_bytes = kDefaultJournalBytes;  // text they keep (oldest dropped)
   bool journal_whole_bodies = false;  // keep JSON bodies whole (mockllm/journal.h)
@@ -147,6 +156,9 @@ class Server {
 
   nlohmann::json Journal() const;
   nlohmann::json Sessions() const;
+  // The rows of Sessions(), one at a time, read page by page (never all
+  // built at once).
+  void ForEachSession(const std::function<void(const nlohmann::json&)>& each) const;
   // Load-time warnings (two traces recording identical requests).
   std::vector<std::string> Warnings() const;
   // Requests that matched nothing they were compared with (mismatched,

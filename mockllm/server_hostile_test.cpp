@@ -130,6 +130,47 @@ TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
   EXPECT_EQ(Health(*s)["sessions"], 0);
 }
 
+// A session name is bounded (what ten thousand sessions keep stays small),
+// and the sessions view is streamed and paged.
+TEST(HostileServer, SessionNamesAreBoundedAndTheSessionsViewIsPaged) {
+  auto s = Start();
+  httplib::Client c("127.0.0.1", s->port());
+  auto named = [&](const std::string& name) {
+    return c.Post("/t/demo/v1/chat/completions", {{"X-Mockllm-Session", name}}, kBody,
+                  "application/json");
+  };
+  auto longest = named(std::string(kMaxSessionNameBytes, 's'));
+  ASSERT_TRUE(longest);
+  EXPECT_EQ(longest->status, 200);
+  auto too_long = named(std::string(60000, 'x'));
+  ASSERT_TRUE(too_long);
+  EXPECT_EQ(too_long->status, 400);
+  EXPECT_EQ(nlohmann::json::parse(too_long->body)["error"]["code"],
+            "mockllm_session_name_too_long");
+  EXPECT_EQ(Health(*s)["sessions"], 1);
+  for (int i = 0; i < 99; ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "s%03d", i);
+    auto r = named(name);
+    ASSERT_TRUE(r);
+  }
+  auto all = c.Get("/__admin/sessions");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->get_header_value("Transfer-Encoding"), "chunked");
+  EXPECT_EQ(all->get_header_value("X-Mockllm-Sessions"), "100");
+  EXPECT_EQ(nlohmann::json::parse(all->body).size(), 100u);
+  auto page = c.Get("/__admin/sessions?offset=70&limit=3");
+  ASSERT_TRUE(page);
+  const auto rows = nlohmann::json::parse(page->body);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["session"], "s070");
+  EXPECT_EQ(rows[2]["session"], "s072");
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/sessions?offset=99")->body).size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(c.Get("/__admin/sessions?offset=500")->body),
+            nlohmann::json::array());
+  EXPECT_EQ(c.Get("/__admin/sessions?limit=x")->status, 400);
+}
+
 TEST(HostileServer, AnInvalidMegabyteBodyIsNeitherEchoedNorKeptWhole) {
   auto s = Start();
   const std::string huge = "{\"text\":\"" + std::string(1024 * 1024, 'a');  // unterminated
@@ -717,6 +758,49 @@ TEST(HostileServer, ExpectContinueIsHonoured) {
   ReadAll(fd, reply);
   ::close(fd);
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));
+}
+
+// Bodies that trickle in are held against one budget for all connections (a
+// body announced by Content-Length counts whole at once): past it a request
+// is answered 503 at once, and a body handed on gives its share back.
+TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
+  auto s = Start({.max_buffered_body_bytes = 1 << 20});
+  const std::string body = R"({"model":"m","messages":[{"role":"user","content":"hi"}],"pad":")" +
+                           std::string(600 << 10, 'x') + "\"}";
+  auto head = [&](bool expect) {
+    return std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n") +
+           "Content-Type: application/json\r\n" + (expect ? "Expect: 100-continue\r\n" : "") +
+           "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  };
+  // The first announces 600 KiB and sends none of it yet: its 100 Continue
+  // says the server has taken its head.
+  const int first = Connect(s->port(), 60);
+  ASSERT_GE(first, 0);
+  const std::string first_head = head(true);
+  ASSERT_EQ(::send(first, first_head.data(), first_head.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(first_head.size()));
+  char buf[64];
+  const ssize_t n = ::recv(first, buf, sizeof buf, 0);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n)), "HTTP/1.1 100 Continue\r\n\r\n");
+  // A second that does not fit beside it.
+  const std::string second = Exchange(s->port(), head(false) + body);
+  EXPECT_THAT(second, StartsWith("HTTP/1.1 503"));
+  EXPECT_THAT(second, HasSubstr("Retry-After: 1\r\n"));
+  EXPECT_THAT(second, HasSubstr("\"code\":\"server_busy\""));
+  // The first goes on and is answered (its body matches nothing).
+  std::size_t sent = 0;
+  while (sent < body.size()) {
+    const ssize_t k = ::send(first, body.data() + sent, body.size() - sent, MSG_NOSIGNAL);
+    ASSERT_GT(k, 0);
+    sent += static_cast<std::size_t>(k);
+  }
+  std::string reply;
+  ReadAll(first, reply);
+  ::close(first);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 404"));
+  // Its body handed on, the budget is whole again.
+  EXPECT_THAT(Exchange(s->port(), head(false) + body), StartsWith("HTTP/1.1 404"));
 }
 
 }  // namespace
