@@ -133,9 +133,11 @@ TEST(GateChecks, AGatedClientCannotRewriteItsVerdictThroughTheAdminApi) {
   EXPECT_EQ(status(c.Delete("/__admin/traces/demo%2Fchat")), 403);
   EXPECT_EQ(status(c.Post("/__admin/traces", std::string(kTrace), "application/json")), 403);
   EXPECT_EQ(status(c.Get("/__admin/journal")), 403);
-  // Nothing changed: the trace is loaded, and its session goes on.
-  EXPECT_EQ(status(c.Post(pinned, kFirst, "application/json")), 200);
-  EXPECT_EQ(status(c.Post(pinned, kSecond, "application/json")), 500);
+  // Nothing changed: the trace is still loaded (the right requests, in a
+  // session of their own, are answered) and the journal kept the wrong one.
+  const httplib::Headers right = {{"X-Mockllm-Session", "right"}};
+  EXPECT_EQ(status(c.Post(pinned, right, kFirst, "application/json")), 200);
+  EXPECT_EQ(status(c.Post(pinned, right, kSecond, "application/json")), 500);
   const Json journal = (*server)->Journal();
   ASSERT_EQ(journal.size(), 7u) << journal.dump();
   EXPECT_EQ(journal[1]["path"], "/__admin/reset");
