@@ -211,4 +211,27 @@ std::expected<std::optional<std::vector<std::string>>, Error> OptionalStrings(
   return std::optional<std::vector<std::string>>{std::move(out)};
 }
 
+const nlohmann::json& MemberOf(const nlohmann::json& j, std::string_view key) {
+  static const nlohmann::json kNull;
+  if (!j.is_object()) return kNull;
+  const auto it = j.find(std::string(key));
+  return it == j.end() ? kNull : *it;
+}
+
+const nlohmann::json& ElementOf(const nlohmann::json& j, std::size_t i) {
+  static const nlohmann::json kNull;
+  return j.is_array() && i < j.size() ? j[i] : kNull;
+}
+
+std::string StringOf(const nlohmann::json& j, std::string_view key, std::string fallback) {
+  const nlohmann::json& v = MemberOf(j, key);
+  return v.is_string() ? v.get<std::string>() : fallback;
+}
+
+const nlohmann::json& ArrayOf(const nlohmann::json& j, std::string_view key) {
+  static const nlohmann::json kEmpty = nlohmann::json::array();
+  const nlohmann::json& v = MemberOf(j, key);
+  return v.is_array() ? v : kEmpty;
+}
+
 }  // namespace llmconform

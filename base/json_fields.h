@@ -65,4 +65,18 @@ std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j,
 std::expected<std::optional<std::vector<std::string>>, Error> OptionalStrings(
     const nlohmann::json& j, const JsonPointer& at, std::string_view key);
 
+// ---- Lenient reading, for rules judging what a client sent or wrote (a
+// journal's bodies, a client's outputs): never throws and never asserts
+// (nlohmann's value() throws on a non-object or a member of another type,
+// and a const operator[] of a missing key is undefined). A value of the
+// wrong shape reads as absent, so the rule fails on it by what it expected.
+// `j`'s member `key` when `j` is an object that has it, else null.
+const nlohmann::json& MemberOf(const nlohmann::json& j, std::string_view key);
+// `j`'s element `i` when `j` is an array that long, else null.
+const nlohmann::json& ElementOf(const nlohmann::json& j, std::size_t i);
+// The member when it is a string, else `fallback`.
+std::string StringOf(const nlohmann::json& j, std::string_view key, std::string fallback = "");
+// The member when it is an array, else an empty array.
+const nlohmann::json& ArrayOf(const nlohmann::json& j, std::string_view key);
+
 }  // namespace llmconform

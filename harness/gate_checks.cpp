@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "mockllm/trace.h"
 
 namespace llmconform::harness {
@@ -18,27 +19,26 @@ const char* RefusalRule(std::string_view finding) {
   if (finding == "request_mismatch") return "GATE-REQUEST-MISMATCH";
   if (finding == "trace_exhausted") return "GATE-TRACE-EXHAUSTED";
   if (finding == "unknown_trace") return "GATE-UNKNOWN-TRACE";
+  if (finding == "admin_request") return "GATE-ADMIN-REQUEST";
   if (finding == "no_match" || finding == "malformed_request" || finding == "unknown_route" ||
       finding == "unsupported_media_type" || finding == "body_too_large")
     return "GATE-REQUEST-REFUSED";
   return nullptr;
 }
 
-// entry[key] when it is a string, else `fallback` (journals are outside input).
-std::string StringOr(const Json& entry, const char* key, std::string fallback) {
-  if (!entry.is_object()) return fallback;
-  const auto it = entry.find(key);
-  return it != entry.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
 bool IsRequest(const Json& entry) {
-  return !(StringOr(entry, "method", "") == "GET" &&
-           StringOr(entry, "path", "").ends_with("/models"));
+  return !(StringOf(entry, "method", "") == "GET" &&
+           StringOf(entry, "path", "").ends_with("/models"));
 }
 
 std::string Where(std::size_t i) { return Format("journal[{}]", i); }
 
 }  // namespace
+
+bool IsAdminEntry(const Json& entry) {
+  const std::string path = StringOf(entry, "path", "");
+  return path == "/__admin" || path.starts_with("/__admin/");
+}
 
 std::vector<CheckResult> RequestGateChecks(const Json& journal,
                                            std::optional<std::size_t> expected_requests) {
@@ -49,18 +49,19 @@ std::vector<CheckResult> RequestGateChecks(const Json& journal,
     std::size_t first = 0;
     std::string message;
   };
-  std::array<Seen, 4> seen = {{
+  std::array<Seen, 5> seen = {{
       {"GATE-REQUEST-MISMATCH", "every request matched the recorded one at its position"},
       {"GATE-TRACE-EXHAUSTED", "no request came after the trace's last exchange"},
       {"GATE-UNKNOWN-TRACE", "every request went to a loaded trace"},
       {"GATE-REQUEST-REFUSED", "mockllm refused no request"},
+      {"GATE-ADMIN-REQUEST", "the client sent nothing to mockllm's admin API"},
   }};
   std::size_t requests = 0;
   const Json entries = journal.is_array() ? journal : Json::array();
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const Json& entry = entries[i];
     if (!IsRequest(entry)) continue;
-    ++requests;
+    if (!IsAdminEntry(entry)) ++requests;
     if (!entry.is_object()) continue;
     auto note = [&](const char* rule, std::string message) {
       for (auto& s : seen) {
@@ -92,8 +93,8 @@ std::vector<CheckResult> RequestGateChecks(const Json& journal,
       const auto status = response->find("status");
       if (status != response->end() && status->is_number_integer() && status->get<int>() >= 400) {
         note("GATE-REQUEST-REFUSED",
-             Format("mockllm answered {} {} with HTTP {}", StringOr(entry, "method", "?"),
-                    StringOr(entry, "path", "?"), status->get<int>()));
+             Format("mockllm answered {} {} with HTTP {}", StringOf(entry, "method", "?"),
+                    StringOf(entry, "path", "?"), status->get<int>()));
       }
     }
   }

@@ -13,15 +13,21 @@
 
 namespace llmconform::harness {
 
+// Whether a journal entry is a request to mockllm's admin API (/__admin…),
+// not to the LLM; false for anything that is not such an object.
+bool IsAdminEntry(const Json& entry);
+
 // The requests mockllm refused (GATE-REQUEST-MISMATCH, GATE-TRACE-EXHAUSTED,
-// GATE-UNKNOWN-TRACE, GATE-REQUEST-REFUSED: one result each, Fail naming the
-// first offending journal entry and how many there were) and the request count
-// against `expected_requests` (GATE-TOO-FEW-REQUESTS, GATE-TOO-MANY-REQUESTS;
-// Skip when nullopt, i.e. the scenario replays no trace). A request is a
-// journal entry other than GET …/models. Refusals are read from each entry's
+// GATE-UNKNOWN-TRACE, GATE-REQUEST-REFUSED, GATE-ADMIN-REQUEST: one result
+// each, Fail naming the first offending journal entry and how many there
+// were) and the request count against `expected_requests`
+// (GATE-TOO-FEW-REQUESTS, GATE-TOO-MANY-REQUESTS; Skip when nullopt, i.e. the
+// scenario replays no trace). A request is a journal entry other than GET
+// …/models and an admin request (the gated server journals those it refused,
+// with the finding admin_request). Refusals are read from each entry's
 // "findings" (request_mismatch, trace_exhausted, unknown_trace, no_match,
-// malformed_request, …) as mockllm journals them; a recorded error status
-// replayed from the trace is not a refusal.
+// malformed_request, admin_request, …) as mockllm journals them; a recorded
+// error status replayed from the trace is not a refusal.
 std::vector<reports::CheckResult> RequestGateChecks(const Json& journal,
                                                     std::optional<std::size_t> expected_requests);
 

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <map>
 #include <string>
 
+#include "harness/runner.h"
 #include "mockllm/server.h"
 
 namespace llmconform::harness {
@@ -63,8 +65,9 @@ TEST_F(GateChecksTest, AClientThatFollowsTheTracePassesEveryGateRule) {
 
 TEST_F(GateChecksTest, AMismatchedRequestFailsOnItsOwnRule) {
   EXPECT_EQ(Post(pinned_, kFirst), 200);
-  EXPECT_EQ(Post(pinned_, R"({"model":"m","stream":true,"messages":[{"role":"user","content":"more"}]})"),
-            400);
+  EXPECT_EQ(
+      Post(pinned_, R"({"model":"m","stream":true,"messages":[{"role":"user","content":"more"}]})"),
+      400);
   std::string message;
   EXPECT_EQ(OutcomeOf("GATE-REQUEST-MISMATCH", &message), Outcome::kFail);
   EXPECT_NE(message.find("/stream"), std::string::npos) << message;
@@ -102,11 +105,58 @@ TEST(GateChecks, HostileJournalsAreReadWithoutThrowing) {
       R"([1, null, {"method": 3, "path": []}, {"findings": "x"}, {"findings": [1, {"rule": 2}]},
           {"response": {"status": "500"}}, {"response": {"status": 503}, "method": "POST"}])");
   auto checks = RequestGateChecks(journal, std::nullopt);
-  ASSERT_EQ(checks.size(), 6u);
+  ASSERT_EQ(checks.size(), 7u);
   EXPECT_EQ(checks[3].rule, "GATE-REQUEST-REFUSED");
   EXPECT_EQ(checks[3].outcome, Outcome::kFail);
-  EXPECT_EQ(checks[4].outcome, Outcome::kSkip);
-  EXPECT_EQ(RequestGateChecks(Json("not a journal"), 0)[4].outcome, Outcome::kPass);
+  EXPECT_EQ(checks[4].rule, "GATE-ADMIN-REQUEST");
+  EXPECT_EQ(checks[4].outcome, Outcome::kPass);
+  EXPECT_EQ(checks[5].outcome, Outcome::kSkip);
+  EXPECT_EQ(RequestGateChecks(Json("not a journal"), 0)[5].outcome, Outcome::kPass);
+}
+
+// The harness's server (run --client-cmd) closes the admin API: a client
+// that sends a wrong request, resets, unloads or replaces the trace, then
+// sends the right ones, still fails, and the attempt fails on its own rule.
+TEST(GateChecks, AGatedClientCannotRewriteItsVerdictThroughTheAdminApi) {
+  auto trace = mockllm::ParseTrace(kTrace, "demo.jsonl");
+  ASSERT_TRUE(trace) << trace.error().message;
+  mockllm::ServerOptions options;
+  options.admin_api = false;
+  auto server = mockllm::Server::Start({*trace}, options);
+  ASSERT_TRUE(server) << server.error().message;
+  httplib::Client c("127.0.0.1", (*server)->port());
+  c.set_read_timeout(10, 0);
+  const std::string pinned = "/t/demo%2Fchat/v1/chat/completions";
+  auto status = [](const httplib::Result& r) { return r ? r->status : -1; };
+  EXPECT_EQ(status(c.Post(pinned, kSecond, "application/json")), 400);  // the wrong request
+  EXPECT_EQ(status(c.Post("/__admin/reset", "{}", "application/json")), 403);
+  EXPECT_EQ(status(c.Delete("/__admin/traces/demo%2Fchat")), 403);
+  EXPECT_EQ(status(c.Post("/__admin/traces", std::string(kTrace), "application/json")), 403);
+  EXPECT_EQ(status(c.Get("/__admin/journal")), 403);
+  // Nothing changed: the trace is still loaded (the right requests, in a
+  // session of their own, are answered) and the journal kept the wrong one.
+  const httplib::Headers right = {{"X-Mockllm-Session", "right"}};
+  EXPECT_EQ(status(c.Post(pinned, right, kFirst, "application/json")), 200);
+  EXPECT_EQ(status(c.Post(pinned, right, kSecond, "application/json")), 500);
+  const Json journal = (*server)->Journal();
+  ASSERT_EQ(journal.size(), 7u) << journal.dump();
+  EXPECT_EQ(journal[1]["path"], "/__admin/reset");
+  EXPECT_EQ(journal[1]["findings"][0]["rule"], "admin_request");
+  std::map<std::string, reports::CheckResult> by_rule;
+  for (auto& check : RequestGateChecks(journal, 2)) by_rule.emplace(check.rule, check);
+  EXPECT_EQ(by_rule.at("GATE-REQUEST-MISMATCH").outcome, Outcome::kFail);
+  const auto& admin = by_rule.at("GATE-ADMIN-REQUEST");
+  EXPECT_EQ(admin.outcome, Outcome::kFail);
+  EXPECT_NE(admin.message.find("4 request(s)"), std::string::npos) << admin.message;
+  EXPECT_NE(admin.message.find("POST /__admin/reset"), std::string::npos) << admin.message;
+  ASSERT_TRUE(admin.evidence);
+  EXPECT_EQ(admin.evidence->where, "journal[1]");
+  // Admin requests are not requests to the LLM.
+  EXPECT_EQ(by_rule.at("GATE-TOO-MANY-REQUESTS").message,
+            "the client sent 3 request(s); the trace has 2: it sent more than recorded");
+  // Nor turns the protocol rules read.
+  EXPECT_EQ(JournalTurns(journal).size(), 3u);
+  (*server)->Stop();
 }
 
 }  // namespace

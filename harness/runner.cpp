@@ -107,6 +107,7 @@ Json JournalTurns(const Json& journal) {
   for (std::size_t i = 0; i < journal.size(); ++i) {
     static const Json::json_pointer kBody("/request/body");
     const Json& e = journal[i];
+    if (IsAdminEntry(e)) continue;  // judged by the request gate alone
     const auto body = [](const Json& entry) {
       return entry.is_object() && entry.contains(kBody) ? entry.at(kBody) : Json();
     };
@@ -137,6 +138,9 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     // The rules judge every request by its whole body.
     server_options.journal_whole_bodies = true;
     server_options.journal_max_bytes = std::numeric_limits<std::size_t>::max();
+    // The client must not change what judges it (reset the journal, unload
+    // or replace the trace): the admin API is closed (GATE-ADMIN-REQUEST).
+    server_options.admin_api = false;
     if (!dialect.empty()) {
       server_options.dialect = dialect;
       for (const char* field : {"reasoning_content", "reasoning", "reasoning_details"})

@@ -16,6 +16,7 @@
 #include "mockllm/atomic_file.h"
 #include "mockllm/dialects_cli.h"
 #include "mockllm/fault.h"
+#include "mockllm/http_listener.h"
 #include "mockllm/import_cli.h"
 #include "mockllm/lint.h"
 #include "mockllm/recorder.h"
@@ -70,6 +71,7 @@ struct ServeArgs {
   std::string match;  // "": strict on pinned routes, sdk on unpinned ones
   std::string session_by = "header";
   std::string cors;
+  std::vector<std::string> allow_hosts;
   std::string proxy;
   std::string record_to;
   bool fail_on_unused = false;
@@ -160,6 +162,8 @@ unknown_trace, malformed_request, client_disconnected, proxy_failed.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
+                        (a final status, 200-599; header names are tokens, values
+                        hold no control character)
   delay_ms=N            wait before the first byte
   cut_after_bytes=N     close the connection after N body bytes
   cut_after_events=N    close it after N SSE events
@@ -183,6 +187,15 @@ header is 400 mockllm_unknown_dialect.
 --proxy URL --record-to FILE: an unpinned request that matches nothing is
 forwarded to URL, answered with its response and recorded, redacted, into FILE.
 --cors ORIGIN|*: Access-Control-* headers on every answer and preflights answered.
+
+Admin guard (so a web page cannot drive or read a local mockllm, DNS rebinding
+included; the chat routes answer as always): an /__admin request is refused 403
+when its Host names neither the listening address nor localhost, 127.0.0.1 or
+[::1] (add names with --allow-host NAME), or when it carries an Origin that
+--cors does not allow (any Origin without --cors); an admin POST (or a
+write with a body) needs Content-Type: application/json (or
+application/x-ndjson for JSON Lines), else 415:
+  curl -X POST -H 'content-type: application/json' http://127.0.0.1:PORT/__admin/reset
 
 Prints "listening on http://HOST:PORT" on stdout when ready; stops on SIGINT or
 SIGTERM, writes the journal (--journal) and reports on stderr the unused
@@ -213,6 +226,9 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       ->check(CLI::IsMember({"header", "client-address", "none"}))
       ->capture_default_str();
   cmd.add_option("--cors", a.cors, "Allow browser clients from ORIGIN (or *)");
+  cmd.add_option("--allow-host", a.allow_hosts,
+                 "A Host name the admin API answers besides the listening address and "
+                 "localhost (repeatable; e.g. the name a proxy or container reaches it by)");
   cmd.add_option("--proxy", a.proxy,
                  "Forward unpinned requests that match nothing to this upstream URL");
   cmd.add_option("--record-to", a.record_to, "Trace file that --proxy records into");
@@ -251,7 +267,9 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       ->capture_default_str();
   cmd.add_option("--max-connections", a.max_connections,
                  "Connections open at once; one more is answered 503 with Retry-After and "
-                 "closed (an idle keep-alive connection holds no thread)")
+                 "closed (an idle keep-alive connection holds no thread). The open-file limit "
+                 "is raised to its hard limit at start, and this lowered to what it leaves "
+                 "(said on stderr)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--read-timeout-ms", a.read_timeout_ms,
@@ -316,6 +334,20 @@ int RunServe(const ServeArgs& a) {
     if (auto ok = AddFaultFlag(fault, flag); !ok) return Diagnose(ok.error().message), kExitUsage;
   }
   const std::size_t count = traces.size();
+  // Every connection is a descriptor: the soft limit goes up to the hard one,
+  // and --max-connections down to what that leaves (http_listener.h).
+  int max_connections = a.max_connections;
+  if (const OpenFileLimit files = RaiseOpenFileLimit(); files.now > 0) {
+    const std::uint64_t in_use = OpenDescriptors();
+    max_connections = ConnectionsWithin(a.max_connections, files.now, in_use);
+    if (max_connections < a.max_connections) {
+      std::cerr << Format(
+                       "mockllm: --max-connections {} lowered to {}: the open-file limit is {} "
+                       "({} open, {} kept free); raise the hard limit (ulimit -Hn) to serve more",
+                       a.max_connections, max_connections, files.now, in_use, kReservedDescriptors)
+                << std::endl;
+    }
+  }
   BlockStopSignals();
   const MatchMode both = a.match == "sdk" ? MatchMode::kSdk : MatchMode::kStrict;
   const SessionBy session_by = a.session_by == "none"             ? SessionBy::kNone
@@ -341,10 +373,11 @@ int RunServe(const ServeArgs& a) {
           .journal_whole_bodies = a.journal_whole_bodies,
           .max_sessions = a.max_sessions,
           .threads = a.threads,
-          .max_connections = a.max_connections,
+          .max_connections = max_connections,
           .read_timeout_ms = a.read_timeout_ms,
           .write_timeout_ms = a.write_timeout_ms,
           .cors = a.cors,
+          .allow_hosts = a.allow_hosts,
           .proxy = a.proxy,
           .record_to = a.record_to,
           .dialect = a.dialect});
@@ -414,7 +447,11 @@ looks like a secret by the named rules of mockllm/secret_rules.json (sk-, Google
 AIza, AWS, GitHub, Slack keys, bearer tokens, JWTs, PEM private keys, keys in
 query strings, passwords in URLs; values of authorization, cookie,
 Ocp-Apim-Subscription-Key, *-api-key, password, client_secret, token ...
-headers or keys). The message names the rule. Exit 0 when clean, 1 when only
+headers or keys). The message names the rule. A format error includes a final
+status outside 200-599, a response header name that is not an HTTP token and a
+value with a control character. A response's framing headers (Content-Length,
+Transfer-Encoding, Connection, ...) are warned about ("…: warning: a framing
+header, not replayed"), not counted. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
 a file that cannot be read.)");
 }
@@ -425,6 +462,7 @@ int RunLint(const LintArgs& a) {
   std::size_t problems = 0;
   std::size_t bad_files = 0;
   std::size_t format_errors = 0;
+  std::size_t warnings = 0;
   std::map<std::string, std::string> ids;  // trace id → the file that has it
   for (const fs::path& f : *files) {
     auto text = ReadFile(f);
@@ -438,13 +476,17 @@ int RunLint(const LintArgs& a) {
       }
     }
     for (const std::string& p : report.problems) std::cout << p << '\n';
+    for (const std::string& w : report.warnings) std::cout << w << '\n';
+    warnings += report.warnings.size();
     problems += report.problems.size();
     format_errors += report.format_errors;
     bad_files += report.problems.empty() ? 0 : 1;
   }
   std::cout.flush();
   if (problems == 0) {
-    std::cerr << "mockllm lint: " << files->size() << " trace(s) clean" << std::endl;
+    std::cerr << "mockllm lint: " << files->size() << " trace(s) clean";
+    if (warnings > 0) std::cerr << " (" << warnings << " warning(s))";
+    std::cerr << std::endl;
     return kExitOk;
   }
   std::cerr << "mockllm lint: " << problems << " problem(s) in " << bad_files << " of "

@@ -13,6 +13,10 @@ HeaderList CorsHeaders(std::string_view allowed, std::string_view origin) {
           {"Vary", "Origin"}};
 }
 
+bool OriginAllowed(std::string_view allowed, std::string_view origin) {
+  return origin.empty() || !CorsHeaders(allowed, origin).empty();
+}
+
 bool IsPreflight(std::string_view method, std::string_view origin,
                  std::string_view requested_method) {
   return method == "OPTIONS" && !origin.empty() && !requested_method.empty();

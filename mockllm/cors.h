@@ -19,6 +19,11 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 // Origin header ("" when absent). Headers for an ordinary answer.
 HeaderList CorsHeaders(std::string_view allowed, std::string_view origin);
 
+// Whether a request with the Origin header `origin` ("" when absent) may use
+// what only mockllm's own users may (the admin API): no Origin, or one that
+// `allowed` allows (as CorsHeaders does; none when `allowed` is "").
+bool OriginAllowed(std::string_view allowed, std::string_view origin);
+
 // True for a CORS preflight request.
 bool IsPreflight(std::string_view method, std::string_view origin,
                  std::string_view requested_method);

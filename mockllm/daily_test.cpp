@@ -259,7 +259,7 @@ TEST(Admin, LoadsFiltersAndRemovesTracesAtRuntime) {
   // JSON Lines: a trace file.
   std::string jsonl(kTrace);
   jsonl.replace(jsonl.find("retry/chat"), 10, "retry/two");
-  Reply lines = Send(*s, "POST", "/__admin/traces", "", {});
+  Reply lines = Send(*s, "POST", "/__admin/traces", "", {{"Content-Type", "application/json"}});
   EXPECT_EQ(lines.status, 400);
   httplib::Client c("127.0.0.1", s->port());
   auto r = c.Post("/__admin/traces", jsonl, "application/x-ndjson");

@@ -5,6 +5,7 @@
 
 #include "base/format.h"
 #include "base/json_read.h"
+#include "mockllm/canonical.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -102,8 +103,10 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
   }
   if (j.contains("status")) {
     const OJson& s = j["status"];
-    if (!s.is_number_integer() || s.get<std::int64_t>() < 100 || s.get<std::int64_t>() > 599) {
-      return Wrong("/status", "an HTTP status 100-599", s);
+    // A 1xx is no final answer: 200-599 (docs/mockllm.md, "Faults").
+    if (!s.is_number_integer() || (s.is_number_unsigned() && s.get<std::uint64_t>() > 599) ||
+        s.get<std::int64_t>() < 200 || s.get<std::int64_t>() > 599) {
+      return Wrong("/status", "a final HTTP status 200-599", s);
     }
     f.status = s.get<int>();
   }
@@ -119,7 +122,10 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
     const OJson& h = j["headers"];
     if (!h.is_object()) return Wrong("/headers", "an object of strings", h);
     for (auto it = h.begin(); it != h.end(); ++it) {
-      if (!it->is_string()) return Wrong("/headers/" + it.key(), "a string", *it);
+      const std::string at = PointerAppend("/headers", it.key());
+      if (!it->is_string()) return Wrong(at, "a string", *it);
+      if (auto problem = ResponseHeaderProblem(it.key(), it->get_ref<const std::string&>()))
+        return std::unexpected(PointedError{at, *problem});
     }
     f.headers = h;
   }

@@ -123,19 +123,35 @@ TEST(Fault, ErrorsPointAtTheValueAndSayWhatWasExpected) {
   const std::string unknown = Rejected({{"status", 500}, {"nope", 1}});
   EXPECT_TRUE(unknown.starts_with("/nope: unknown fault \"nope\" (known: status, body,"))
       << unknown;
-  EXPECT_EQ(Rejected({{"status", 99}}), "/status: expected an HTTP status 100-599, got 99");
-  EXPECT_EQ(Rejected({{"status", 600}}), "/status: expected an HTTP status 100-599, got 600");
-  EXPECT_EQ(Rejected({{"status", "429"}}), "/status: expected an HTTP status 100-599, got \"429\"");
-  EXPECT_EQ(Rejected({{"status", 429.0}}), "/status: expected an HTTP status 100-599, got 429.0");
+  EXPECT_EQ(Rejected({{"status", 99}}), "/status: expected a final HTTP status 200-599, got 99");
+  // A 1xx is no final answer: sent as one, it left the client waiting or
+  // took the next pipelined answer for its own.
+  EXPECT_EQ(Rejected({{"status", 101}}), "/status: expected a final HTTP status 200-599, got 101");
+  EXPECT_EQ(Rejected({{"status", 100}}), "/status: expected a final HTTP status 200-599, got 100");
+  EXPECT_EQ(Rejected({{"status", 600}}), "/status: expected a final HTTP status 200-599, got 600");
+  EXPECT_EQ(Rejected({{"status", "429"}}),
+            "/status: expected a final HTTP status 200-599, got \"429\"");
+  EXPECT_EQ(Rejected({{"status", 429.0}}),
+            "/status: expected a final HTTP status 200-599, got 429.0");
   // Out of int's range, not wrapped into it (2^32 + 429).
   EXPECT_EQ(Rejected({{"status", 4294967725LL}}),
-            "/status: expected an HTTP status 100-599, got 4294967725");
+            "/status: expected a final HTTP status 200-599, got 4294967725");
   EXPECT_EQ(Rejected({{"retry_after", -1}}),
             "/retry_after: expected a non-negative number of seconds, got -1");
   EXPECT_EQ(Rejected({{"retry_after", "soon"}}),
             "/retry_after: expected a non-negative number of seconds, got \"soon\"");
   EXPECT_EQ(Rejected({{"headers", "x"}}), "/headers: expected an object of strings, got \"x\"");
   EXPECT_EQ(Rejected({{"headers", {{"x-a", 1}}}}), "/headers/x-a: expected a string, got 1");
+  // Sent raw, such headers split the answer's head or forge another header.
+  EXPECT_EQ(Rejected({{"headers", {{"x-a", "1\x0b" "2"}}}}),
+            "/headers/x-a: the header value holds a control character (0x0b at byte 1)");
+  EXPECT_EQ(Rejected({{"headers", {{"X:Injected", "1"}}}}),
+            "/headers/X:Injected: the header name \"X:Injected\" is not an HTTP token (byte 1 is "
+            "':')");
+  EXPECT_EQ(Rejected({{"headers", {{"Content-Length ", "3"}}}}),
+            "/headers/Content-Length : the header name \"Content-Length \" is not an HTTP token "
+            "(byte 14 is 0x20)");
+  EXPECT_EQ(Parse({{"headers", {{"x-a", "tab\tok"}}}}).headers, (OJson{{"x-a", "tab\tok"}}));
   for (const char* key :
        {"retry_after_ms", "delay_ms", "cut_after_bytes", "cut_after_events", "malformed_event",
         "keepalive_ms", "stall_ms", "stall_after_events", "times", "seed"}) {
@@ -194,8 +210,10 @@ TEST(Fault, BadFlagsSayWhichAndLeaveTheObjectAlone) {
   expect_error("", "--fault \"\": expected KEY[=VALUE]");
   expect_error("=429", "--fault \"=429\": expected KEY[=VALUE]");
   expect_error("nope=1", "--fault nope=1: unknown fault \"nope\"");
-  expect_error("status=abc", "--fault status=abc: expected an HTTP status 100-599, got \"abc\"");
-  expect_error("status", "--fault status: expected an HTTP status 100-599, got true");
+  expect_error("status=101", "--fault status=101: expected a final HTTP status 200-599, got 101");
+  expect_error("status=abc",
+               "--fault status=abc: expected a final HTTP status 200-599, got \"abc\"");
+  expect_error("status", "--fault status: expected a final HTTP status 200-599, got true");
   expect_error("times=0", "--fault times=0: expected a positive number of attempts");
   expect_error("headers=[1]", "--fault headers=[1]: expected an object of strings");
 }

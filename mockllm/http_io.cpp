@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <system_error>
 
+#include "mockllm/trace.h"
+
 namespace llmconform::mockllm::http_io {
 
 bool IEquals(std::string_view a, std::string_view b) {
@@ -65,9 +67,11 @@ bool SendAll(int fd, iovec* iov, int n, std::chrono::milliseconds stall) {
   return true;
 }
 
-bool FinArrived(int fd) {
-  pollfd p{fd, POLLRDHUP, 0};
-  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+bool ConnectionFailed(int fd) {
+  // POLLHUP: both directions are shut, which a peer's FIN alone does not do
+  // (a reset, or the connection closed); POLLERR: a pending error.
+  pollfd p{fd, 0, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)) != 0;
 }
 
 httplib::Request RawHead(std::string_view head) {
@@ -103,9 +107,7 @@ httplib::Request RawHead(std::string_view head) {
 }
 
 bool SafeHeader(std::string_view name, std::string_view value) {
-  const auto bad = [](char c) { return c == '\r' || c == '\n' || c == '\0'; };
-  return !name.empty() && std::none_of(name.begin(), name.end(), bad) &&
-         std::none_of(value.begin(), value.end(), bad);
+  return !ResponseHeaderProblem(name, value);
 }
 
 std::string_view Reason(int status) {

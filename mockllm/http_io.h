@@ -39,16 +39,19 @@ bool SendAll(int fd, iovec* iov, int n, std::chrono::milliseconds stall);
 
 inline iovec Iov(std::string_view s) { return iovec{const_cast<char*>(s.data()), s.size()}; }
 
-// True when the client has sent its FIN (or reset the connection); never blocks.
-bool FinArrived(int fd);
+// True when the connection was reset or has failed (the peer is gone for
+// good); never blocks. A FIN alone is not: a client may half-close after its
+// request and still read the answer.
+bool ConnectionFailed(int fd);
 
 // The request line and headers of a head the parser refused, read line by
 // line (at most what `head` holds), so the framing check can say what was
 // wrong and the refusal can be journaled with its method and path.
 httplib::Request RawHead(std::string_view head);
 
-// False for a header that would break the response head (CR, LF or NUL in it,
-// or an empty name): such headers are left out.
+// False for a header no response may carry (ResponseHeaderProblem: a name
+// that is not an HTTP token, a control character in the value): such
+// headers are left out of the head (an upstream's, under --proxy).
 bool SafeHeader(std::string_view name, std::string_view value);
 
 // The reason phrase of a status code ("Unknown" for codes without one).

@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -34,7 +36,7 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using http_io::Clock;
-using http_io::FinArrived;
+using http_io::ConnectionFailed;
 using http_io::IEquals;
 using http_io::Iov;
 using http_io::SendAll;
@@ -172,11 +174,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool head_keep_alive = false;  // what the head says of keep-alive, once judged
   std::size_t head_bytes = 0;    // the bytes of the head the parser has taken
   bool started = false;          // a byte of the current request arrived
-  bool peer_eof = false;         // the client half-closed (or closed): no bytes follow the buffered
-  // The client's FIN had arrived when the current answer began: a half-close
-  // after its request, so the answer is written whole. A FIN that arrives
-  // while a provider writes means the client left (docs/mockllm-server.md).
-  bool fin_before_answer = false;
+  // The client half-closed (or closed): no bytes follow the buffered. Not
+  // its leaving: the answer is written until a write fails
+  // (docs/mockllm-server.md, "Half-close").
+  bool peer_eof = false;
   bool closed = false;
   Clock::time_point idle_deadline, head_deadline, last_progress;
   std::uint64_t gen = 0;  // I/O thread only: which wait is current
@@ -665,9 +666,6 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // Without chunked coding, closing the connection is what ends the body.
     if (a.http10 && a.answer->is_chunked_content_provider_) a.keep = false;
     a.head_only = a.req->method == "HEAD";
-    // A FIN already here is a half-close after the request: the answer is
-    // written whole (ClientLeft).
-    if (a.Provided()) fin_before_answer = peer_eof || FinArrived(fd);
   }
 
   // Runs the handler on `res`; returns `res`, or an answer of its own when
@@ -701,7 +699,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     }
     if (what.empty()) {
       if (res->status < 0) res->status = 200;
-      return res;
+      // A 1xx written as the answer leaves the client waiting for the real
+      // one, or taking the next pipelined answer for it.
+      if (res->status >= 200 && res->status <= 599) return res;
+      what = Format("the answer's status {} is not a final HTTP status (200-599)", res->status);
     }
     auto own = std::make_shared<httplib::Response>();
     AnswerJson(*own, 500,
@@ -725,7 +726,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return std::chrono::milliseconds(owner.options.write_timeout_ms);
   }
 
-  bool ClientLeft() const { return !fin_before_answer && FinArrived(fd); }
+  // The client is gone for good: a reset, not a FIN (a half-close after the
+  // request still reads the answer, however long it takes to come).
+  bool ClientLeft() const { return ConnectionFailed(fd); }
 
   // Worker: writes an answer whose body a content provider gives. Its head
   // leaves with the provider's first write — a zero-length write sends it
@@ -760,7 +763,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       return write_ok;
     };
     httplib::DataSink sink;
-    sink.is_writable = [&] { return write_ok; };
+    // False once a write failed or the connection was reset since.
+    sink.is_writable = [&] { return write_ok && !ClientLeft(); };
     if (res.is_chunked_content_provider_) {
       sink.write = [&](const char* data, std::size_t n) {
         if (!write_ok || ClientLeft()) return write_ok = false;
@@ -896,6 +900,46 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
 
 HttpListener::HttpListener() : impl_(std::make_unique<Impl>()) {}
 HttpListener::~HttpListener() { Stop(); }
+
+OpenFileLimit RaiseOpenFileLimit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_NOFILE, &r) != 0) return {};
+  OpenFileLimit out{.before = r.rlim_cur, .now = r.rlim_cur};
+  if (r.rlim_cur < r.rlim_max) {
+    rlimit raised = r;
+    raised.rlim_cur = r.rlim_max;
+    // The hard limit may be RLIM_INFINITY, which Linux does not take for
+    // RLIMIT_NOFILE: then the most it does take (fs.nr_open).
+    if (::setrlimit(RLIMIT_NOFILE, &raised) != 0) {
+      std::uint64_t nr_open = 0;
+      if (std::FILE* f = std::fopen("/proc/sys/fs/nr_open", "r")) {
+        if (std::fscanf(f, "%lu", &nr_open) != 1) nr_open = 0;
+        std::fclose(f);
+      }
+      raised.rlim_cur = std::min<rlim_t>(r.rlim_max, nr_open);
+      if (raised.rlim_cur <= r.rlim_cur || ::setrlimit(RLIMIT_NOFILE, &raised) != 0) return out;
+    }
+    out.now = raised.rlim_cur;
+  }
+  return out;
+}
+
+std::uint64_t OpenDescriptors() {
+  std::error_code ec;
+  std::uint64_t n = 0;
+  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end;
+       it.increment(ec))
+    ++n;
+  return ec ? 0 : n;
+}
+
+int ConnectionsWithin(int requested, std::uint64_t limit, std::uint64_t in_use) {
+  requested = std::max(requested, 1);
+  const std::uint64_t taken = in_use + kReservedDescriptors;
+  const std::uint64_t room = limit > taken ? limit - taken : 1;
+  return static_cast<int>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(static_cast<std::uint64_t>(requested), room)));
+}
 
 std::optional<std::string> CheckFraming(httplib::Headers& headers) {
   const auto lengths = headers.equal_range("Content-Length");

@@ -25,8 +25,9 @@
 // Framing (RFC 9112): no Content-Length and no Transfer-Encoding is an empty
 // body; a Content-Length that is not a decimal number, two different ones, or
 // one beside Transfer-Encoding is answered 400 and the connection closed. A
-// complete request followed by the client's half-close is answered, then the
-// connection is closed. `Expect: 100-continue` is honoured; pipelined
+// complete request followed by the client's half-close is answered (a FIN is
+// not the client leaving: a failed write or a reset is), then the connection
+// is closed. `Expect: 100-continue` is honoured; pipelined
 // requests are answered in order. A chunked body's trailer is read and
 // dropped: its fields never join the head's (the handler sees the head's).
 //
@@ -37,11 +38,13 @@
 // (size line, bytes and CRLF gathered), so recorded piece boundaries reach
 // the wire. TCP_NODELAY is on. What the listener refuses before the handler
 // runs (400, 408, 413, 431) is answered in OpenAI's error form and reported
-// to `on_refused`; an exception in the handler becomes a 500 in the same form.
+// to `on_refused`; an exception in the handler, or an answer whose status is
+// not a final one (200-599), becomes a 500 in the same form.
 #pragma once
 
 #include <httplib.h>
 
+#include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -107,6 +110,26 @@ class HttpListener {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Open files (every connection is one): `serve` raises its soft
+// RLIMIT_NOFILE to the hard limit at start (Debian's soft default of 1024 is
+// below the default --max-connections 4096: past it a newcomer waited for the
+// read timeout instead of the promised 503) and clamps --max-connections to
+// what the limit leaves, saying so on stderr.
+struct OpenFileLimit {
+  std::uint64_t before = 0;  // the soft limit found
+  std::uint64_t now = 0;     // the soft limit after raising it (the hard one, when allowed)
+};
+// Raises the soft limit to the hard one (as far as the system allows).
+OpenFileLimit RaiseOpenFileLimit();
+// Descriptors the process has open now (0 when /proc/self/fd cannot be read).
+std::uint64_t OpenDescriptors();
+// Descriptors kept free beside the connections: trace and journal files,
+// the proxy's and recorder's upstream connections, the listener's own.
+inline constexpr std::uint64_t kReservedDescriptors = 64;
+// The most of `requested` connections that fit in `limit` open files with
+// `in_use` open already and kReservedDescriptors kept free; at least 1.
+int ConnectionsWithin(int requested, std::uint64_t limit, std::uint64_t in_use);
 
 // Judges a request's body framing from its head: a missing Content-Length
 // without Transfer-Encoding is added as 0 (RFC 9112 §6.3: an empty body); a

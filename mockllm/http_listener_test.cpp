@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -109,6 +110,63 @@ TEST(FinishOnWorker, ASecondRequestIsAnsweredWhileTheFirstOnesWorkIsPending) {
   EXPECT_EQ(quick->body, "quick");
   EXPECT_EQ(first_status, 201);
   EXPECT_EQ(first_body, "after the second");
+}
+
+TEST(OpenFiles, ConnectionsFitWhatTheLimitLeaves) {
+  EXPECT_EQ(ConnectionsWithin(4096, 1024, 10), 1024 - 10 - static_cast<int>(kReservedDescriptors));
+  EXPECT_EQ(ConnectionsWithin(100, 1 << 20, 10), 100);
+  EXPECT_EQ(ConnectionsWithin(4096, 10, 100), 1);  // never none
+  EXPECT_EQ(ConnectionsWithin(0, 1024, 10), 1);
+  EXPECT_GT(OpenDescriptors(), 2u);  // stdin, stdout, stderr at least
+}
+
+TEST(OpenFiles, TheSoftLimitIsRaisedToTheHardOne) {
+  rlimit r{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &r), 0);
+  if (r.rlim_max < 512) GTEST_SKIP() << "the hard limit is " << r.rlim_max;
+  rlimit low = r;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  const OpenFileLimit files = RaiseOpenFileLimit();
+  EXPECT_EQ(files.before, 256u);
+  EXPECT_GT(files.now, 256u);
+  rlimit now{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &now), 0);
+  EXPECT_EQ(now.rlim_cur, files.now);
+  if (r.rlim_max != RLIM_INFINITY) EXPECT_EQ(files.now, r.rlim_max);
+  ::setrlimit(RLIMIT_NOFILE, &r);  // as it was
+}
+
+// Whatever a handler passes on (an upstream's answer under --proxy): a 1xx is
+// never the final answer, and a header no response may carry is left out.
+TEST(HttpListener, OnlyFinalStatusesAndWellFormedHeadersLeave) {
+  HttpListener listener;
+  auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0},
+                             [&](const httplib::Request& req, httplib::Response& res) {
+                               res.set_content("{}", "application/json");
+                               res.set_header("X-Kept", "a\tb");
+                               res.set_header("X:Injected", "1");
+                               res.set_header("Content-Length ", "3");
+                               res.set_header("X-Vt", "1\x0b" "2");
+                               res.status = req.path == "/informational" ? 101 : 200;
+                             });
+  ASSERT_TRUE(port) << port.error().message;
+  httplib::Client client("127.0.0.1", *port);
+  client.set_read_timeout(10, 0);
+  auto ok = client.Get("/ok");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 200);
+  EXPECT_EQ(ok->get_header_value("X-Kept"), "a\tb");
+  EXPECT_FALSE(ok->has_header("X:Injected"));
+  EXPECT_FALSE(ok->has_header("X"));
+  EXPECT_FALSE(ok->has_header("X-Vt"));
+  EXPECT_EQ(ok->get_header_value("Content-Length"), "2");
+  EXPECT_EQ(ok->body, "{}");
+  auto informational = client.Get("/informational");
+  ASSERT_TRUE(informational);
+  EXPECT_EQ(informational->status, 500);
+  EXPECT_NE(informational->body.find("status 101 is not a final HTTP status"), std::string::npos)
+      << informational->body;
   listener.Stop();
 }
 

@@ -233,7 +233,9 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
     HeaderObject response_headers;
     for (const auto& [n, v] : e.response_headers) {
       std::string lower = Lower(n);
-      if (lower.starts_with(':') || HopByHop(lower)) continue;
+      // Framing is the replaying server's; a header no response can carry
+      // (a name that is no token, a control character) would not load.
+      if (lower.starts_with(':') || HopByHop(lower) || ResponseHeaderProblem(lower, v)) continue;
       response_headers.Set(lower, redactor.HeaderValue(lower, v));
     }
     x.response.headers = std::move(response_headers).Take();
@@ -498,11 +500,12 @@ std::expected<int, YamlProblem> StatusOf(const YAML::Node& response) {
   int code = 0;
   const std::string& t = s.Scalar();
   const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), code);
-  // 100-599, the range a trace holds (docs/trace-format.md): an import must
+  // 200-599, the range a trace holds (docs/trace-format.md): an import must
   // write a trace its own reader takes.
-  if (ec != std::errc() || p != t.data() + t.size() || code < 100 || code > 599) {
+  if (ec != std::errc() || p != t.data() + t.size() || code < 200 || code > 599) {
     return std::unexpected(YamlProblem{
-        s.Mark(), Format("response.status: expected an HTTP status code 100-599, got \"{}\"", t)});
+        s.Mark(),
+        Format("response.status: expected a final HTTP status code 200-599, got \"{}\"", t)});
   }
   return code;
 }
@@ -680,9 +683,9 @@ std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
     auto status = Need(**res, p + "/response", "status", Json::value_t::number_integer, "integer");
     if (!status) return std::unexpected(status.error());
     const double s = (*status)->get<double>();
-    if (!(s >= 100 && s <= 599))
+    if (!(s >= 200 && s <= 599))
       return std::unexpected(
-          HarProblem{p + "/response/status", "expected an HTTP status code 100-599"});
+          HarProblem{p + "/response/status", "expected a final HTTP status code 200-599"});
     e.status = static_cast<int>(s);
     auto sh = HarHeaders(**res, p + "/response");
     if (!sh) return std::unexpected(sh.error());

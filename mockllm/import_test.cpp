@@ -213,15 +213,24 @@ TEST(ImportCassette, ErrorsAreLocated) {
       "  response: {status: abc}\n",
       "s.yaml");
   EXPECT_EQ(e.error().message,
-            "s.yaml:3:22: response.status: expected an HTTP status code 100-599, got \"abc\"");
+            "s.yaml:3:22: response.status: expected a final HTTP status code 200-599, got \"abc\"");
   // Found by import_fuzz: a status of 646 imported into a trace that the
-  // trace reader (100-599) then refused.
+  // trace reader (200-599) then refused.
   e = ParseCassette(
       "interactions:\n- request: {method: POST, uri: 'http://x/v1/chat/completions'}\n"
       "  response: {status: {code: 646, message: OK}, body: {string: '{}'}}\n",
       "646.yaml");
-  EXPECT_EQ(e.error().message,
-            "646.yaml:3:29: response.status: expected an HTTP status code 100-599, got \"646\"");
+  EXPECT_EQ(
+      e.error().message,
+      "646.yaml:3:29: response.status: expected a final HTTP status code 200-599, got \"646\"");
+  // A 1xx is no final answer: no trace holds one.
+  e = ParseCassette(
+      "interactions:\n- request: {method: POST, uri: 'http://x/v1/chat/completions'}\n"
+      "  response: {status: {code: 101, message: OK}, body: {string: '{}'}}\n",
+      "101.yaml");
+  EXPECT_EQ(
+      e.error().message,
+      "101.yaml:3:29: response.status: expected a final HTTP status code 200-599, got \"101\"");
   e = ParseCassette("interactions:\n" + std::string(kCassette.substr(
                                             kCassette.find("- request:\n    body: '{\"input"))),
                     "only-embeddings.yaml");

@@ -42,12 +42,29 @@ struct LineContext {
   std::vector<std::string>& problems;
   const LineOffsets& offsets;
 
-  void Report(const std::string& pointer, const std::string& message) const {
+  std::string At(const std::string& pointer, const std::string& message) const {
     const std::size_t column = offsets.Nearest(pointer) + 1;
-    problems.push_back(Format("{}:{}:{}: {}: {}", name, line_no, column,
-                              pointer.empty() ? "/" : pointer, message));
+    return Format("{}:{}:{}: {}: {}", name, line_no, column, pointer.empty() ? "/" : pointer,
+                  message);
+  }
+  void Report(const std::string& pointer, const std::string& message) const {
+    problems.push_back(At(pointer, message));
   }
 };
+
+// The framing headers a response of the exchange line `j` carries: replay
+// leaves them out (IsFramingHeader).
+void WarnFramingHeaders(const OJson& j, const LineContext& ctx, std::vector<std::string>& out) {
+  if (!j.is_object() || !j.contains("response") || !j["response"].is_object()) return;
+  const OJson& r = j["response"];
+  if (!r.contains("headers") || !r["headers"].is_object()) return;
+  for (auto it = r["headers"].begin(); it != r["headers"].end(); ++it) {
+    if (!IsFramingHeader(it.key())) continue;
+    out.push_back(ctx.At(PointerAppend("/response/headers", it.key()),
+                         "warning: a framing header, not replayed (the server frames the answer "
+                         "itself)"));
+  }
+}
 
 void ScanText(std::string_view text, const std::string& pointer, const LineContext& ctx) {
   for (const SecretMatch& m : FindSecretsInText(text)) {
@@ -176,6 +193,11 @@ std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& par
                 at + std::to_string(i));
         }
       }
+      // Each header on its own (a bad status stops the whole check first).
+      if (r.contains("headers") && r["headers"].is_object()) {
+        for (auto it = r["headers"].begin(); it != r["headers"].end(); ++it)
+          check({{"response", {{"status", 200}, {"headers", {{it.key(), *it}}}}}});
+      }
       check({{"response", rest}});
     }
     check({{"response", r}});
@@ -219,6 +241,7 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         problems.push_back(std::move(p));
         ++report.format_errors;
       }
+      if (parsed) WarnFramingHeaders(*parsed, ctx, report.warnings);
     }
     if (parsed) {
       ScanValue(*parsed, "", ctx);

@@ -19,9 +19,12 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
 
 struct LintReport {
   std::vector<std::string> problems;  // every problem, in order, as LintTrace
-  std::size_t format_errors = 0;      // of them, format errors (the rest: secrets)
-  std::string id;                     // the header's trace id, when it has one
-  std::size_t id_line = 0;            // the header's line
+  // What replay leaves out, not a problem: a response's framing headers
+  // (IsFramingHeader), "f:2:57: /response/headers/Content-Length: warning: …".
+  std::vector<std::string> warnings;
+  std::size_t format_errors = 0;  // of them, format errors (the rest: secrets)
+  std::string id;                 // the header's trace id, when it has one
+  std::size_t id_line = 0;        // the header's line
 };
 // LintTrace with the problems counted by kind. `mockllm lint` exits 2 when
 // any file has a format error (an input error, as everywhere in llmconform),

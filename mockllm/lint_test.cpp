@@ -110,5 +110,28 @@ TEST(TraceLint, ReportsEveryProblemOfALine) {
   EXPECT_EQ(problems.size(), 7u) << all;
 }
 
+// Issue 34: a 1xx status and headers that cannot be replayed are format
+// problems, each placed; framing headers are warned about, not counted.
+TEST(TraceLint, FinalStatusesHeaderTokensAndFramingHeaders) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/x"},"response":{"status":101,"headers":{"Content-Length ":"3","x":"a\u000bb"}}})" +
+      "\n" +
+      R"({"request":{"path":"/v1/x"},"response":{"status":200,"headers":{"Transfer-Encoding":"chunked","x-ok":"1"}}})" +
+      "\n";
+  const LintReport report = LintTraceReport(text, "h.jsonl");
+  EXPECT_THAT(
+      report.problems,
+      ElementsAre("h.jsonl:2:50: /response/status: expected a final HTTP status 200-599, got 101",
+                  "h.jsonl:2:83: /response/headers/Content-Length : the header name "
+                  "\"Content-Length \" is not an HTTP token (byte 14 is 0x20)",
+                  "h.jsonl:2:91: /response/headers/x: the header value holds a control character "
+                  "(0x0b at byte 1)"));
+  EXPECT_EQ(report.format_errors, 3u);
+  EXPECT_THAT(report.warnings,
+              ElementsAre("h.jsonl:3:85: /response/headers/Transfer-Encoding: warning: a framing "
+                          "header, not replayed (the server frames the answer itself)"));
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm

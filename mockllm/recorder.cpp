@@ -129,8 +129,8 @@ struct Recorder::Impl {
       std::lock_guard lock(flow->mu);
       // No trace can hold it (nor the client's HTTP read it): refused with a
       // 502, and nothing is recorded.
-      if (r.status < 100 || r.status > 599) {
-        flow->error = Format("answered status {}, not an HTTP status (100-599)", r.status);
+      if (r.status < 200 || r.status > 599) {
+        flow->error = Format("answered status {}, not a final HTTP status (200-599)", r.status);
         return false;
       }
       flow->status = r.status;

@@ -37,8 +37,8 @@ namespace llmconform::mockllm {
 
 // The most of one upstream answer's body the recorder holds: past it the
 // exchange ends as the upstream failing (502, or the stream cut) and is not
-// recorded whole. An upstream status outside 100-599 is answered 502 and not
-// recorded: no trace could hold it.
+// recorded whole. An upstream status outside 200-599 (a 1xx is no final
+// answer) is answered 502 and not recorded: no trace could hold it.
 inline constexpr std::size_t kMaxRecordedBodyBytes = std::size_t{256} << 20;
 
 struct RecorderOptions {

@@ -248,11 +248,12 @@ TEST(Recorder, AppendsToATraceWhoseLastLineHasNoEnd) {
   EXPECT_EQ(recorded->exchanges.size(), fixture->exchanges.size() + 1);
 }
 
-TEST(Recorder, AnUpstreamStatusNoTraceCanHoldIsA502AndNotRecorded) {
+// An upstream answering `status`: a 502 to the client, nothing recorded.
+void UpstreamStatusIsA502(int status) {
   TempDir dir;
   httplib::Server upstream;
-  upstream.Post(".*", [](const httplib::Request&, httplib::Response& res) {
-    res.status = 999;
+  upstream.Post(".*", [status](const httplib::Request&, httplib::Response& res) {
+    res.status = status;
     res.set_content("{}", "application/json");
   });
   const int port = upstream.bind_to_any_port("127.0.0.1");
@@ -263,13 +264,22 @@ TEST(Recorder, AnUpstreamStatusNoTraceCanHoldIsA502AndNotRecorded) {
   ASSERT_TRUE(recorder) << recorder.error().message;
   Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
   EXPECT_EQ(r.status, 502);
-  EXPECT_NE(r.body.find("answered status 999, not an HTTP status (100-599)"), std::string::npos)
+  EXPECT_NE(r.body.find("answered status " + std::to_string(status) +
+                        ", not a final HTTP status (200-599)"),
+            std::string::npos)
       << r.body;
   (*recorder)->Stop();
   upstream.stop();
   serving.join();
   EXPECT_EQ((*recorder)->exchanges_written(), 0u);
   EXPECT_TRUE(LoadTraceFile(out)) << "the recording no longer loads";
+}
+
+TEST(Recorder, AnUpstreamStatusNoTraceCanHoldIsA502AndNotRecorded) {
+  for (const int status : {999, 101}) {
+    SCOPED_TRACE(status);
+    UpstreamStatusIsA502(status);
+  }
 }
 
 TEST(Recorder, RefusesToOverwriteAndReportsBadUpstreams) {

@@ -178,7 +178,9 @@ Exchange Redactor::Record(const WireExchange& w) const {
   HeaderObject headers;
   for (const auto& [name, value] : w.response_headers) {
     std::string lower = Lower(name);
-    if (!HopByHop(lower)) headers.Set(lower, HeaderValue(lower, value));
+    // A header no response can carry would make the trace unloadable.
+    if (!HopByHop(lower) && !ResponseHeaderProblem(lower, value))
+      headers.Set(lower, HeaderValue(lower, value));
   }
   x.response.headers = std::move(headers).Take();
   if (w.streamed) {

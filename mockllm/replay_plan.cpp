@@ -223,12 +223,13 @@ std::string RetryAfterText(double seconds) {
   return Format("{}", seconds);
 }
 
+// Content-Type is set from the plan's own; the framing headers are the
+// server's (IsFramingHeader).
 bool SkippedHeader(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return std::tolower(c); });
-  return lower == "content-type" || lower == "content-length" || lower == "transfer-encoding" ||
-         lower == "connection" || lower == "keep-alive" || lower == "content-encoding";
+  return lower == "content-type" || IsFramingHeader(lower);
 }
 
 // Runs of pieces joined into one, a new run at each stall.

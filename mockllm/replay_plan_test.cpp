@@ -42,6 +42,24 @@ TEST(ReplayPlan, NoFaultKeepsRecordedPiecesAndTimes) {
   EXPECT_EQ(p.Body(), kStream);
 }
 
+// The server frames the answer itself: what a recording says of its own
+// framing (any case) never reaches the wire beside it.
+TEST(ReplayPlan, FramingHeadersARecordingCarriesAreNotReplayed) {
+  RecordedResponse r = Stream();
+  r.headers = {{"Content-Length", "3"},      {"transfer-encoding", "chunked"},
+               {"Connection", "close"},      {"Keep-Alive", "timeout=5"},
+               {"TE", "trailers"},           {"Trailer", "x-checksum"},
+               {"Upgrade", "h2c"},           {"Proxy-Connection", "keep-alive"},
+               {"Content-Encoding", "gzip"}, {"x-request-id", "req_9"}};
+  const ResponsePlan p = PlanResponse(r, Fault{}, 1);
+  ASSERT_EQ(p.headers.size(), 1u);
+  EXPECT_EQ(p.headers[0], (std::pair<std::string, std::string>{"x-request-id", "req_9"}));
+  const ResponsePlan faulted =
+      PlanResponse(r, F({{"status", 503}, {"headers", {{"Upgrade", "h2c"}, {"x-a", "1"}}}}), 1);
+  ASSERT_EQ(faulted.headers.size(), 1u);
+  EXPECT_EQ(faulted.headers[0].first, "x-a");
+}
+
 TEST(ReplayPlan, JsonBodyDefaultsItsContentType) {
   RecordedResponse r;
   r.body = OJson{{"b", 1}, {"a", 2}};

@@ -31,13 +31,42 @@ using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
 
-bool IsJsonContentType(std::string_view ct) {
-  std::string lower(ct);
+std::string Lower(std::string_view s) {
+  std::string lower(s);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const auto semi = lower.find(';');
-  const std::string type = lower.substr(0, semi);
+  return lower;
+}
+
+// The media type of a Content-Type value, lower-cased, parameters and
+// surrounding blanks left out.
+std::string MediaType(std::string_view ct) {
+  std::string type = Lower(ct.substr(0, ct.find(';')));
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!type.empty() && blank(type.back())) type.pop_back();
+  while (!type.empty() && blank(type.front())) type.erase(0, 1);
+  return type;
+}
+
+bool IsJsonContentType(std::string_view ct) {
+  const std::string type = MediaType(ct);
   return type == "application/json" ||
          (type.starts_with("application/") && type.ends_with("+json"));
+}
+
+// What an admin write may be sent as: JSON, or a trace file's JSON Lines.
+bool IsAdminContentType(std::string_view ct) {
+  const std::string type = MediaType(ct);
+  return IsJsonContentType(ct) || type == "application/x-ndjson" || type == "application/jsonl";
+}
+
+// The name of a Host header value: "[::1]:8080" -> "::1", "a.example:80" ->
+// "a.example", lower-cased.
+std::string HostName(std::string_view host) {
+  if (host.starts_with('[')) {
+    const auto close = host.find(']');
+    return Lower(host.substr(1, close == std::string_view::npos ? close : close - 1));
+  }
+  return Lower(host.substr(0, host.rfind(':')));
 }
 
 // Request headers for the journal, secrets redacted.
@@ -165,6 +194,72 @@ struct Server::Impl {
     for (const auto& [key, value] : req.params) admin.params.emplace(key, value);
     AdminAnswer answer = mockllm::HandleAdmin(*book, journal, admin);
     Answer(res, answer.status, answer.body);
+  }
+
+  // The admin guard (server.h): the status and error body refusing `req`, or
+  // nullopt when it may use the admin API.
+  std::optional<std::pair<int, Json>> AdminGuard(const httplib::Request& req) const {
+    if (req.has_header("Host")) {
+      const std::string host = req.get_header_value("Host");
+      const std::string name = HostName(host);
+      const std::string listening =
+          options.host.starts_with('[') ? HostName(options.host) : Lower(options.host);
+      bool allowed =
+          name == "localhost" || name == "127.0.0.1" || name == "::1" || name == listening;
+      for (const std::string& h : options.allow_hosts) allowed = allowed || name == Lower(h);
+      if (!allowed) {
+        return std::pair{
+            403, MakeErrorJson(Format("Host \"{}\" is not this server's address: the admin API "
+                                      "answers {} and loopback names (allow another with "
+                                      "--allow-host NAME)",
+                                      CapText(host, kMaxQuotedBytes), options.host),
+                               "mockllm_admin_refused", nullptr, "host_not_allowed")};
+      }
+    }
+    if (const std::string origin = req.get_header_value("Origin");
+        !OriginAllowed(options.cors, origin)) {
+      return std::pair{403, MakeErrorJson(Format("Origin \"{}\" may not use the admin API ({})",
+                                                 CapText(origin, kMaxQuotedBytes),
+                                                 options.cors.empty()
+                                                     ? std::string("no --cors origin is allowed")
+                                                     : Format("--cors allows {}", options.cors)),
+                                          "mockllm_admin_refused", nullptr, "origin_not_allowed")};
+    }
+    // A POST is what a page can send without a preflight (as text/plain, a
+    // form); another method always has one, so only a body it carries is held
+    // to the same types.
+    const bool write = req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS";
+    if (write && (req.method == "POST" || !req.body.empty() || req.has_header("Content-Type")) &&
+        !IsAdminContentType(req.get_header_value("Content-Type"))) {
+      return std::pair{
+          415, MakeErrorJson(
+                   Format("{} {}: an admin write must be sent with Content-Type: application/json "
+                          "(got \"{}\")",
+                          CapText(req.method, kMaxQuotedBytes), CapText(req.path, kMaxQuotedBytes),
+                          CapText(req.get_header_value("Content-Type"), kMaxQuotedBytes)),
+                   "invalid_request_error", nullptr, "unsupported_content_type")};
+    }
+    return std::nullopt;
+  }
+
+  // ServerOptions::admin_api is false: the request changes nothing and is
+  // journaled with the finding admin_request.
+  void RefuseAdmin(const httplib::Request& req, httplib::Response& res, const Route& route) {
+    const std::string message =
+        Format("{} {}: mockllm's admin API is closed while it judges a client",
+               CapText(req.method, kMaxQuotedBytes), CapText(route.path, kMaxQuotedBytes));
+    JournalEntry entry;
+    entry.method = req.method;
+    entry.path = route.path;
+    entry.headers = JournalHeaders(req.headers);
+    if (!req.body.empty()) {
+      entry.body = BodyValue(req.body);
+      RedactSecrets(entry.body);
+    }
+    entry.status = 403;
+    entry.findings.push_back(Finding{"admin_request", message});
+    journal.Append(std::move(entry));
+    Answer(res, 403, MakeErrorJson(message, "mockllm_admin_closed"));
   }
 
   // Forgets sessions and journal, and hands the freed memory back to the
@@ -354,7 +449,11 @@ struct Server::Impl {
         res.set_header(name, value);
     }
     const Route route = Resolve(req.target);
-    if (route.kind == Route::Kind::kAdmin) return HandleAdmin(req, res, route);
+    if (route.kind == Route::Kind::kAdmin) {
+      if (!options.admin_api) return RefuseAdmin(req, res, route);
+      if (auto refusal = AdminGuard(req)) return Answer(res, refusal->first, refusal->second);
+      return HandleAdmin(req, res, route);
+    }
 
     const bool pinned = route.kind == Route::Kind::kPinned;
     std::string session = SessionOf(req);
@@ -543,7 +642,8 @@ struct Server::Impl {
     return stopping ? "stopped" : "client_disconnected";
   }
 
-  // Writes the plan's pieces on time; false when the response ends early.
+  // Writes the plan's pieces on time; false when the response ends early
+  // (its outcome set). Whole: Finished says whether it left.
   bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
                    Clock::time_point start) {
     const bool burst = options.speed == 0 && !options.piecewise;
@@ -562,6 +662,15 @@ struct Server::Impl {
       }
     }
     if (plan.cut) return SetOutcome(seq, "cut"), false;
+    return true;
+  }
+
+  // After the last piece of a whole answer (before a stream's last chunk, so
+  // that a client that has read it finds it so in the journal): complete,
+  // unless a write failed or the connection was reset meanwhile (a client
+  // that closed rather than half-closed).
+  bool Finished(std::uint64_t seq, httplib::DataSink& sink) {
+    if (!sink.is_writable()) return SetOutcome(seq, WriteFailed()), false;
     SetOutcome(seq, "complete");
     return true;
   }
@@ -631,8 +740,10 @@ struct Server::Impl {
     if (plan.chunked) {
       res.set_chunked_content_provider(
           plan.content_type, [this, &plan, keep, seq, begin](std::size_t, httplib::DataSink& sink) {
-            if (!WritePieces(plan, sink, seq, begin(sink))) return false;
+            if (!WritePieces(plan, sink, seq, begin(sink)) || !Finished(seq, sink)) return false;
             sink.done();
+            // The last chunk did not leave: amended.
+            if (!sink.is_writable()) return SetOutcome(seq, WriteFailed()), false;
             return true;
           });
     } else if (plan.content_length == 0) {
@@ -654,20 +765,26 @@ struct Server::Impl {
       res.set_content_provider(
           plan.content_length, plan.content_type,
           [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink& sink) {
-            return WritePieces(plan, sink, seq, begin(sink));
+            return WritePieces(plan, sink, seq, begin(sink)) && Finished(seq, sink);
           });
     }
   }
 
   // Journals what the HTTP layer refused before the handler ran.
   void Refused(const httplib::Request& req, int status, const std::string& message) {
-    if (req.path.starts_with("/__admin")) return;
+    const bool admin = req.path.starts_with("/__admin");
+    if (admin && options.admin_api) return;
     JournalEntry entry;
     entry.method = req.method;
     entry.path = req.path;
     entry.headers = JournalHeaders(req.headers);
     entry.status = status;
     entry.findings.push_back(Finding{"malformed_request", message});
+    if (admin) {
+      entry.findings.push_back(Finding{"admin_request",
+                                       "a request to mockllm's admin API, closed while it judges a "
+                                       "client"});
+    }
     journal.Append(std::move(entry));
   }
 

@@ -30,6 +30,16 @@
 //                                 (a body is optional: no Content-Length is an
 //                                 empty body)
 //   OPTIONS (with `cors`)         CORS preflight (mockllm/cors.h)
+// Admin guard (a web page must not drive or read a local mockllm, DNS
+// rebinding included; the chat routes are not guarded): an /__admin request
+// whose Host names neither the listening address, a loopback name
+// (localhost, 127.0.0.1, [::1]) nor one of allow_hosts (the name compared,
+// case-insensitively; any port) is answered 403 mockllm_admin_refused, as is
+// one with an Origin that `cors` does not allow (any Origin without cors); an
+// admin POST (and any other write with a body or a Content-Type) without a
+// JSON Content-Type (application/json, application/*+json,
+// application/x-ndjson, application/jsonl), which a page cannot send without
+// a preflight, is 415.
 // Dialects: a request's X-Mockllm-Dialect: NAME header (or
 // ServerOptions::dialect) has the replayed reply rewritten into that
 // provider's wire shape (mockllm/dialect_rewrite.h), faults applied on top;
@@ -44,7 +54,8 @@
 // (malformed JSON 400, wrong content type 415, body over the limit 413,
 // unknown route 404).
 //
-// Journal: a JSON array, one entry a request (admin requests excepted):
+// Journal: a JSON array, one entry a request (admin requests excepted, but
+// for those refused while ServerOptions::admin_api is false):
 //   {"seq":1, "session":"default"|null, "trace":"id"|null, "method":"POST",
 //    "path":"/t/x/v1/chat/completions",
 //    "request":{"headers":{lower-case name: value, secrets "[redacted]"},
@@ -129,6 +140,14 @@ struct ServerOptions {
   int keep_alive_seconds = 1;    // idle keep-alive connections close after this
   int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
   std::string cors;              // "*" or an origin: CORS headers and preflights ("": none)
+  // Host names the admin API answers besides the listening address and the
+  // loopback ones (localhost, 127.0.0.1, ::1): see "Admin guard" above.
+  std::vector<std::string> allow_hosts;
+  // false: the /__admin routes are closed (the harness's gated server, `run
+  // --client-cmd`, where the client under test must not change what judges
+  // it): every request to one is answered 403 (mockllm_admin_closed),
+  // changes nothing, and is journaled with the finding admin_request.
+  bool admin_api = true;
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file
   // Replies rewritten into this dialect (mockllm/dialect_rewrite.h; "" or

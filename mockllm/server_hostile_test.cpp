@@ -125,7 +125,10 @@ TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
   EXPECT_EQ(again->status, 200);
   // The README's own reset: a POST without a body or Content-Length.
   EXPECT_THAT(
-      Exchange(s->port(), "POST /__admin/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      Exchange(
+          s->port(),
+          "POST /__admin/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+          "Connection: close\r\n\r\n"),
       StartsWith("HTTP/1.1 200"));
   EXPECT_EQ(Health(*s)["sessions"], 0);
 }
@@ -521,6 +524,70 @@ TEST(HostileServer, AnEndlessChunkSizeLineIsRefusedNotBuffered) {
   EXPECT_THAT(reply, HasSubstr("longer than 65536 bytes"));
 }
 
+// A request on a connection it closes: `headers` after the Host line.
+std::string RawRequest(const std::string& method, const std::string& path, const std::string& host,
+                       const std::string& headers, const std::string& body = "") {
+  return method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + headers +
+         "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+// Issue 34: a page (a form post, a no-cors fetch, a DNS-rebound name) could
+// load traces, reset the journal and read the prompts in it.
+TEST(HostileServer, TheAdminApiAnswersNoWebPageAndTheChatRoutesAnswerAsBefore) {
+  auto s = Start({.cors = "http://localhost:5173", .allow_hosts = {"mock.internal"}});
+  const int port = s->port();
+  const std::string local = "127.0.0.1:" + std::to_string(port);
+  const std::string json = "Content-Type: application/json\r\n";
+  const std::string stub =
+      R"({"id":"evil","request":{"method":"POST","path":"/v1/x"},"response":{"status":200}})";
+  ASSERT_THAT(Exchange(port, RawRequest("POST", "/v1/chat/completions", local, json, kBody)),
+              StartsWith("HTTP/1.1 200"));
+  // A simple request (text/plain, no preflight) from a foreign page.
+  EXPECT_THAT(
+      Exchange(port,
+               RawRequest("POST", "/__admin/traces", "evil.example",
+                          "Content-Type: text/plain\r\nOrigin: http://evil.example\r\n", stub)),
+      StartsWith("HTTP/1.1 403"));
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/traces", local,
+                                        "Content-Type: text/plain\r\n", stub)),
+              AllOf(StartsWith("HTTP/1.1 415"), HasSubstr("application/json")));
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local, "")),
+              StartsWith("HTTP/1.1 415"));
+  // An Origin --cors does not allow, even with the right Host and type.
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local,
+                                        json + "Origin: http://evil.example\r\n")),
+              AllOf(StartsWith("HTTP/1.1 403"), HasSubstr("origin_not_allowed")));
+  // A rebound name reads nothing (the journal holds prompts).
+  EXPECT_THAT(
+      Exchange(port,
+               RawRequest("GET", "/__admin/journal", "evil.example:" + std::to_string(port), "")),
+      AllOf(StartsWith("HTTP/1.1 403"), HasSubstr("host_not_allowed"), Not(HasSubstr("\"hi\""))));
+  EXPECT_EQ(s->Journal().size(), 1u);  // nothing was reset
+  EXPECT_THAT(Exchange(port, RawRequest("DELETE", "/__admin/traces/demo", "evil.example", "")),
+              StartsWith("HTTP/1.1 403"));
+  // What is allowed: the listening address, loopback names, --allow-host,
+  // the --cors origin; a bodiless DELETE needs no type.
+  EXPECT_THAT(Exchange(port, RawRequest("GET", "/__admin/journal", local, "")),
+              AllOf(StartsWith("HTTP/1.1 200"), HasSubstr("\"hi\"")));
+  EXPECT_THAT(
+      Exchange(port, RawRequest("GET", "/__admin/health", "LOCALHOST:" + std::to_string(port), "")),
+      StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(Exchange(port, RawRequest("GET", "/__admin/health", "mock.internal", "")),
+              StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/traces", local, json, stub)),
+              StartsWith("HTTP/1.1 201"));
+  EXPECT_THAT(Exchange(port, RawRequest("DELETE", "/__admin/traces/evil", "[::1]", "")),
+              StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local,
+                                        json + "Origin: http://localhost:5173\r\n")),
+              StartsWith("HTTP/1.1 200"));
+  EXPECT_EQ(s->Journal().size(), 0u);
+  // The chat routes answer any Host and Origin as before.
+  EXPECT_THAT(Exchange(port, RawRequest("POST", "/v1/chat/completions", "evil.example",
+                                        json + "Origin: http://evil.example\r\n", kBody)),
+              StartsWith("HTTP/1.1 200"));
+}
+
 // cpp-httplib 0.11's server checked that a socket was alive with a peek
 // before it wrote, took the client's half-close for a closed connection and
 // dropped the answer 12 times in 20 (docs/mockllm-server.md).
@@ -532,6 +599,58 @@ TEST(HostileServer, ACompleteRequestFollowedByAHalfCloseIsAnswered) {
     if (reply.starts_with("HTTP/1.1 200")) ++answered;
   }
   EXPECT_EQ(answered, 20);
+}
+
+// Issue 34: a FIN that reached the server after the answer had begun (a
+// timed answer: a delay, --speed) was taken for the client leaving, and 12
+// of 20 such clients got an empty reply. A FIN is not abandonment: the
+// answer is written until a write fails.
+TEST(HostileServer, AHalfCloseWhileATimedAnswerWaitsIsAnswered) {
+  auto s = Start({.fault = OJson{{"delay_ms", 100}}});
+  int answered = 0;
+  for (int i = 0; i < 20; ++i) {
+    const std::string reply = Exchange(s->port(), kChatRequest, /*half_close=*/true);
+    if (reply.starts_with("HTTP/1.1 200") && reply.ends_with(R"({"id":"c1","choices":[]})"))
+      ++answered;
+  }
+  EXPECT_EQ(answered, 20);
+  const nlohmann::json journal = s->Journal();
+  ASSERT_EQ(journal.size(), 20u);
+  for (const auto& e : journal) EXPECT_EQ(e["response"]["outcome"], "complete") << e.dump();
+}
+
+// HTTP/1.0 has no chunked coding: a stream, timed or not, and the streamed
+// journal reach an HTTP/1.0 client as bytes ended by the close.
+TEST(HostileServer, Http10ClientsGetACloseDelimitedBodyNotChunks) {
+  constexpr std::string_view kStreamTrace =
+      R"({"format":"llmconform-trace/1","id":"s","origin":"synthesized"}
+{"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","stream":true}},"response":{"status":200,"headers":{"content-type":"text/event-stream"},"chunks":[{"t_ms":0,"raw":"data: {\"n\":1}\n\n"},{"t_ms":5,"raw":"data: [DONE]\n\n"}]}}
+)";
+  const std::string body = R"({"model":"m","stream":true})";
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+      "Content-Type: application/json\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
+  for (const bool timed : {false, true}) {
+    auto t = ParseTrace(kStreamTrace, "s.jsonl");
+    ASSERT_TRUE(t) << t.error().message;
+    ServerOptions options;
+    if (timed) options.speed = 1;
+    auto s = Server::Start({*t}, options);
+    ASSERT_TRUE(s) << s.error().message;
+    const std::string reply = Exchange((*s)->port(), request);
+    const auto head_end = reply.find("\r\n\r\n");
+    ASSERT_NE(head_end, std::string::npos) << reply;
+    const std::string head = reply.substr(0, head_end);
+    EXPECT_THAT(head, StartsWith("HTTP/1.1 200")) << timed;
+    EXPECT_THAT(head, Not(HasSubstr("chunked"))) << timed;
+    EXPECT_EQ(reply.substr(head_end + 4), "data: {\"n\":1}\n\ndata: [DONE]\n\n") << timed;
+    const std::string journal =
+        Exchange((*s)->port(), "GET /__admin/journal HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    EXPECT_THAT(journal, Not(HasSubstr("chunked")));
+    EXPECT_THAT(journal, HasSubstr("\r\n\r\n[{"));
+    EXPECT_TRUE(journal.ends_with("]")) << journal;
+  }
 }
 
 // Opens a connection, sends one complete request and keeps the connection
@@ -557,7 +676,7 @@ TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
     if (fd >= 0) held.push_back(fd);
   }
   EXPECT_THAT(Exchange(s->port(),
-                       "GET /__admin/health HTTP/1.1\r\nHost: x\r\n"
+                       "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                        "Connection: close\r\n\r\n"),
               StartsWith("HTTP/1.1 200"));
   for (int fd : held) ::close(fd);
@@ -609,7 +728,7 @@ TEST(HostileServer, AHeadThatTricklesInIsCutOffAtItsDeadlineWith408) {
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 408"));
   EXPECT_THAT(reply, HasSubstr("request_timeout"));
   // The server goes on.
-  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n", true),
+  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
               StartsWith("HTTP/1.1 200"));
 }
 
@@ -632,7 +751,7 @@ TEST(HostileServer, AHeadPast64KiBIsAnswered431) {
   ASSERT_EQ(journal.size(), 2u);
   EXPECT_EQ(journal[0]["response"]["status"], 431);
   EXPECT_EQ(journal[0]["findings"][0]["rule"], "malformed_request");
-  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n", true),
+  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
               StartsWith("HTTP/1.1 200"));
 }
 
@@ -663,8 +782,8 @@ TEST(HostileServer, AHeadRefusedInALaterReadIsJournaledWithItsStartLine) {
 
 TEST(HostileServer, PipelinedRequestsAreAnsweredInOrderAndHeadHasNoBody) {
   auto s = Start();
-  const std::string health = "GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n";
-  const std::string head = "HEAD /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n";
+  const std::string health = "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string head = "HEAD /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   const std::string reply = Exchange(s->port(), health + head + health, /*half_close=*/true);
   std::vector<std::size_t> starts;
   for (std::size_t at = reply.find("HTTP/1.1 "); at != std::string::npos;

@@ -33,10 +33,17 @@ std::unexpected<PointedError> Problem(std::string pointer, std::string message) 
   return std::unexpected(PointedError{std::move(pointer), std::move(message)});
 }
 
-std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string& pointer) {
+// `response`: the headers are replayed, so each must be one a response can
+// carry (ResponseHeaderProblem).
+std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string& pointer,
+                                               bool response = false) {
   if (!j.is_object()) return Expected(pointer, "object", j);
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it->is_string()) return Expected(pointer + "/" + it.key(), "string", *it);
+    const std::string at = PointerAppend(pointer, it.key());
+    if (!it->is_string()) return Expected(at, "string", *it);
+    if (!response) continue;
+    if (auto problem = ResponseHeaderProblem(it.key(), it->get_ref<const std::string&>()))
+      return Problem(at, *problem);
   }
   return j;
 }
@@ -180,18 +187,20 @@ std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
   RecordedResponse r;
   if (!j.contains("status")) return Problem("/response", "missing field \"status\"");
   if (!j["status"].is_number_integer()) return Expected("/response/status", "integer", j["status"]);
-  // Compared before it is narrowed: 4294967496 read as an int is 200.
+  // Compared before it is narrowed: 4294967496 read as an int is 200. A 1xx
+  // is no final answer (a client would wait on, or take the next answer for
+  // this one's).
   const bool in_range =
       j["status"].is_number_unsigned()
-          ? j["status"].get<std::uint64_t>() - 100 <= 499
-          : j["status"].get<std::int64_t>() >= 100 && j["status"].get<std::int64_t>() <= 599;
+          ? j["status"].get<std::uint64_t>() - 200 <= 399
+          : j["status"].get<std::int64_t>() >= 200 && j["status"].get<std::int64_t>() <= 599;
   if (!in_range) {
     return Problem("/response/status",
-                   Format("expected an HTTP status 100-599, got {}", j["status"].dump()));
+                   Format("expected a final HTTP status 200-599, got {}", j["status"].dump()));
   }
   r.status = j["status"].get<int>();
   if (j.contains("headers")) {
-    auto h = HeadersFrom(j["headers"], "/response/headers");
+    auto h = HeadersFrom(j["headers"], "/response/headers", /*response=*/true);
     if (!h) return std::unexpected(h.error());
     r.headers = *h;
   }
@@ -297,6 +306,41 @@ void MergeExtra(OJson& j, const OJson& extra) {
 std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
 
 }  // namespace
+
+std::optional<std::string> ResponseHeaderProblem(std::string_view name, std::string_view value) {
+  // tchar: "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" /
+  // "_" / "`" / "|" / "~" / DIGIT / ALPHA.
+  const auto tchar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  };
+  if (name.empty()) return "expected a header name, got an empty one";
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (tchar(name[i])) continue;
+    return Format(
+        "the header name {} is not an HTTP token (byte {} is {})",
+        nlohmann::json(std::string(name.substr(0, 64)))
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+        i,
+        static_cast<unsigned char>(name[i]) < 0x21 || static_cast<unsigned char>(name[i]) >= 0x7f
+            ? Format("0x{:02x}", static_cast<unsigned char>(name[i]))
+            : Format("'{}'", name[i]));
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f)
+      return Format("the header value holds a control character (0x{:02x} at byte {})", c, i);
+  }
+  return std::nullopt;
+}
+
+bool IsFramingHeader(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "content-length" || lower == "transfer-encoding" || lower == "connection" ||
+         lower == "keep-alive" || lower == "te" || lower == "trailer" || lower == "upgrade" ||
+         lower == "proxy-connection" || lower == "content-encoding";
+}
 
 std::string RecordedResponse::BodyBytes() const {
   if (raw) return *raw;

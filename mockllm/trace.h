@@ -149,6 +149,18 @@ void ForEachTraceLine(std::string_view text,
 // The error for a trace without a header line.
 Error EmptyTraceError(std::string_view name);
 
+// What a replayed response header must be (a trace's response.headers, a
+// fault's headers): a name that is an HTTP token (RFC 9110 §5.1) and a value
+// without control characters (a tab allowed; §5.5). The problem, or nullopt.
+std::optional<std::string> ResponseHeaderProblem(std::string_view name, std::string_view value);
+
+// The headers that frame a message rather than describe it (Content-Length,
+// Transfer-Encoding, Connection, Keep-Alive, TE, Trailer, Upgrade,
+// Proxy-Connection) and Content-Encoding (bodies are kept decoded); any
+// case. A recording may carry them; replay leaves them out, so the server's
+// own framing is the only one (`mockllm lint` warns).
+bool IsFramingHeader(std::string_view name);
+
 // The header line or one exchange line, without the line end.
 std::string WriteTraceHeader(const OJson& header);
 std::string WriteExchange(const Exchange& exchange);

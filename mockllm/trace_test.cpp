@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace llmconform::mockllm {
 namespace {
 
@@ -63,7 +66,41 @@ TEST(TraceFormat, ErrorsNameFileLineColumnAndPointer) {
       TraceText({R"({"request":{"path":"/v1/x"},"response":{"status":4294967496}})"}), "f.jsonl");
   ASSERT_FALSE(wrapped);
   EXPECT_EQ(wrapped.error().message,
-            "f.jsonl:2:50: /response/status: expected an HTTP status 100-599, got 4294967496");
+            "f.jsonl:2:50: /response/status: expected a final HTTP status 200-599, got 4294967496");
+
+  // A 1xx is no final answer.
+  auto informational = ParseTrace(
+      TraceText({R"({"request":{"path":"/v1/x"},"response":{"status":101}})"}), "f.jsonl");
+  ASSERT_FALSE(informational);
+  EXPECT_EQ(informational.error().message,
+            "f.jsonl:2:50: /response/status: expected a final HTTP status 200-599, got 101");
+
+  // Response headers are replayed: names are tokens, values hold no control
+  // character (a HAR's "Content-Length " replayed beside the real one).
+  for (const auto& [headers, says] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"Content-Length ":"3"})",
+            "/response/headers/Content-Length : the header name \"Content-Length \" is not an "
+            "HTTP token (byte 14 is 0x20)"},
+           {R"({"X:Injected":"1"})",
+            "/response/headers/X:Injected: the header name \"X:Injected\" is not an HTTP token "
+            "(byte 1 is ':')"},
+           {R"({"x-a/b":"1"})",
+            "/response/headers/x-a~1b: the header name \"x-a/b\" is not an HTTP token (byte 3 is "
+            "'/')"},
+           {R"({"x":"a\u000bb"})",
+            "/response/headers/x: the header value holds a control character (0x0b at byte 1)"}}) {
+    auto bad =
+        ParseTrace(TraceText({R"({"request":{"path":"/v1/x"},"response":{"status":200,"headers":)" +
+                              headers + "}}"}),
+                   "f.jsonl");
+    ASSERT_FALSE(bad) << headers;
+    EXPECT_NE(bad.error().message.find(says), std::string::npos) << bad.error().message;
+  }
+  // Request headers are not replayed; a tab is no control character here.
+  EXPECT_TRUE(ParseTrace(
+      TraceText(
+          {R"({"request":{"path":"/v1/x","headers":{"a b":"\u0001"}},"response":{"status":200,"headers":{"x":"a\tb"}}})"}),
+      "f.jsonl"));
 
   auto syntax = ParseTrace(TraceText({R"({"request":{"path":"/v1/x"},})"}), "f.jsonl");
   ASSERT_FALSE(syntax);
@@ -234,7 +271,7 @@ RC_GTEST_PROP(TraceFormatProperty, WriteReadWriteIsIdentical, ()) {
     x.seq = i + 1;
     x.request.path = "/v1/" + *rc::gen::arbitrary<std::string>();
     x.request.body = GenValue(3);
-    x.response.status = *rc::gen::inRange(100, 600);
+    x.response.status = *rc::gen::inRange(200, 600);
     if (*rc::gen::arbitrary<bool>()) {
       x.response.streamed = true;
       std::int64_t at = 0;

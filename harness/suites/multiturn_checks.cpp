@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 
 namespace llmconform::harness::multiturn_suite {
 namespace {
@@ -252,13 +253,8 @@ Sent MessagesSent(const Observation& obs) {
     sent.problem = Format("no messages array at {}", sent.where);
     return sent;
   }
-  for (const auto& m : *list) {
-    auto text = [&m](const char* key) {
-      const auto it = m.is_object() ? m.find(key) : m.end();
-      return it != m.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    sent.messages.push_back({text("role"), text("content")});
-  }
+  for (const auto& m : *list)
+    sent.messages.push_back({StringOf(m, "role"), StringOf(m, "content")});
   return sent;
 }
 

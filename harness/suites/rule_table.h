@@ -6,6 +6,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,12 +26,27 @@ struct RuleCheck {
 };
 
 // The rule's check applied to `c`, or an Error result when `table` has no
-// entry for the rule.
+// entry for the rule. Checks read what a client sent or wrote with typed
+// reads (base/json_fields.h, "Lenient reading") and fail on a wrong shape;
+// should one still meet a value it reads as another type, that is the
+// client's data failing the rule (a Fail naming the rule and the value's
+// type), not the harness failing (exit 3).
 template <typename Context>
 reports::CheckResult RunRuleCheck(std::span<const RuleCheck<Context>> table,
                                   const std::string& rule, const Context& c) {
   for (const auto& entry : table) {
-    if (entry.rule == rule) return entry.check(rule, c);
+    if (entry.rule != rule) continue;
+    try {
+      return entry.check(rule, c);
+    } catch (const nlohmann::json::type_error& e) {
+      return reports::CheckResult::Fail(
+          rule,
+          Format("what the client sent or wrote has a shape rule {} cannot read: {}", rule,
+                 e.what()),
+          reports::Evidence{.expected = "the shape the rule reads",
+                            .actual = e.what(),
+                            .where = "the journal and the client's outputs"});
+    }
   }
   return reports::CheckResult::Error(rule, Format("no check is implemented for rule {}", rule));
 }

@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "base/format.h"
+#include "base/json_fields.h"
+#include "base/json_read.h"
 #include "harness/suites/toolcalls_shapes.h"
 #include "protocols/toolcalls/conversation_check.h"
 #include "protocols/toolcalls/tool_schemas.h"
@@ -18,27 +20,32 @@ using reports::CheckResult;
 
 bool IsChatMode(const Scenario& s) { return s.input.value("mode", "run") == "chat"; }
 
-Json Turns(const Context& c) { return c.obs.outputs.value("turns", Json::array()); }
+// What a client wrote or sent is read with base/json_fields.h's lenient reads
+// (MemberOf, StringOf, ArrayOf): a value of another shape fails the rule that
+// reads it, never throws.
+const Json& Turns(const Context& c) { return ArrayOf(c.obs.outputs, "turns"); }
 
 // A request's tools fail TC-4.1-3 unless each is a function tool with a
 // valid name and JSON Schema parameters; nullopt when they pass.
 std::optional<CheckResult> BadTools(const std::string& rule, const SentRequest& r) {
-  const Json tools = r.body.value("tools", Json::array());
+  const Json& tools = MemberOf(r.body, "tools");
+  const std::string at = Format("journal[{}]/request/body/tools", r.index);
   if (!tools.is_array() || tools.empty()) {
     return CheckResult::Fail(rule, "a request declares no tools",
-                             {"the five function tools", tools.dump(),
-                              Format("journal[{}]/request/body/tools", r.index)});
+                             {"the five function tools", DumpJson(tools), at});
   }
-  for (const auto& t : tools) {
-    const std::string name = t.contains("function") ? t["function"].value("name", "") : "";
-    if (t.value("type", "") != "function" || !tc::IsValidFunctionName(name) ||
-        !t["function"].contains("parameters") || !t["function"]["parameters"].is_object()) {
-      return CheckResult::Fail(rule,
-                               Format("tool \"{}\" is not a function tool with a valid name and "
-                                      "JSON Schema parameters",
-                                      name),
-                               {"{type:function, function:{name, parameters}}", t.dump(),
-                                Format("journal[{}]/request/body/tools", r.index)});
+  for (std::size_t k = 0; k < tools.size(); ++k) {
+    const Json& t = tools[k];
+    const Json& fn = MemberOf(t, "function");
+    const std::string name = StringOf(fn, "name");
+    if (StringOf(t, "type") != "function" || !tc::IsValidFunctionName(name) ||
+        !MemberOf(fn, "parameters").is_object()) {
+      return CheckResult::Fail(
+          rule,
+          Format("tool {} (\"{}\") is not a function tool with a valid name "
+                 "and JSON Schema parameters",
+                 k, name),
+          {"{type:function, function:{name, parameters}}", DumpJson(t), Format("{}/{}", at, k)});
     }
   }
   return std::nullopt;
@@ -50,7 +57,7 @@ std::optional<CheckResult> BadTools(const std::string& rule, const SentRequest& 
 CheckResult CheckConversationRule(const std::string& rule, const Context& c, bool with_tools) {
   std::size_t tool_messages = 0;
   for (const auto& r : c.requests) {
-    for (const auto& m : r.messages()) tool_messages += m.value("role", "") == "tool";
+    for (const auto& m : r.messages()) tool_messages += StringOf(m, "role") == "tool";
     for (const auto& f : tc::CheckConversation(r.messages())) {
       if (f.rule == rule)
         return CheckResult::Fail(rule, f.message, {"no finding", f.message, r.where()});
@@ -76,10 +83,11 @@ CheckResult CheckToolsDeclared(const std::string& rule, const Context& c) {
 // TC-7-1: every reply with tool calls is followed by another request.
 CheckResult CheckLoop(const std::string& rule, const Context& c) {
   const std::vector<SentRequest>& requests = c.requests;
-  const Json turns = Turns(c);
+  const Json& turns = Turns(c);
   for (std::size_t i = 0; i < turns.size(); ++i) {
-    const Json& a = turns[i]["response"]["assistant"];
-    const bool has_calls = a.is_object() && a.contains("tool_calls") && !a["tool_calls"].empty();
+    const Json& a = MemberOf(MemberOf(turns[i], "response"), "assistant");
+    const Json& calls = MemberOf(a, "tool_calls");
+    const bool has_calls = !calls.is_null() && !calls.empty();
     if (has_calls && i + 1 >= requests.size()) {
       return CheckResult::Fail(
           rule, Format("reply {} had tool calls but no request followed it", i + 1),
@@ -94,23 +102,23 @@ CheckResult CheckLoop(const std::string& rule, const Context& c) {
 // TC-8-1: reasoning_content goes back with its assistant message.
 CheckResult CheckReasoningSentBack(const std::string& rule, const Context& c) {
   const std::vector<SentRequest>& requests = c.requests;
-  const Json turns = Turns(c);
+  const Json& turns = Turns(c);
   int checked = 0;
   for (std::size_t i = 0; i < turns.size(); ++i) {
-    const Json& a = turns[i]["response"]["assistant"];
+    const Json& a = MemberOf(MemberOf(turns[i], "response"), "assistant");
     if (!a.is_object() || !a.contains("reasoning_content")) continue;
     for (std::size_t k = i + 1; k < requests.size(); ++k) {
       for (const auto& m : requests[k].messages()) {
-        if (m.value("role", "") != "assistant" ||
-            m.value("tool_calls", Json()) != a.value("tool_calls", Json()) ||
-            m.value("content", Json()) != a.value("content", Json())) {
+        if (StringOf(m, "role") != "assistant" ||
+            MemberOf(m, "tool_calls") != MemberOf(a, "tool_calls") ||
+            MemberOf(m, "content") != MemberOf(a, "content")) {
           continue;
         }
         ++checked;
-        if (m.value("reasoning_content", Json()) != a["reasoning_content"]) {
+        if (MemberOf(m, "reasoning_content") != a["reasoning_content"]) {
           return CheckResult::Fail(
               rule, Format("reply {}'s reasoning_content was not sent back", i + 1),
-              {a["reasoning_content"].dump(), m.value("reasoning_content", Json()).dump(),
+              {DumpJson(a["reasoning_content"]), DumpJson(MemberOf(m, "reasoning_content")),
                requests[k].where()});
         }
       }
@@ -125,7 +133,7 @@ CheckResult CheckReasoningSentBack(const std::string& rule, const Context& c) {
 // TC-4.2-1: one EngineTurn per LLM call, recording the request sent.
 CheckResult CheckEngineTurns(const std::string& rule, const Context& c) {
   const std::vector<SentRequest>& requests = c.requests;
-  const Json turns = Turns(c);
+  const Json& turns = Turns(c);
   if (turns.size() != requests.size()) {
     return CheckResult::Fail(
         rule, "the engine did not record one EngineTurn per LLM call",
@@ -138,7 +146,7 @@ CheckResult CheckEngineTurns(const std::string& rule, const Context& c) {
                                  {key, "nothing", Format("outputs/turns/{}", i)});
       }
     }
-    if (turns[i]["request"]["messages"] != requests[i].messages()) {
+    if (MemberOf(MemberOf(turns[i], "request"), "messages") != requests[i].messages()) {
       return CheckResult::Fail(
           rule, Format("EngineTurn {} does not record the messages sent", i + 1),
           {"the journal's messages", "other messages", Format("outputs/turns/{}", i)});
@@ -153,17 +161,16 @@ CheckResult CheckPhase(const std::string& rule, const Context& c) {
   const Json& outputs = c.obs.outputs;
   const Json& expect = c.scenario.expect;
   const std::string want = expect.value("phase", "");
-  const std::string got = outputs.value("phase", "");
+  const std::string got = StringOf(outputs, "phase");
   if (want != got)
     return CheckResult::Fail(rule, "the run ended in another phase", {want, got, "outputs/phase"});
-  if (expect.contains("stopReason") &&
-      expect["stopReason"] != outputs.value("stopReason", Json())) {
+  if (expect.contains("stopReason") && expect["stopReason"] != MemberOf(outputs, "stopReason")) {
     return CheckResult::Fail(rule, "the run stopped for another reason",
                              {expect["stopReason"].dump(),
-                              outputs.value("stopReason", Json()).dump(), "outputs/stopReason"});
+                              DumpJson(MemberOf(outputs, "stopReason")), "outputs/stopReason"});
   }
   return CheckResult::Pass(rule,
-                           Format("the run ended {} ({})", got, outputs.value("stopReason", "")));
+                           Format("the run ended {} ({})", got, StringOf(outputs, "stopReason")));
 }
 
 // TC-5.1-1: each RUN_DIRECTIVE is the exact §5.1 shell; the first has the run's intent.
@@ -248,9 +255,8 @@ CheckResult CheckChatMode(const std::string& rule, const Context& c) {
     std::size_t systems = 0;
     bool policy = false;
     for (const auto& m : ms) {
-      const std::string content =
-          m.value("content", Json()).is_string() ? m["content"].get<std::string>() : "";
-      if (m.value("role", "") == "system") {
+      const std::string content = StringOf(m, "content");
+      if (StringOf(m, "role") == "system") {
         ++systems;
         policy = policy || content.starts_with("Tool policy:");
       }
@@ -274,7 +280,7 @@ CheckResult CheckChatMode(const std::string& rule, const Context& c) {
 // ones the client says it ran.
 CheckResult CheckAuditLog(const std::string& rule, const Context& c) {
   const Json& outputs = c.obs.outputs;
-  const Json audit = outputs.value("audit", Json::array());
+  const Json& audit = ArrayOf(outputs, "audit");
   std::vector<std::string> ids;
   for (const auto& call : AnsweredCalls(c.requests)) ids.push_back(call.id);
   if (audit.size() != ids.size()) {
@@ -292,7 +298,7 @@ CheckResult CheckAuditLog(const std::string& rule, const Context& c) {
     if (audit[i]["toolCallId"] != ids[i]) {
       return CheckResult::Fail(
           rule, "the audit log is not in the order of the tool calls",
-          {ids[i], audit[i]["toolCallId"].dump(), Format("outputs/audit/{}", i)});
+          {ids[i], DumpJson(audit[i]["toolCallId"]), Format("outputs/audit/{}", i)});
     }
   }
   return CheckResult::Pass(rule,
@@ -303,6 +309,10 @@ CheckResult CheckAuditLog(const std::string& rule, const Context& c) {
 CheckResult CheckResume(const std::string& rule, const Context& c) {
   const Json& expect = c.scenario.expect;
   const std::vector<SentRequest>& requests = c.requests;
+  if (requests.empty()) {
+    return CheckResult::Fail(rule, "the resumed run sent no request",
+                             {"a request with a RUN_DIRECTIVE", "none", "journal"});
+  }
   const auto texts = UserTexts({requests.front()}, "RUN_DIRECTIVE");
   const auto d = texts.empty() ? std::nullopt : ParseRunDirective(texts.front().second);
   if (!d || d->intent != "resume") {
@@ -317,11 +327,11 @@ CheckResult CheckResume(const std::string& rule, const Context& c) {
                              {node, d->current_node_id, texts.front().first});
   }
   for (const auto& m : requests.front().messages()) {
-    const std::string role = m.value("role", "");
+    const std::string role = StringOf(m, "role");
     if (role == "assistant" || role == "tool") {
       return CheckResult::Fail(
           rule, "the resumed run carries earlier conversation",
-          {"no assistant or tool messages", m.dump().substr(0, 80), requests.front().where()});
+          {"no assistant or tool messages", DumpJson(m).substr(0, 80), requests.front().where()});
     }
   }
   return CheckResult::Pass(rule, Format("resumed at {} from the state document alone", node));
@@ -331,7 +341,7 @@ CheckResult CheckResume(const std::string& rule, const Context& c) {
 CheckResult CheckStateDocument(const std::string& rule, const Context& c) {
   const Json& outputs = c.obs.outputs;
   const Json& expect = c.scenario.expect;
-  const Json state = outputs.value("state", Json());
+  const Json& state = MemberOf(outputs, "state");
   if (!state.is_object())
     return CheckResult::Fail(rule, "the run left no state document",
                              {"@state/workflow.md", "none", "outputs/state"});
@@ -348,7 +358,7 @@ CheckResult CheckStateDocument(const std::string& rule, const Context& c) {
         {expect["stepsCompleted"].dump(), state.value("stepsCompleted", Json()).dump(),
          "outputs/state/stepsCompleted"});
   }
-  const Json files = outputs.value("projectFiles", Json::array());
+  const Json& files = ArrayOf(outputs, "projectFiles");
   for (const auto& a : expect.value("artifacts", Json::array())) {
     if (std::find(files.begin(), files.end(), a) == files.end()) {
       return CheckResult::Fail(rule,
@@ -357,8 +367,8 @@ CheckResult CheckStateDocument(const std::string& rule, const Context& c) {
     }
   }
   return CheckResult::Pass(
-      rule, Format("the state reached {} with {} steps completed", state.value("currentNodeId", ""),
-                   state.value("stepsCompleted", Json::array()).size()));
+      rule, Format("the state reached {} with {} steps completed", StringOf(state, "currentNodeId"),
+                   ArrayOf(state, "stepsCompleted").size()));
 }
 
 constexpr std::array<RuleCheck<Context>, 21> kRules = {{

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/toolcalls/tool_schemas.h"
 
@@ -14,7 +15,7 @@ std::vector<SentRequest> Requests(const Observation& obs) {
   for (std::size_t i = 0; i < obs.journal.size(); ++i) {
     const Json& e = obs.journal[i];
     if (!e.is_object() || !e.contains("request")) continue;
-    const Json& body = e["request"].value("body", Json());
+    const Json& body = MemberOf(MemberOf(e, "request"), "body");
     if (body.is_object() && body.contains("messages") && body["messages"].is_array())
       out.push_back({i, body});
   }
@@ -28,20 +29,17 @@ std::vector<AnsweredCall> AnsweredCalls(const std::vector<SentRequest>& requests
     const Json& ms = r.messages();
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const Json& m = ms[i];
-      if (m.value("role", "") != "assistant" || !m.contains("tool_calls") ||
-          !m["tool_calls"].is_array())
-        continue;
-      for (const auto& call : m["tool_calls"]) {
-        const std::string id = call.value("id", "");
+      if (StringOf(m, "role") != "assistant") continue;
+      for (const auto& call : ArrayOf(m, "tool_calls")) {
+        const std::string id = StringOf(call, "id");
         if (id.empty() || seen.count(id)) continue;
         AnsweredCall a;
         a.id = id;
-        a.name = call.contains("function") ? call["function"].value("name", "") : "";
-        a.args = ReadJsonOrDiscarded(
-            call.contains("function") ? call["function"].value("arguments", "") : "");
+        a.name = StringOf(MemberOf(call, "function"), "name");
+        a.args = ReadJsonOrDiscarded(StringOf(MemberOf(call, "function"), "arguments"));
         if (a.args.is_discarded()) a.args = nullptr;
-        for (std::size_t j = i + 1; j < ms.size() && ms[j].value("role", "") == "tool"; ++j) {
-          if (ms[j].value("tool_call_id", "") == id && ms[j]["content"].is_string()) {
+        for (std::size_t j = i + 1; j < ms.size() && StringOf(ms[j], "role") == "tool"; ++j) {
+          if (StringOf(ms[j], "tool_call_id") == id && MemberOf(ms[j], "content").is_string()) {
             a.result = ReadJsonOrDiscarded(ms[j]["content"].get<std::string>());
             if (a.result.is_discarded()) a.result = nullptr;
             a.where = Format("{}/{}", r.where(), j);
@@ -68,7 +66,7 @@ std::vector<std::pair<std::string, std::string>> UserTexts(const std::vector<Sen
   for (const auto& r : requests) {
     const Json& ms = r.messages();
     for (std::size_t i = 0; i < ms.size(); ++i) {
-      if (ms[i].value("role", "") == "user" && ms[i]["content"].is_string() &&
+      if (StringOf(ms[i], "role") == "user" && MemberOf(ms[i], "content").is_string() &&
           ms[i]["content"].get<std::string>().starts_with(prefix)) {
         out.emplace_back(Format("{}/{}", r.where(), i), ms[i]["content"].get<std::string>());
       }

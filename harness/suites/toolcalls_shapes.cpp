@@ -3,6 +3,7 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 
 namespace llmconform::harness::toolcalls_suite {
 namespace {
@@ -74,7 +75,7 @@ std::string ShapeProblem(const std::string& tool, const Json& r) {
   }
   if (tool == "fs.list") {
     if (!Has(r, "path", S)) return "fs.list result without path";
-    const bool truncated = r.value("truncated", false);
+    const bool truncated = MemberOf(r, "truncated") == true;
     if (!truncated && !Has(r, "entries", A)) return "fs.list result without entries";
     if (truncated && !Has(r, "entriesPreview", A))
       return "truncated fs.list result without entriesPreview";

@@ -245,6 +245,55 @@ TEST(ToolcallsSuite, ChecksCatchABrokenClient) {
   EXPECT_EQ(OutcomeOf(suite->Check(s, empty), "TC-3.2-3"), reports::Outcome::kFail);
 }
 
+// Issue 34: "tools":[true] made TC-4.1-3 throw (type_error.306) and the run
+// exit 3; fuzzed journals did the same to TC-3.2-3. What a client sends is
+// read with typed reads: a wrong shape fails the rule, located.
+TEST(ToolcallsSuite, NoRuleThrowsOnWhatAClientSends) {
+  auto suite = MakeToolcallsSuite();
+  for (const char* name : {"chat-mode", "deepseek-reasoning"}) {
+    const Scenario& s = NamedScenario("toolcalls", name);
+    Observation obs = DriveAgainstMockllm(*suite, s);
+    ASSERT_FALSE(obs.journal.empty()) << name;
+    Observation tools = obs;
+    tools.journal[0]["request"]["body"]["tools"] = Json::array({true});
+    const auto with_bool_tool = suite->Check(s, tools);
+    for (const auto& c : with_bool_tool)
+      EXPECT_NE(c.outcome, reports::Outcome::kError) << name << " " << c.rule << ": " << c.message;
+    const auto tc413 = std::find_if(with_bool_tool.begin(), with_bool_tool.end(),
+                                    [](const auto& c) { return c.rule == "TC-4.1-3"; });
+    if (tc413 != with_bool_tool.end()) {
+      EXPECT_EQ(tc413->outcome, reports::Outcome::kFail) << name;
+      ASSERT_TRUE(tc413->evidence);
+      EXPECT_EQ(tc413->evidence->where, "journal[0]/request/body/tools/0");
+    }
+    // Fuzzed shapes: messages that are not objects, fields of other types,
+    // outputs of other shapes.
+    for (const Json& hostile :
+         {Json::parse(R"([1, null, {"role": 5}, {"role": "assistant", "tool_calls": 3},
+                          {"role": "assistant", "tool_calls": [1, {"id": 2, "function": "f"}]},
+                          {"role": "tool", "tool_call_id": [], "content": {"ok": "x"}},
+                          {"role": "user", "content": 9}])"),
+          Json::parse(R"([{"role": "assistant", "content": null,
+                           "tool_calls": [{"id": "c1", "function": {"name": 1, "arguments": 2}}]},
+                          {"role": "tool", "tool_call_id": "c1",
+                           "content": "{\"ok\": 3, \"error\": \"E\", \"truncated\": 1}"}])")}) {
+      Observation fuzzed = obs;
+      for (auto& e : fuzzed.journal) e["request"]["body"]["messages"] = hostile;
+      fuzzed.journal[0]["request"]["body"]["tools"] = "none";
+      fuzzed.outputs = {{"turns", {1, {{"response", 2}}}},
+                        {"audit", "x"},
+                        {"state", {{"a", 1}}},
+                        {"phase", 3},
+                        {"stopReason", {1}},
+                        {"projectFiles", 4},
+                        {"pkgChanged", "no"}};
+      for (const auto& c : suite->Check(s, fuzzed))
+        EXPECT_NE(c.outcome, reports::Outcome::kError)
+            << name << " " << c.rule << ": " << c.message;
+    }
+  }
+}
+
 // The workspace a client gets (run --client-cmd) is the reference driver's,
 // and what the harness reads back from it is the run's files only: a fifo, a
 // symlinked folder or an oversized file is not followed, read or waited for.

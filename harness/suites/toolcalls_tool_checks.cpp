@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "harness/suites/toolcalls_checks.h"
 #include "harness/suites/toolcalls_shapes.h"
 #include "protocols/toolcalls/mount_path.h"
@@ -35,15 +36,14 @@ CheckResult CheckRefusals(const std::string& rule, const Context& c,
     const std::string tool = ToolOf(call);
     if (!must_refuse(tool, path)) continue;
     ++relevant;
-    const std::string code =
-        call.result.contains("error") ? call.result["error"].value("code", "") : "";
+    const std::string code = StringOf(MemberOf(call.result, "error"), "code");
     if (code != "E_SANDBOX_VIOLATION") {
       return CheckResult::Fail(rule,
                                Format("{} {} was not refused with E_SANDBOX_VIOLATION", tool, path),
                                {"E_SANDBOX_VIOLATION", call.result.dump(), call.where});
     }
   }
-  if (pkg_unchanged && c.obs.outputs.value("pkgChanged", false)) {
+  if (pkg_unchanged && MemberOf(c.obs.outputs, "pkgChanged") == true) {
     return CheckResult::Fail(rule, "the run changed @pkg",
                              {"@pkg unchanged", "@pkg changed", "outputs/pkgChanged"});
   }
@@ -77,7 +77,7 @@ CheckResult CheckWritesInArtifacts(const std::string& rule, const Context& c) {
   int relevant = 0;
   for (const auto& call : AnsweredCalls(c.requests)) {
     const std::string path = PathArg(call);
-    if (!Writes(ToolOf(call)) || call.result.value("ok", false) != true) continue;
+    if (!Writes(ToolOf(call)) || MemberOf(call.result, "ok") != true) continue;
     ++relevant;
     if (!path.starts_with("@project/artifacts/") && !path.starts_with("@state/")) {
       return CheckResult::Fail(rule, "a file was written outside @project/artifacts/ and @state/",
@@ -109,7 +109,7 @@ CheckResult CheckShapes(const std::string& rule, const Context& c,
   if (expected_codes) {
     for (const auto& code : c.scenario.expect.value("errorCodes", Json::array())) {
       const bool seen = std::any_of(calls.begin(), calls.end(), [&](const AnsweredCall& call) {
-        return call.result.contains("error") && call.result["error"].value("code", Json()) == code;
+        return MemberOf(MemberOf(call.result, "error"), "code") == code;
       });
       if (!seen)
         return CheckResult::Fail(rule, Format("no tool result carried {}", code.get<std::string>()),
@@ -121,7 +121,7 @@ CheckResult CheckShapes(const std::string& rule, const Context& c,
   return CheckResult::Pass(rule, Format("{} tool results have the §6 shape", relevant));
 }
 
-bool Failed(const AnsweredCall& call) { return !call.result.value("ok", true); }
+bool Failed(const AnsweredCall& call) { return MemberOf(call.result, "ok") == false; }
 
 // TC-6.1-1: failures are {ok:false, error:{code, message, details?}}, with the
 // codes the scenario expects.
@@ -137,7 +137,7 @@ CheckResult CheckWorkflowErrorShape(const std::string& rule, const Context& c) {
       rule, c,
       [](const AnsweredCall& call, const std::string&) {
         if (!Failed(call)) return false;
-        const std::string code = call.result["error"].value("code", "");
+        const std::string code = StringOf(MemberOf(call.result, "error"), "code");
         return code == "E_INVALID_TRANSITION" || code == "E_INVALID_FRONTMATTER" ||
                code == "E_SCHEMA_VALIDATION";
       },
@@ -160,7 +160,7 @@ CheckResult CheckTruncatedRead(const std::string& rule, const Context& c) {
   return CheckShapes(
       rule, c,
       [](const AnsweredCall& call, const std::string& tool) {
-        return tool == kRead && call.result.value("truncated", false) == true;
+        return tool == kRead && MemberOf(call.result, "truncated") == true;
       },
       /*expected_codes=*/false);
 }

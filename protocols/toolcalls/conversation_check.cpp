@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/toolcalls/tool_schemas.h"
 #include "protocols/wire/chat.h"
@@ -14,11 +15,6 @@ namespace llmconform::toolcalls {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string StrOr(const Json& j, const char* key, std::string fallback = "") {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
 
 struct Call {
   std::string id;
@@ -63,7 +59,7 @@ Findings CheckConversation(const Json& messages) {
       ++i;
       continue;
     }
-    const std::string role = StrOr(m, "role");
+    const std::string role = StringOf(m, "role");
     if (!kRoles.count(role)) {
       out.push_back(
           {"TC-3.1-1",
@@ -78,7 +74,7 @@ Findings CheckConversation(const Json& messages) {
           {"TC-3.2-4",
            Format("{} (tool_call_id \"{}\") answers no tool call of the assistant message "
                   "before it",
-                  where, StrOr(m, "tool_call_id"))});
+                  where, StringOf(m, "tool_call_id"))});
       CheckToolContent(m, where, out);
       ++i;
       continue;
@@ -94,13 +90,13 @@ Findings CheckConversation(const Json& messages) {
     for (std::size_t k = 0; k < tc->size(); ++k) {
       const Json& call = (*tc)[k];
       const std::string cw = Format("{}.tool_calls[{}]", where, k);
-      const std::string id = call.is_object() ? StrOr(call, "id") : "";
+      const std::string id = call.is_object() ? StringOf(call, "id") : "";
       if (id.empty()) out.push_back({"TC-3.2-2", Format("{}: has no id", cw)});
       if (!id.empty() && !ids.insert(id).second) {
         out.push_back({"TC-3.2-4", Format("{}: id \"{}\" is used twice in one message", cw, id)});
       }
       const Json fn = call.is_object() && call.contains("function") ? call["function"] : Json();
-      const std::string name = fn.is_object() ? StrOr(fn, "name") : "";
+      const std::string name = fn.is_object() ? StringOf(fn, "name") : "";
       if (!IsValidFunctionName(name)) {
         out.push_back(
             {"TC-4.1-3",
@@ -122,10 +118,11 @@ Findings CheckConversation(const Json& messages) {
     }
     std::size_t j = i + 1;
     std::vector<std::string> answered;
-    while (j < messages.size() && messages[j].is_object() && StrOr(messages[j], "role") == "tool") {
+    while (j < messages.size() && messages[j].is_object() &&
+           StringOf(messages[j], "role") == "tool") {
       const Json& t = messages[j];
       const std::string tw = Format("messages[{}]", j);
-      const std::string id = StrOr(t, "tool_call_id");
+      const std::string id = StringOf(t, "tool_call_id");
       CheckToolContent(t, tw, out);
       if (id.empty()) {
         out.push_back({"TC-3.2-2", Format("{}: tool message without tool_call_id", tw)});
@@ -139,9 +136,9 @@ Findings CheckConversation(const Json& messages) {
       }
       ++j;
     }
-    const std::string next = j < messages.size()
-                                 ? Format("messages[{}] ({})", j, StrOr(messages[j], "role", "?"))
-                                 : "the end";
+    const std::string next =
+        j < messages.size() ? Format("messages[{}] ({})", j, StringOf(messages[j], "role", "?"))
+                            : "the end";
     std::vector<std::string> expected;
     for (const auto& c : calls) {
       if (c.id.empty()) continue;

@@ -91,6 +91,18 @@ run flood 3 --client-cmd 'curl -s -o /dev/null -H "content-type: application/jso
 grep -qF "mockllm's journal dropped 1 request(s) before seq 2 for its limit of 10000 entries" \
   "$work/flood.out" || fail "flood: the dropped requests are not told"
 
+# A client cannot rewrite its verdict: a wrong request, a reset of the
+# journal, then the conformant client fails (it passed when the reset was
+# honoured), the attempt on its own rule, with the request as evidence.
+run admin_reset 1 --client-cmd 'curl -s -o /dev/null -H "content-type: application/json" \
+  -d "{\"model\":\"wrong\",\"messages\":[]}" "$OPENAI_BASE_URL/chat/completions";
+  curl -s -o /dev/null -X POST -H "content-type: application/json" -d "{}" \
+  "${OPENAI_BASE_URL%%/t/*}/__admin/reset" && node '"$work"'/openai_client.mjs' \
+  --filter 'multiturn/s1-standard-assembly'
+expect_failed admin_reset GATE-ADMIN-REQUEST GATE-REQUEST-MISMATCH
+grep -qF "POST /__admin/reset: mockllm's admin API is closed" "$work/admin_reset/report.json" ||
+  fail "admin_reset: the attempt is not the evidence"
+
 run exit1 1 --client-cmd 'echo boom >&2; exit 4' --filter 'multiturn/s1-standard-assembly'
 expect_failed exit1 GATE-CLIENT-EXIT GATE-TOO-FEW-REQUESTS GATE-CLIENT-OUTPUT
 grep -qF "boom" "$work/exit1.out" || fail "exit1: the client's stderr is not quoted"
