@@ -129,6 +129,20 @@ class ToolcallsSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "toolcalls"; }
 
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    const Json& in = scenario.input;
+    const JsonPointer at("/input");
+    if (auto package = RequireString(in, at, "package"); !package)
+      return std::unexpected(package.error());
+    for (const char* key : {"state", "model", "mode", "activeAgentId", "intent"})
+      if (auto v = OptionalString(in, at, key); !v) return std::unexpected(v.error());
+    if (auto v = OptionalBool(in, at, "stream"); !v) return std::unexpected(v.error());
+    if (auto v = OptionalStrings(in, at, "userInputs"); !v) return std::unexpected(v.error());
+    if (auto limits = tc::LimitsFromJson(in.value("limits", Json())); !limits)
+      return std::unexpected(ErrorAt(at / "limits", limits.error().message));
+    return {};
+  }
+
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
     if (ctx.llm_base_url.empty())
