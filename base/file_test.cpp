@@ -1,10 +1,14 @@
 #include "base/file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
-#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -65,23 +69,58 @@ TEST_F(ReadFileTest, RefusesADeviceBeforeReadingIt) {
   EXPECT_EQ(r.error().message, "/dev/zero: cannot read: it is a device, not a file");
 }
 
-TEST_F(ReadFileTest, ReadsAFifoUpToTheLimit) {
+TEST_F(ReadFileTest, RefusesAFifoWithoutOpeningIt) {
+  // A FIFO blocks its reader's open(2) until a writer comes, and its reads
+  // until the writer goes: one named by mistake would hang the program.
   const auto fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // A writer that never stops: the reader ends at the limit with an error.
-  std::signal(SIGPIPE, SIG_IGN);
   std::thread writer([&] {
-    std::ofstream out(fifo, std::ios::binary);
-    const std::string chunk(1 << 16, 'z');
-    while (out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()))) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for a reader
+    if (fd >= 0) {
+      (void)!::write(fd, "abc", 3);
+      ::close(fd);
     }
   });
-  auto r = ReadFile(fifo, 1 << 20);
+  auto r = ReadFile(fifo);
+  // Releases the writer when ReadFile did not open the FIFO.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  writer.join();
+  if (reader >= 0) ::close(reader);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
-  EXPECT_NE(r.error().message.find("longer than 1048576 bytes"), std::string::npos);
-  // Its reader gone, the writer's next write fails.
-  writer.join();
+  EXPECT_EQ(r.error().message,
+            fifo.string() + ": cannot read: it is a FIFO (a named pipe), not a regular file");
+  // Through a symlink as well.
+  fs::create_symlink(fifo, dir_ / "link");
+  auto via_link = ReadFile(dir_ / "link");
+  ASSERT_FALSE(via_link);
+  EXPECT_NE(via_link.error().message.find("FIFO"), std::string::npos);
+}
+
+TEST_F(ReadFileTest, RefusesASocket) {
+  const auto path = dir_ / "sock";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  auto r = ReadFile(path);
+  ::close(fd);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("it is a socket"), std::string::npos);
+}
+
+TEST_F(ReadFileTest, RefusesASymlinkWhenAskedTo) {
+  std::ofstream(dir_ / "f", std::ios::binary) << "text";
+  fs::create_symlink(dir_ / "f", dir_ / "link");
+  EXPECT_EQ(ReadFile(dir_ / "link").value_or(""), "text");
+  auto r = ReadFile(dir_ / "link", kMaxFileBytes, Symlinks::kRefuse);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("it is a symlink"), std::string::npos);
+  EXPECT_EQ(ReadFile(dir_ / "f", kMaxFileBytes, Symlinks::kRefuse).value_or(""), "text");
 }
 
 }  // namespace

@@ -6,19 +6,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
 
+#include "base/child_process.h"
 #include "base/format.h"
-#include "harness/child_groups.h"
 #include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/toolcalls_suite.h"
 #include "mockllm/atomic_file.h"
-
-extern char** environ;
 
 namespace llmconform::harness {
 namespace {
@@ -39,90 +38,54 @@ struct ClientRun {
 
 // Runs `command` under /bin/sh -c with `env` added to ours, its stdout and
 // stderr captured (the last kOutputTail bytes), killed (its whole process
-// group) after `timeout`.
+// group) after `timeout`. When the shell ends, what is left of its group is
+// killed; what it still finds in the pipe is read until the pipe has been
+// quiet for kQuietPipe (a writer that left the group may hold it), and
+// never past the deadline.
 ClientRun RunCommand(const std::string& command, const std::vector<std::string>& env,
                      std::chrono::milliseconds timeout) {
+  constexpr std::chrono::milliseconds kQuietPipe{200};
   ClientRun run;
-  std::vector<std::string> vars;
-  for (char** e = environ; *e; ++e) {
-    const std::string_view var(*e);
-    bool overridden = false;
-    for (const auto& add : env)
-      overridden |= var.substr(0, var.find('=')) == std::string_view(add).substr(0, add.find('='));
-    if (!overridden) vars.emplace_back(var);
-  }
-  vars.insert(vars.end(), env.begin(), env.end());
-  std::vector<char*> envp;
-  for (auto& v : vars) envp.push_back(v.data());
-  envp.push_back(nullptr);
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    run.start_error = Format("pipe: {}", std::strerror(errno));
+  auto child = ChildProcess::Start({.command = command, .env = env});
+  if (!child) {
+    run.start_error = child.error().message;
     return run;
   }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    run.start_error = Format("fork: {}", std::strerror(errno));
-    ::close(out[0]), ::close(out[1]);
-    return run;
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    ::dup2(out[1], 1);
-    ::dup2(out[1], 2);
-    char* const argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"),
-                          const_cast<char*>(command.c_str()), nullptr};
-    ::execve("/bin/sh", argv, envp.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  WatchChildGroup(pid);
-  ::close(out[1]);
   run.started = true;
   const auto deadline = Clock::now() + timeout;
-  bool exited = false, eof = false;
-  char buf[4096];
-  while (!exited || !eof) {
-    if (!exited) {
-      int status = 0;
-      if (::waitpid(pid, &status, WNOHANG) == pid) {
-        exited = true;
-        run.status = status;
-        ForgetChildGroup(pid);
-      }
+  const auto read_some = [&](std::chrono::milliseconds wait) {
+    pollfd p{child->stdout_fd(), POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0) return false;
+    char buf[4096];
+    const ssize_t got = ::read(child->stdout_fd(), buf, sizeof buf);
+    if (got > 0) {
+      run.output.append(buf, static_cast<std::size_t>(got));
+      if (run.output.size() > kOutputTail) run.output.erase(0, run.output.size() - kOutputTail);
+      return true;
     }
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0 && !exited) {
+    if (got == 0 || (errno != EINTR && errno != EAGAIN)) child->CloseStdout();
+    return got < 0 && errno == EINTR;
+  };
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  };
+  while (!child->Ended()) {
+    if (left().count() <= 0) {
       run.timed_out = true;
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      ForgetChildGroup(pid);
-      ::waitpid(pid, &run.status, 0);
+      child->Kill();
       break;
     }
-    if (eof) {
-      ::usleep(2000);
-      continue;
-    }
-    pollfd p{out[0], POLLIN, 0};
-    // Once the client has exited, a grandchild may still hold the pipe: wait briefly only.
-    const int ready = ::poll(&p, 1, exited ? 200 : static_cast<int>(std::min<long long>(left, 50)));
-    if (ready > 0) {
-      const ssize_t got = ::read(out[0], buf, sizeof buf);
-      if (got > 0) {
-        run.output.append(buf, static_cast<std::size_t>(got));
-        if (run.output.size() > kOutputTail) run.output.erase(0, run.output.size() - kOutputTail);
-      } else if (got == 0 || errno != EINTR) {
-        eof = true;
-      }
-    } else if (exited) {
-      eof = true;
+    const auto wait = std::min(left(), std::chrono::milliseconds(50));
+    if (child->stdout_fd() >= 0) {
+      read_some(std::max(wait, std::chrono::milliseconds(1)));
+    } else {
+      ::usleep(static_cast<useconds_t>(std::min<long long>(wait.count(), 20) + 1) * 1000);
     }
   }
-  ::close(out[0]);
+  run.status = child->status();
+  while (!run.timed_out && child->stdout_fd() >= 0 && left().count() > 0 &&
+         read_some(std::min(left(), kQuietPipe))) {
+  }
   return run;
 }
 
@@ -170,10 +133,10 @@ class ClientCommandDriver final : public ProtocolSuite {
       return std::unexpected(Error{"the client command could not start: " + run_.start_error});
     Observation obs;
     std::error_code ec;
-    if (!fs::exists(output, ec)) {
+    if (!fs::exists(fs::symlink_status(output, ec))) {
       output_problem_ =
           Format("the client wrote no {} (LLMCONFORM_OUTPUT)", output.filename().string());
-    } else if (auto text = ReadFile(output, kMaxClientOutputBytes); !text) {
+    } else if (auto text = ReadFile(output, kMaxClientOutputBytes, Symlinks::kRefuse); !text) {
       output_problem_ = text.error().message;
     } else if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", *text); !doc) {
       output_problem_ = doc.error().message;

@@ -1,13 +1,20 @@
 #include "harness/http_client.h"
 
-#include <httplib.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
-#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <cctype>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <cstdint>
+#include <limits>
+#include <optional>
 
 #include "base/format.h"
 #include "base/url.h"
@@ -15,143 +22,247 @@
 namespace llmconform::harness {
 namespace {
 
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-template <typename Set>
-void SetTimeout(Set set, milliseconds t) {
-  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(t);
-  const auto usecs = std::chrono::duration_cast<std::chrono::microseconds>(t - secs);
-  set(secs.count(), usecs.count());
-}
-
 std::string TimedOut(milliseconds t) { return Format("timed out after {} ms", t.count()); }
 
-void CopyHead(const httplib::Response& res, wire::HttpResponse& out) {
-  out.status = res.status;
-  out.headers.clear();
-  for (const auto& [k, v] : res.headers) {
-    std::string key = k;
-    std::transform(key.begin(), key.end(), key.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    out.headers[key] = v;
+// Where a URL's origin leads.
+struct Endpoint {
+  bool tls = false;
+  std::string host;  // without brackets
+  std::string port;
+  std::string host_header;  // as the Host header gives it
+};
+
+std::optional<Endpoint> ParseOrigin(std::string_view origin) {
+  Endpoint e;
+  const auto scheme_end = origin.find("://");
+  e.tls = origin.substr(0, scheme_end) == "https";
+  std::string_view authority = origin.substr(scheme_end + 3);
+  authority = authority.substr(0, authority.find_first_of("?#"));
+  if (const auto at = authority.rfind('@'); at != std::string_view::npos)
+    authority = authority.substr(at + 1);
+  if (authority.empty()) return std::nullopt;
+  e.host_header = std::string(authority);
+  std::string_view port;
+  if (authority.front() == '[') {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    e.host = std::string(authority.substr(1, close - 1));
+    if (close + 1 < authority.size()) {
+      if (authority[close + 1] != ':') return std::nullopt;
+      port = authority.substr(close + 2);
+    }
+  } else if (const auto colon = authority.rfind(':'); colon != std::string_view::npos) {
+    e.host = std::string(authority.substr(0, colon));
+    port = authority.substr(colon + 1);
+  } else {
+    e.host = std::string(authority);
   }
+  if (e.host.empty() ||
+      !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return std::nullopt;
+  e.port = port.empty() ? (e.tls ? "443" : "80") : std::string(port);
+  return e;
 }
 
-class CppHttplibClient final : public HttpClient {
+// The verification context of every TLS call: the system's CAs, the peer
+// verified (its name by SSL_set1_host per call).
+asio::ssl::context& TlsContext() {
+  static asio::ssl::context* ctx = [] {
+    auto* c = new asio::ssl::context(asio::ssl::context::tls_client);
+    c->set_default_verify_paths();
+    c->set_verify_mode(asio::ssl::verify_peer);
+    return c;
+  }();
+  return *ctx;
+}
+
+// One exchange on one connection. Every operation runs with the stream's
+// expiry set to the nearer of its own limit and the total deadline, so no
+// watchdog thread is needed and nothing blocks past the deadline.
+class Exchange {
+ public:
+  Exchange(const HttpRequest& request, const HttpTimeouts& timeouts, const HttpHandlers& handlers)
+      : request_(request),
+        timeouts_(timeouts),
+        handlers_(handlers),
+        deadline_(Clock::now() + timeouts.total) {}
+
+  std::expected<wire::HttpResponse, HttpError> Run() {
+    const auto parts = SplitHttpUrl(request_.url);
+    std::optional<Endpoint> endpoint;
+    if (parts) endpoint = ParseOrigin(parts->origin);
+    if (!endpoint) return Fail(HttpFailure::kBadUrl, "not an http(s) URL");
+    endpoint_ = *endpoint;
+    path_ = parts->path.empty() ? "/" : parts->path;
+    if (path_.front() == '?') path_ = "/" + path_;
+
+    tcp::resolver resolver(ioc_);
+    beast::error_code ec;
+    tcp::resolver::results_type addresses;
+    {
+      asio::steady_timer timer(ioc_);
+      timer.expires_at(Limit(timeouts_.connect));
+      timer.async_wait([&](beast::error_code e) {
+        if (!e) resolver.cancel();
+      });
+      resolver.async_resolve(endpoint_.host, endpoint_.port,
+                             [&](beast::error_code e, tcp::resolver::results_type r) {
+                               ec = e;
+                               addresses = std::move(r);
+                               timer.cancel();
+                             });
+      RunAll();
+    }
+    if (ec == asio::error::operation_aborted) return TimeoutOf(timeouts_.connect);
+    if (ec) return Fail(HttpFailure::kUnreachable, ec.message());
+
+    if (!endpoint_.tls) {
+      beast::tcp_stream stream(ioc_);
+      if (auto ok = Connect(stream, addresses); !ok) return std::unexpected(ok.error());
+      return Talk(stream);
+    }
+    beast::ssl_stream<beast::tcp_stream> stream(ioc_, TlsContext());
+    if (auto ok = Connect(beast::get_lowest_layer(stream), addresses); !ok)
+      return std::unexpected(ok.error());
+    SSL* ssl = stream.native_handle();
+    SSL_set_tlsext_host_name(ssl, endpoint_.host.c_str());
+    SSL_set1_host(ssl, endpoint_.host.c_str());
+    beast::get_lowest_layer(stream).expires_at(Limit(timeouts_.connect));
+    stream.async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
+    RunAll();
+    if (ec == beast::error::timeout) return TimeoutOf(timeouts_.connect);
+    if (ec) return Fail(HttpFailure::kUnreachable, "TLS: " + ec.message());
+    return Talk(stream);
+  }
+
+ private:
+  std::unexpected<HttpError> Fail(HttpFailure failure, std::string what) const {
+    return std::unexpected(MakeHttpError(request_, failure, std::move(what)));
+  }
+  // A stream timeout: the total deadline's when that has passed, else `limit`'s.
+  std::unexpected<HttpError> TimeoutOf(milliseconds limit) const {
+    return Fail(HttpFailure::kTimeout,
+                TimedOut(Clock::now() >= deadline_ ? timeouts_.total : limit));
+  }
+  Clock::time_point Limit(milliseconds t) const { return std::min(deadline_, Clock::now() + t); }
+  void RunAll() {
+    ioc_.restart();
+    ioc_.run();
+  }
+
+  std::expected<void, HttpError> Connect(beast::tcp_stream& stream,
+                                         const tcp::resolver::results_type& addresses) {
+    beast::error_code ec;
+    stream.expires_at(Limit(timeouts_.connect));
+    stream.async_connect(addresses, [&](beast::error_code e, const tcp::endpoint&) { ec = e; });
+    RunAll();
+    if (ec == beast::error::timeout) return TimeoutOf(timeouts_.connect);
+    if (ec) return Fail(HttpFailure::kUnreachable, ec.message());
+    return {};
+  }
+
+  template <typename Stream>
+  std::expected<wire::HttpResponse, HttpError> Talk(Stream& stream) {
+    auto& tcp_stream = beast::get_lowest_layer(stream);
+    beast::error_code ec;
+    http::request<http::string_body> req;
+    const http::verb verb = http::string_to_verb(request_.method);
+    if (verb == http::verb::unknown)
+      req.method_string(request_.method);
+    else
+      req.method(verb);
+    req.target(path_);
+    req.version(11);
+    req.set(http::field::host, endpoint_.host_header);
+    for (const auto& [name, value] : request_.headers) req.insert(name, value);
+    req.set(http::field::connection, "close");
+    if (!request_.body.empty() || verb == http::verb::post || verb == http::verb::put) {
+      req.body() = request_.body;
+      req.prepare_payload();
+    }
+    tcp_stream.expires_at(Limit(timeouts_.read));
+    http::async_write(stream, req, [&](beast::error_code e, std::size_t) { ec = e; });
+    RunAll();
+    if (ec == beast::error::timeout) return TimeoutOf(timeouts_.read);
+    if (ec) return Fail(HttpFailure::kBroken, "Write: " + ec.message());
+
+    beast::flat_buffer buffer;
+    http::response_parser<http::buffer_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(kMaxResponseHeadBytes));
+    parser.body_limit((std::numeric_limits<std::uint64_t>::max)());  // bodies are streamed
+    if (verb == http::verb::head) parser.skip(true);
+    tcp_stream.expires_at(Limit(timeouts_.read));
+    http::async_read_header(stream, buffer, parser,
+                            [&](beast::error_code e, std::size_t) { ec = e; });
+    RunAll();
+    if (ec == beast::error::timeout) return TimeoutOf(timeouts_.read);
+    if (ec == http::error::header_limit)
+      return Fail(HttpFailure::kBroken,
+                  Format("the response head (status line and headers) is longer than {} bytes",
+                         kMaxResponseHeadBytes));
+    if (ec) return Fail(HttpFailure::kBroken, "Read: " + ec.message());
+
+    wire::HttpResponse out;
+    const auto& head = parser.get();
+    out.status = static_cast<int>(head.result_int());
+    for (const auto& field : head) {
+      const auto name = field.name_string();
+      const auto value = field.value();
+      std::string key(name.data(), name.size());
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
+      out.headers[key] = std::string(value.data(), value.size());
+    }
+    if (handlers_.on_head && !handlers_.on_head(out))
+      return Fail(HttpFailure::kCancelled, "cancelled by the client");
+
+    char chunk[64 * 1024];
+    while (!parser.is_done()) {
+      parser.get().body().data = chunk;
+      parser.get().body().size = sizeof chunk;
+      tcp_stream.expires_at(Limit(timeouts_.read));
+      http::async_read_some(stream, buffer, parser,
+                            [&](beast::error_code e, std::size_t) { ec = e; });
+      RunAll();
+      if (ec == http::error::need_buffer) ec = {};
+      const std::size_t got = sizeof chunk - parser.get().body().size;
+      if (got > 0) {
+        const std::string_view bytes(chunk, got);
+        if (!handlers_.on_body) {
+          out.body.append(bytes);
+        } else if (!handlers_.on_body(bytes)) {
+          return Fail(HttpFailure::kCancelled, "cancelled by the client");
+        }
+      }
+      if (ec == beast::error::timeout) return TimeoutOf(timeouts_.read);
+      if (ec) return Fail(HttpFailure::kBroken, "Read: " + ec.message());
+      if (Clock::now() >= deadline_ && !parser.is_done()) return TimeoutOf(timeouts_.total);
+    }
+    return out;
+  }
+
+  const HttpRequest& request_;
+  const HttpTimeouts& timeouts_;
+  const HttpHandlers& handlers_;
+  const Clock::time_point deadline_;
+  asio::io_context ioc_;
+  Endpoint endpoint_;
+  std::string path_;
+};
+
+class BeastHttpClient final : public HttpClient {
  public:
   std::expected<wire::HttpResponse, HttpError> Send(const HttpRequest& request,
                                                     const HttpTimeouts& timeouts,
                                                     const HttpHandlers& handlers) override {
-    const auto parts = SplitHttpUrl(request.url);
-    if (!parts)
-      return std::unexpected(MakeHttpError(request, HttpFailure::kBadUrl, "not an http(s) URL"));
-    httplib::Client client(parts->origin);
-    SetTimeout([&](auto s, auto us) { client.set_connection_timeout(s, us); }, timeouts.connect);
-    SetTimeout([&](auto s, auto us) { client.set_read_timeout(s, us); }, timeouts.read);
-    SetTimeout([&](auto s, auto us) { client.set_write_timeout(s, us); }, timeouts.read);
-    client.set_keep_alive(false);
-
-    const auto start = Clock::now();
-    const auto deadline = start + timeouts.total;
-    std::atomic<bool> deadline_passed = false;
-    bool cancelled = false;
-    auto last_activity = start;
-    wire::HttpResponse out;
-
-    httplib::Request req;
-    req.method = request.method;
-    req.path = parts->path.empty() ? "/" : parts->path;
-    for (const auto& [name, value] : request.headers) req.headers.emplace(name, value);
-    req.body = request.body;
-    req.response_handler = [&](const httplib::Response& res) {
-      last_activity = Clock::now();
-      CopyHead(res, out);
-      if (handlers.on_head && !handlers.on_head(out)) {
-        cancelled = true;
-        return false;
-      }
-      return true;
-    };
-    req.content_receiver = [&](const char* data, std::size_t len, std::uint64_t, std::uint64_t) {
-      last_activity = Clock::now();
-      if (last_activity > deadline) {
-        deadline_passed = true;
-        return false;
-      }
-      if (!handlers.on_body) {
-        out.body.append(data, len);
-        return true;
-      }
-      if (!handlers.on_body(std::string_view(data, len))) {
-        cancelled = true;
-        return false;
-      }
-      return true;
-    };
-
-    // The total deadline: a server that sends a byte just inside each read
-    // timeout would otherwise hold the call for ever.
-    std::mutex mu;
-    std::condition_variable cv;
-    bool finished = false;
-    std::thread watchdog([&] {
-      std::unique_lock lock(mu);
-      if (!cv.wait_until(lock, deadline, [&] { return finished; })) {
-        deadline_passed = true;
-        client.stop();
-      }
-    });
-    httplib::Response res;
-    httplib::Error err = httplib::Error::Success;
-    const bool ok = client.send(req, res, err);
-    {
-      std::lock_guard lock(mu);
-      finished = true;
-    }
-    cv.notify_all();
-    watchdog.join();
-
-    // The deadline first: when the watchdog stops a body that ends with the
-    // connection, cpp-httplib takes the close for the body's end and reports
-    // success.
-    if (deadline_passed)
-      return std::unexpected(
-          MakeHttpError(request, HttpFailure::kTimeout, TimedOut(timeouts.total)));
-    if (ok) {
-      CopyHead(res, out);
-      return out;
-    }
-    if (cancelled) {
-      return std::unexpected(
-          MakeHttpError(request, HttpFailure::kCancelled, "cancelled by the client"));
-    }
-    switch (err) {
-      case httplib::Error::ConnectionTimeout:
-        return std::unexpected(
-            MakeHttpError(request, HttpFailure::kTimeout, TimedOut(timeouts.connect)));
-      case httplib::Error::Read:
-      case httplib::Error::Write: {
-        // A read or write that waited out the read timeout, or a peer that
-        // went away.
-        const auto slack = std::min(timeouts.read / 10, milliseconds(100));
-        if (Clock::now() - last_activity >= timeouts.read - slack) {
-          return std::unexpected(
-              MakeHttpError(request, HttpFailure::kTimeout, TimedOut(timeouts.read)));
-        }
-        break;
-      }
-      case httplib::Error::Connection:
-      case httplib::Error::BindIPAddress:
-      case httplib::Error::SSLConnection:
-      case httplib::Error::SSLLoadingCerts:
-      case httplib::Error::SSLServerVerification:
-        return std::unexpected(
-            MakeHttpError(request, HttpFailure::kUnreachable, httplib::to_string(err)));
-      default:
-        break;
-    }
-    return std::unexpected(MakeHttpError(request, HttpFailure::kBroken, httplib::to_string(err)));
+    return Exchange(request, timeouts, handlers).Run();
   }
 };
 
@@ -163,7 +274,7 @@ HttpError MakeHttpError(const HttpRequest& request, HttpFailure failure, std::st
 }
 
 std::shared_ptr<HttpClient> RealHttpClient() {
-  static const std::shared_ptr<HttpClient> client = std::make_shared<CppHttplibClient>();
+  static const std::shared_ptr<HttpClient> client = std::make_shared<BeastHttpClient>();
   return client;
 }
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -27,6 +28,12 @@
 #include "protocols/wire/transport.h"
 
 namespace llmconform::harness {
+
+// The most a response's head (status line and header lines) may take: an
+// endpoint that streams header lines without end is a kBroken failure
+// ("the response head … is longer than 65536 bytes") once past it, never a
+// buffer that grows with it.
+inline constexpr std::size_t kMaxResponseHeadBytes = 64 * 1024;
 
 struct HttpTimeouts {
   std::chrono::milliseconds connect{10000};
@@ -68,7 +75,7 @@ struct HttpError {
   HttpFailure failure = HttpFailure::kBroken;
   // What happened, without the request: "timed out after 300 ms" (naming the
   // limit that passed), "not an http(s) URL", "cancelled by the client", or
-  // cpp-httplib's name for the failure ("Connection", "Read").
+  // what failed and why ("Read: end of stream", "Connection refused").
   std::string what;
   // "POST http://127.0.0.1:1/v1/chat/completions: " + what.
   std::string message;
@@ -90,8 +97,9 @@ class HttpClient {
                                                             const HttpHandlers& handlers = {}) = 0;
 };
 
-// The real client: HTTP/1.1 over cpp-httplib, plain and TLS, no keep-alive.
-// Stateless, so the process shares one instance.
+// The real client: HTTP/1.1 over Boost.Beast, plain and TLS (the system's
+// CAs; the peer's certificate and name verified), no keep-alive. Stateless,
+// so the process shares one instance.
 std::shared_ptr<HttpClient> RealHttpClient();
 
 }  // namespace llmconform::harness

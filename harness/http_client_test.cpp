@@ -2,7 +2,11 @@
 // streams, and which HttpFailure each way of going wrong gives.
 #include "harness/http_client.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <thread>
@@ -171,6 +175,57 @@ TEST(HttpClient, ASilentStreamStopsAtTheReadTimeout) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().failure, HttpFailure::kTimeout);
   EXPECT_EQ(r.error().what, "timed out after 300 ms");
+}
+
+// A server on 127.0.0.1 that answers its first connection with a status line
+// and then header lines, `lines` of them, and closes.
+class EndlessHeadServer {
+ public:
+  explicit EndlessHeadServer(std::size_t lines) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len), 0);
+    EXPECT_EQ(::listen(fd_, 1), 0);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this, lines] {
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      char req[4096];
+      (void)!::read(c, req, sizeof req);
+      std::string head = "HTTP/1.1 200 OK\r\n";
+      const std::string line = "X-Filler: " + std::string(90, 'a') + "\r\n";
+      bool ok = ::send(c, head.data(), head.size(), MSG_NOSIGNAL) > 0;
+      for (std::size_t i = 0; ok && i < lines; ++i)
+        ok = ::send(c, line.data(), line.size(), MSG_NOSIGNAL) > 0;
+      ::close(c);
+    });
+  }
+  ~EndlessHeadServer() {
+    ::shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    ::close(fd_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+TEST(HttpClient, AHeadWithoutEndIsRefusedPastItsBound) {
+  // 100 000 lines of 100 bytes: 10 MB of head, read whole before the bound.
+  EndlessHeadServer server(100000);
+  auto r = RealHttpClient()->Send({"GET", server.url() + "/", {}, ""},
+                                  HttpTimeouts::All(milliseconds(20000)));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kBroken);
+  EXPECT_EQ(r.error().what,
+            "the response head (status line and headers) is longer than 65536 bytes");
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "harness/child_groups.h"
+#include "base/child_groups.h"
 #include "harness/cli.h"
 
 int main(int argc, char** argv) {
-  // A client command or a SUT must not outlive llmconform stopped by a signal.
-  llmconform::harness::KillChildGroupsOnSignals();
+  // A client command, a SUT or a scratch folder must not outlive llmconform
+  // stopped by a signal.
+  llmconform::KillChildGroupsOnSignals();
   return llmconform::harness::Main(argc, argv);
 }

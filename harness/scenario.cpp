@@ -11,6 +11,8 @@
 
 #include "base/format.h"
 #include "harness/json_location.h"
+#include "harness/suites/registry.h"
+#include "mockllm/trace.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::harness {
@@ -58,6 +60,23 @@ std::optional<std::string> TracePathProblem(const std::string& trace) {
         trace);
   }
   return std::nullopt;
+}
+
+// `message` of a reader that names the value by its JSON pointer first
+// ("/input/x: expected …"), located at that value in `doc` (at the object
+// that lacks it when it is missing); at the root otherwise.
+void AddAtItsPointer(Problems& problems, const Json& doc, const std::string& message) {
+  Pointer where;
+  const auto colon = message.find(": ");
+  if (message.starts_with('/') && colon != std::string::npos) {
+    try {
+      where = Pointer(message.substr(0, colon));
+      while (!where.empty() && !doc.contains(where)) where = where.parent_pointer();
+    } catch (const Json::exception&) {
+      where = Pointer();  // not a pointer after all
+    }
+  }
+  problems.Add(where, message);
 }
 
 }  // namespace
@@ -298,7 +317,15 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
           around.Add(
               Pointer() / "trace",
               Format("\"trace\": {} leads outside fixtures/ (through a symlink)", scenario->trace));
+        } else if (auto trace = mockllm::LoadTraceFile(from / scenario->trace); !trace) {
+          // Broken, it would fail every run of the scenario (exit 3).
+          around.Add(Pointer() / "trace", Format("\"trace\": {}", trace.error().message));
         }
+      }
+      // The input as the protocol's suite reads it when it runs.
+      if (const SuiteKind* kind = FindSuite(protocol)) {
+        if (auto read = kind->make()->ReadInput(*scenario); !read)
+          AddAtItsPointer(around, scenario->raw, read.error().message);
       }
       const std::string key = protocol + "/" + scenario->name;
       if (auto [it, fresh] = names.emplace(key, display(file)); !fresh) {

@@ -1,6 +1,7 @@
 // Bad specs are input errors that name their file and line (issue 17): a
-// trace that is missing, outside fixtures/ or reached through a symlink out
-// of it, and a scenario name defined twice.
+// trace that is missing, broken, outside fixtures/ or reached through a
+// symlink out of it, a scenario name defined twice, and an input its
+// protocol's suite cannot read (issue 34).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -20,12 +21,15 @@ void Write(const fs::path& p, std::string_view text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
+// A trace with a header and no exchange.
+constexpr std::string_view kTrace = "{\"format\": \"llmconform-trace/1\", \"id\": \"t\"}\n";
+
 class BadSpecs : public ::testing::Test {
  protected:
   BadSpecs() {
     Write(root() / "specs" / "p" / "rules.json",
           R"([{"id":"R-1","source":"s","severity":"must","text":"t"}])");
-    Write(root() / "fixtures" / "t.trace.jsonl", "{}\n");
+    Write(root() / "fixtures" / "t.trace.jsonl", kTrace);
     Write(root() / "outside.trace.jsonl", "{}\n");
   }
   const fs::path& root() const { return dir_.path(); }
@@ -75,6 +79,42 @@ TEST_F(BadSpecs, AScenarioNameDefinedTwiceIsAnError) {
   Scenario("b", "same", "fixtures/t.trace.jsonl");
   EXPECT_THAT(Errors(), HasSubstr("specs/p/b.json:1:24: \"name\": the scenario p/same is also "
                                   "defined in specs/p/a.json"));
+}
+
+TEST_F(BadSpecs, ABrokenTraceIsAnErrorWhenSpecsLoad) {
+  Write(root() / "fixtures" / "broken.trace.jsonl", std::string(kTrace) + "{\"seq\": \"one\"}\n");
+  Scenario("a", "a", "fixtures/broken.trace.jsonl");
+  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: \"trace\": "));
+  EXPECT_THAT(Errors(), HasSubstr("broken.trace.jsonl"));
+}
+
+// A scenario of a protocol with a suite, whose input is `input`.
+void MultiturnScenario(const fs::path& root, std::string_view input) {
+  Write(root / "specs" / "multiturn" / "rules.json",
+        R"([{"id":"R-1","source":"s","severity":"must","text":"t"}])");
+  Write(root / "specs" / "multiturn" / "a.json",
+        "{\"protocol\":\"multiturn\",\"name\":\"a\",\"rules\":[\"R-1\"],\n \"input\": " +
+            std::string(input) + "}");
+}
+
+TEST_F(BadSpecs, AMistypedInputIsLocatedWhenSpecsLoad) {
+  MultiturnScenario(root(), R"({"systemPrompt": "s", "history": [], "currentUserMessage": "c",
+   "maxTokenBudget": "10"})");
+  EXPECT_THAT(Errors(), HasSubstr("specs/multiturn/a.json:3:22: /input/maxTokenBudget: expected "
+                                  "integer, got string"));
+  // A field that is missing is located at the object that lacks it.
+  MultiturnScenario(root(), R"({"systemPrompt": "s", "history": [], "currentUserMessage": "c"})");
+  EXPECT_THAT(Errors(), HasSubstr("specs/multiturn/a.json:2:11: /input/maxTokenBudget: expected"));
+}
+
+TEST_F(BadSpecs, ANegativeTokenBudgetIsRefused) {
+  MultiturnScenario(root(), R"({"systemPrompt": "s", "history": [], "currentUserMessage": "c",
+   "maxTokenBudget": -1})");
+  EXPECT_THAT(Errors(), HasSubstr("specs/multiturn/a.json:3:22: /input/maxTokenBudget: expected a "
+                                  "non-negative integer (tokens), got -1"));
+  MultiturnScenario(root(), R"({"systemPrompt": "s", "history": [], "currentUserMessage": "c",
+   "maxTokenBudget": 0})");
+  EXPECT_EQ(Errors(), "");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // A fresh folder under the temp directory, removed with everything in it
-// when the object goes out of scope.
+// when the object goes out of scope, or when a signal ends llmconform
+// (base/child_groups.h).
 #pragma once
 
 #include <stdlib.h>
@@ -7,6 +8,8 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+
+#include "base/child_groups.h"
 
 namespace llmconform::harness {
 
@@ -17,10 +20,13 @@ class ScratchDir {
   explicit ScratchDir(const std::string& prefix = "llmconform-") {
     std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
     if (mkdtemp(pattern.data())) path_ = pattern;
+    if (!path_.empty()) WatchScratchFolder(path_);
   }
   ~ScratchDir() {
     std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+    if (path_.empty()) return;
+    std::filesystem::remove_all(path_, ec);
+    ForgetScratchFolder(path_);
   }
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;

@@ -63,6 +63,13 @@ class ProtocolSuite {
   // rule of the scenario is then reported as Error.
   virtual std::expected<Observation, Error> Drive(const Scenario& scenario,
                                                   const DriveContext& ctx) = 0;
+  // Reads the scenario's "input" as Drive will (with the protocol's own
+  // readers), without running anything: the specs loader calls it so that a
+  // mistyped input is a located error when specs load, not a failure at run
+  // time. Errors are kInvalidInput and begin with the JSON pointer of the
+  // value in the scenario file ("/input/maxTokenBudget: expected integer,
+  // got string").
+  virtual std::expected<void, Error> ReadInput(const Scenario&) const { return {}; }
   // One result per rule in scenario.rules (more where a rule is checked at
   // several places). Never throws.
   virtual std::vector<reports::CheckResult> Check(const Scenario& scenario,

@@ -282,5 +282,136 @@ TEST(Cli, ASignalThatStopsLlmconformStopsTheCommandItRuns) {
   }
 }
 
+// The pid a command wrote into `file`, "" when it did not.
+std::string PidIn(const fs::path& file) {
+  std::string pid = ReadWholeFile(file);
+  while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+  return pid;
+}
+
+// Whether process `pid` goes within a few seconds (killed, it goes at once);
+// kills it when it does not, so that a failing test leaves nothing behind.
+bool GoesSoon(const std::string& pid) {
+  bool gone = false;
+  for (int i = 0; i < 250 && !(gone = Gone(pid)); ++i) usleep(20000);
+  if (!gone) ::kill(std::stoi(pid), SIGKILL);
+  return gone;
+}
+
+TEST(Cli, NoCommandOutlivesARunThatEndedNormally) {
+  // Each command leaves a background job that holds nothing of llmconform's.
+  TempDir dir;
+  const fs::path pid_file = dir.path() / "job.pid";
+  const std::string job =
+      "(sleep 311; echo) </dev/null >/dev/null 2>&1 & echo $! > '" + pid_file.string() + "'; ";
+  auto check = RunProcess({kBinary, "check", "--sut", job + "exec " + kBinary + " ref --serve",
+                           "--op", "action.parse", "--cases", "5", "--seed", "1", "--out",
+                           (dir.path() / "check").string(), "--report", "console"},
+                          "", kRoot.string());
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  std::string pid = PidIn(pid_file);
+  ASSERT_FALSE(pid.empty()) << "the SUT never started";
+  EXPECT_TRUE(GoesSoon(pid)) << "check --sut left its background job (pid " << pid << ")";
+
+  fs::remove(pid_file);
+  auto run = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--filter",
+                         "multiturn/s1-standard-assembly", "--client-cmd", job + "exit 0", "--out",
+                         (dir.path() / "run").string(), "--report", "console"});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;  // it wrote no output
+  pid = PidIn(pid_file);
+  ASSERT_FALSE(pid.empty()) << "the client never started";
+  EXPECT_TRUE(GoesSoon(pid)) << "run --client-cmd left its background job (pid " << pid << ")";
+}
+
+TEST(Cli, AClientCannotHoldARunPastItsTimeout) {
+  TempDir dir;
+  const auto run = [&](const std::string& client, const std::string& scenario) {
+    return RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--filter", scenario,
+                       "--client-cmd", client, "--client-timeout", "20", "--out",
+                       (dir.path() / "out").string(), "--report", "json"},
+                      "", "", {}, std::chrono::seconds(100));
+  };
+  const auto output_check = [&] {
+    const auto report = nlohmann::json::parse(ReadWholeFile(dir.path() / "out" / "report.json"));
+    for (const auto& c : report["scenarios"][0]["checks"])
+      if (c["rule"] == "GATE-CLIENT-OUTPUT") return c;
+    return nlohmann::json();
+  };
+  // An output that is a FIFO: reading it would wait for a writer forever.
+  auto fifo = run("mkfifo \"$LLMCONFORM_OUTPUT\"", "multiturn/s1-standard-assembly");
+  EXPECT_EQ(fifo.exit_code, 1) << fifo.out << fifo.err;
+  EXPECT_EQ(output_check()["outcome"], "fail") << output_check().dump();
+  EXPECT_NE(output_check()["message"].get<std::string>().find("it is a FIFO"), std::string::npos)
+      << output_check().dump();
+  // A client that exits leaving a writer that never stops.
+  auto writer = run("(while :; do echo x; done) & exit 0", "multiturn/s1-standard-assembly");
+  EXPECT_EQ(writer.exit_code, 1) << writer.out << writer.err;
+  // A 1 TB sparse file in pkg/: its content is not hashed.
+  auto sparse =
+      run("truncate -s 1T \"$LLMCONFORM_WORKSPACE/pkg/big\"", "toolcalls/pkg-write-refused");
+  EXPECT_EQ(sparse.exit_code, 1) << sparse.out << sparse.err;
+}
+
+TEST(Cli, ASignalThatStopsLlmconformRemovesItsScratchFolders) {
+  TempDir dir;
+  const fs::path tmp = dir.path() / "tmp";
+  fs::create_directories(tmp);
+  const fs::path started = dir.path() / "started";
+  auto r = RunProcess(
+      {"/usr/bin/timeout", "-s", "TERM", "5", kBinary, "run", "--specs", (kRoot / "specs").string(),
+       "--filter", "multiturn/s1-standard-assembly", "--client-cmd",
+       "touch '" + started.string() + "'; exec sleep 1004", "--out", (dir.path() / "out").string()},
+      "", "", {"TMPDIR=" + tmp.string()});
+  EXPECT_EQ(r.exit_code, 124) << r.out << r.err;
+  ASSERT_TRUE(fs::exists(started)) << "the client never started: " << r.err;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(tmp)) left.push_back(e.path().string());
+  EXPECT_TRUE(left.empty()) << "left behind: " << left.front();
+}
+
+TEST(Cli, CheckTimeLimitBoundsAnExchangeUnderWay) {
+  // The SUT reads every request and never answers; each case would wait out
+  // --case-timeout-ms (ten minutes) before --time-limit was looked at again.
+  TempDir dir;
+  auto r = RunProcess({kBinary, "check", "--sut", "cat >/dev/null", "--op", "action.parse",
+                       "--cases", "20", "--seed", "1", "--time-limit", "1", "--case-timeout-ms",
+                       "600000", "--out", (dir.path() / "out").string(), "--report", "console"},
+                      "", kRoot.string(), {}, std::chrono::seconds(100));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("check action.parse: 0 case(s)"), std::string::npos) << r.out << r.err;
+}
+
+TEST(Cli, CheckKeepsABoundedPartOfAHugeAnswer) {
+  TempDir dir;
+  const std::string sut =
+      "python3 -c 'import sys, json\n"
+      "n = 0\n"
+      "for line in sys.stdin:\n"
+      "    r = json.loads(line)\n"
+      "    a = {\"output\": {\"big\": \"x\" * 1500000}} if n == 0 else {\"error\": \"no\"}\n"
+      "    a[\"id\"] = r[\"id\"]\n"
+      "    n += 1\n"
+      "    sys.stdout.write(json.dumps(a) + \"\\n\")\n"
+      "    sys.stdout.flush()\n'";
+  auto r =
+      RunProcess({kBinary, "check", "--sut", sut, "--op", "action.parse", "--cases", "3", "--seed",
+                  "1", "--out", (dir.path() / "out").string(), "--report", "console"},
+                 "", kRoot.string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  // The first answer is 1.5 MB: its case is saved with the beginning of it.
+  int huge = 0;
+  for (const auto& e : fs::directory_iterator(dir.path() / "out" / "check-cases")) {
+    EXPECT_LT(fs::file_size(e.path()), 512u * 1024) << e.path();
+    const auto doc = nlohmann::json::parse(ReadWholeFile(e.path()));
+    if (doc["actual"].contains("cut")) {
+      ++huge;
+      EXPECT_NE(doc["actual"]["cut"].get<std::string>().find("bytes of JSON, longer than"),
+                std::string::npos)
+          << doc["actual"].dump().substr(0, 300);
+    }
+  }
+  EXPECT_EQ(huge, 1);
+}
+
 }  // namespace
 }  // namespace llmconform

@@ -9,6 +9,7 @@
 // max_success cases (set small in tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -206,6 +207,35 @@ RC_GTEST_PROP(HostileJson, MockllmLintAndServeAnswerAnyTrace, ()) {
                           {}, std::chrono::seconds(30));
   AssertAnswered(serve);
   RC_ASSERT(serve.exit_code != 0);
+}
+
+// A FIFO named where a file is read: open(2) waits for a writer that never
+// comes. Every reader refuses it, named, with exit 2, before opening it.
+TEST(HostileFiles, EveryFileArgumentRefusesAFifo) {
+  harness::ScratchDir dir("llmconform-fifo-");
+  const fs::path fifo = dir.path() / "input.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string f = fifo.string(), specs = (kRoot / "specs").string();
+  const std::vector<std::vector<std::string>> commands = {
+      {kMockllm, "lint", f},
+      {kMockllm, "serve", "--port", "0", "--traces", f},
+      {kMockllm, "import", f, "--out", (dir.path() / "out").string()},
+      {kMockllm, "export", f, "--har", "--out", (dir.path() / "out.har").string()},
+      {kLlmconform, "judge", "--specs", specs, "--scenario", "multiturn/s1-standard-assembly",
+       "--journal", f},
+      {kLlmconform, "merge", f, "--out", (dir.path() / "merged").string()},
+      {kLlmconform, "run", "--specs", specs, "--filter", "multiturn/s1-standard-assembly",
+       "--baseline", f, "--out", (dir.path() / "run").string()},
+      {kLlmconform, "check", "--specs", specs, "--sut", "cat", "--op", "action.parse", "--replay",
+       f},
+  };
+  for (const auto& argv : commands) {
+    // Bounded, so that a reader that does wait fails this test instead of hanging it.
+    const ProcessResult r = RunProcess(argv, "", "", {}, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 2) << argv[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(f + ": cannot read: it is a FIFO"), std::string::npos)
+        << argv[1] << ": " << r.err;
+  }
 }
 
 }  // namespace

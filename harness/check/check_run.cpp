@@ -1,9 +1,11 @@
 #include "harness/check/check_run.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <ostream>
 #include <set>
 #include <thread>
@@ -103,6 +105,21 @@ Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
   for (const auto& p : v.pointers) joined += " " + (p.empty() ? std::string("\"\"") : p);
   v.key = (v.rule.empty() ? "-" : v.rule) + joined;
   return v;
+}
+
+// A group keeps (and saves) an expected or actual answer of at most this
+// much JSON; a larger one is kept as its size and its beginning.
+constexpr std::size_t kMaxKeptAnswerBytes = 1 << 20;
+constexpr std::size_t kKeptExcerptBytes = 64 * 1024;
+
+Json Capped(const Json& value) {
+  std::string text = DumpJson(value);
+  if (text.size() <= kMaxKeptAnswerBytes) return value;
+  const std::size_t bytes = text.size();
+  text.resize(kKeptExcerptBytes);
+  return Json{{"cut", Format("{} bytes of JSON, longer than the {} a failure keeps", bytes,
+                             kMaxKeptAnswerBytes)},
+              {"begins", std::move(text)}};
 }
 
 // Disagreements the same way: same SUT failure, or same differing pointers.
@@ -256,31 +273,57 @@ class Checker {
     return out;
   }
 
-  // Sends `inputs` to the SUT pipelined and judges each.
-  std::expected<std::vector<Verdict>, Error> Evaluate(const OpContext& ctx,
-                                                      const std::vector<Json>& inputs,
-                                                      OpResult* result) {
-    // The SUT works through the batch (on its own thread here) while the
-    // reference answers it: both only read `inputs`.
-    std::expected<std::vector<SutAnswer>, Error> answers;
-    std::thread exchange([&] { answers = sut_.Exchange(ctx.op->name, inputs); });
-    std::vector<Json> expected;
-    expected.reserve(inputs.size());
-    for (const auto& in : inputs) expected.push_back(Reference(*ctx.op, in));
-    exchange.join();
-    if (!answers)
-      return std::unexpected(
-          Error{Format("--sut '{}': {}", options_.sut_command, answers.error().message)});
-    std::vector<Verdict> out;
-    out.reserve(inputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (result && expected[i].contains("output")) {
-        for (const auto& r : TriggeredRules(ctx.op->name, inputs[i], expected[i]["output"]))
-          ++result->triggered[r];
+  using OnVerdict = std::function<void(std::size_t index, Verdict verdict)>;
+
+  // Sends `inputs` to the SUT pipelined and judges each answer as it
+  // arrives: `on_verdict` gets each, and nothing of an answer is kept past
+  // its verdict. At `deadline` it stops: the cases not answered by then are
+  // not judged. Returns how many were.
+  std::expected<std::size_t, Error> Evaluate(
+      const OpContext& ctx, const std::vector<Json>& inputs, OpResult* result,
+      const OnVerdict& on_verdict, Clock::time_point deadline = Clock::time_point::max()) {
+    // The reference answers the batch (on its own thread) while the SUT works
+    // through it; each answer waits for the reference's, then both go.
+    std::vector<Json> expected(inputs.size());
+    std::mutex mu;
+    std::condition_variable cv;
+    std::size_t ready = 0;
+    bool stop = false;
+    std::thread reference([&] {
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        Json e = Reference(*ctx.op, inputs[i]);
+        std::lock_guard lock(mu);
+        if (stop) return;
+        expected[i] = std::move(e);
+        ready = i + 1;
+        cv.notify_all();
       }
-      out.push_back(Judge(ctx, inputs[i], expected[i], (*answers)[i]));
+    });
+    auto judged = sut_.Exchange(
+        ctx.op->name, inputs,
+        [&](std::size_t i, SutAnswer answer) {
+          Json want;
+          {
+            std::unique_lock lock(mu);
+            cv.wait(lock, [&] { return ready > i; });
+            want = std::move(expected[i]);
+          }
+          if (result && want.contains("output")) {
+            for (const auto& r : TriggeredRules(ctx.op->name, inputs[i], want["output"]))
+              ++result->triggered[r];
+          }
+          on_verdict(i, Judge(ctx, inputs[i], want, answer));
+        },
+        deadline);
+    {
+      std::lock_guard lock(mu);
+      stop = true;
     }
-    return out;
+    reference.join();
+    if (!judged)
+      return std::unexpected(
+          Error{Format("--sut '{}': {}", options_.sut_command, judged.error().message)});
+    return *judged;
   }
 
   Group* FindGroup(OpResult& result, const std::string& key) {
@@ -313,8 +356,8 @@ class Checker {
     g.count = 1;
     g.original = input;
     g.input = input;
-    g.expected = v.expected;
-    g.actual = v.actual;
+    g.expected = Capped(v.expected);
+    g.actual = Capped(v.actual);
     g.origin = std::move(origin);
     result.groups.push_back(std::move(g));
     return &result.groups.back();
@@ -325,17 +368,14 @@ class Checker {
     if (cases.empty()) return {};
     std::vector<Json> inputs;
     for (const auto& c : cases) inputs.push_back(c.input);
-    auto verdicts = Evaluate(ctx, inputs, &result);
-    if (!verdicts) return std::unexpected(verdicts.error());
-    result.cases += cases.size();
-    result.corpus_cases += cases.size();
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      if ((*verdicts)[i].agree) continue;
-      if (Group* g = Note(result, inputs[i], (*verdicts)[i],
-                          Format("{} {}", what, cases[i].file.string()))) {
+    auto judged = Evaluate(ctx, inputs, &result, [&](std::size_t i, const Verdict& v) {
+      if (v.agree) return;
+      if (Group* g = Note(result, inputs[i], v, Format("{} {}", what, cases[i].file.string())))
         g->replay_file = cases[i].file;
-      }
-    }
+    });
+    if (!judged) return std::unexpected(judged.error());
+    result.cases += *judged;
+    result.corpus_cases += *judged;
     return {};
   }
 
@@ -347,23 +387,28 @@ class Checker {
     const auto t0 = Clock::now();
     std::vector<std::pair<std::size_t, std::size_t>> to_shrink;  // group index, case index
     const std::size_t total = static_cast<std::size_t>(std::max(0, options_.cases));
+    // --time-limit bounds the exchanges themselves, not only when a batch starts.
+    const Clock::time_point deadline =
+        options_.time_limit_s > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(options_.time_limit_s))
+                                  : Clock::time_point::max();
     for (std::size_t start = 0; start < total; start += kBatch) {
-      if (options_.time_limit_s > 0 &&
-          std::chrono::duration<double>(Clock::now() - t0).count() >= options_.time_limit_s)
-        break;
+      if (Clock::now() >= deadline) break;
       const std::size_t end = std::min(total, start + kBatch);
       std::vector<Json> inputs;
       inputs.reserve(end - start);
       for (std::size_t i = start; i < end; ++i) inputs.push_back(Generate(ctx, i).value());
-      auto verdicts = Evaluate(ctx, inputs, &result);
-      if (!verdicts) return std::unexpected(verdicts.error());
-      result.cases += inputs.size();
-      for (std::size_t k = 0; k < inputs.size(); ++k) {
-        if ((*verdicts)[k].agree) continue;
-        if (Note(result, inputs[k], (*verdicts)[k],
-                 Format("generated (seed {}, case {})", options_.seed, start + k)))
-          to_shrink.emplace_back(result.groups.size() - 1, start + k);
-      }
+      auto judged = Evaluate(
+          ctx, inputs, &result,
+          [&](std::size_t k, const Verdict& v) {
+            if (v.agree) return;
+            if (Note(result, inputs[k], v,
+                     Format("generated (seed {}, case {})", options_.seed, start + k)))
+              to_shrink.emplace_back(result.groups.size() - 1, start + k);
+          },
+          deadline);
+      if (!judged) return std::unexpected(judged.error());
+      result.cases += *judged;
     }
     progress_ << Format("check {}: {} case(s), {} disagreement(s) in {} group(s)\n", result.op,
                         result.cases, result.disagreements,
@@ -396,14 +441,15 @@ class Checker {
       while (auto candidate = shrinks.next()) {
         if (--budget < 0) break;
         const Json input = candidate->value();
-        auto verdicts = Evaluate(ctx, {input}, nullptr);
-        if (!verdicts) return std::unexpected(verdicts.error());
-        const Verdict& v = (*verdicts)[0];
+        Verdict v;
+        auto judged = Evaluate(ctx, {input}, nullptr,
+                               [&](std::size_t, Verdict verdict) { v = std::move(verdict); });
+        if (!judged) return std::unexpected(judged.error());
         if (!SameWay(v, target)) continue;
         current = std::move(*candidate);
         g.input = input;
-        g.expected = v.expected;
-        g.actual = v.actual;
+        g.expected = Capped(v.expected);
+        g.actual = Capped(v.actual);
         g.rule = v.rule;
         ++g.shrink_steps;
         progressed = true;

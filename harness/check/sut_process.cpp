@@ -14,7 +14,6 @@
 
 #include "base/format.h"
 #include "base/json_read.h"
-#include "harness/child_groups.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -23,15 +22,8 @@ using Clock = std::chrono::steady_clock;
 using Json = nlohmann::json;
 
 constexpr std::size_t kStderrTail = 2048;
-constexpr std::size_t kMaxLine = 64 * 1024 * 1024;  // an answer line longer than this is garbage
+constexpr std::size_t kMaxLine = 16 * 1024 * 1024;  // an answer line longer than this is garbage
 constexpr std::size_t kWriteAhead = 1 << 20;        // bytes queued for the SUT's stdin at most
-
-void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-void CloseFd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
 
 std::string Excerpt(std::string_view line) {
   constexpr std::size_t kMax = 120;
@@ -68,63 +60,28 @@ Sut::~Sut() { Stop(false); }
 
 bool Sut::Start() {
   ::signal(SIGPIPE, SIG_IGN);  // a SUT that closes its stdin is seen as EPIPE, then EOF
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) return false;
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
-    return false;
-  }
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
-    return false;
-  }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-    return false;
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    ::execl("/bin/sh", "sh", "-c", options_.command.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  WatchChildGroup(pid);
-  ::close(in[0]), ::close(out[1]), ::close(err[1]);
-  pid_ = pid;
-  in_fd_ = in[1], out_fd_ = out[0], err_fd_ = err[0];
-  SetNonBlocking(in_fd_), SetNonBlocking(out_fd_), SetNonBlocking(err_fd_);
+  auto child =
+      ChildProcess::Start({.command = options_.command, .stdin_pipe = true, .stderr_apart = true});
+  if (!child) return false;
+  child_ = std::move(*child);
   stderr_tail_.clear();
   return true;
 }
 
 void Sut::Stop(bool kill_now) {
-  CloseFd(in_fd_);
-  CloseFd(out_fd_);
-  CloseFd(err_fd_);
-  if (pid_ < 0) return;
-  int status = 0;
+  if (!child_) return;
+  child_->CloseStdin();
+  child_->CloseStdout();
+  child_->CloseStderr();
   if (!kill_now) {
     // Closing stdin asks it to finish; give it a moment.
-    for (int i = 0; i < 100; ++i) {
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        exit_status_ = status;
-        ForgetChildGroup(pid_);
-        pid_ = -1;
-        return;
-      }
+    for (int i = 0; i < 100 && !child_->Ended(); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
   }
-  ::kill(-pid_, SIGKILL);
-  ::kill(pid_, SIGKILL);
-  ForgetChildGroup(pid_);
-  ::waitpid(pid_, &status, 0);
-  exit_status_ = status;
-  pid_ = -1;
+  // Whether it ended or not, its whole group goes (a background job it left too).
+  child_->Kill();
+  exit_status_ = child_->status();
+  child_.reset();
 }
 
 std::string Sut::StatusText() {
@@ -144,32 +101,43 @@ std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_hand
 }  // namespace
 
 std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Json>& requests) {
-  return ExchangeBodies(requests.size(), [&](std::size_t i) {
-    const Json& r = requests[i];
-    return Format(",\"op\":{},\"input\":{}}}\n", Dump(Json(r.value("op", ""))),
-                  r.contains("input") ? Dump(r["input"]) : "null");
-  });
+  std::vector<SutAnswer> answers(requests.size());
+  auto done = ExchangeBodies(
+      requests.size(),
+      [&](std::size_t i) {
+        const Json& r = requests[i];
+        return Format(",\"op\":{},\"input\":{}}}\n", Dump(Json(r.value("op", ""))),
+                      r.contains("input") ? Dump(r["input"]) : "null");
+      },
+      [&](std::size_t i, SutAnswer a) { answers[i] = std::move(a); }, Clock::time_point::max());
+  if (!done) return std::unexpected(done.error());
+  return answers;
 }
 
-std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(std::string_view op,
-                                                           const std::vector<Json>& inputs) {
+std::expected<std::size_t, Error> Sut::Exchange(std::string_view op,
+                                                const std::vector<Json>& inputs,
+                                                const OnAnswer& on_answer,
+                                                Clock::time_point deadline) {
   std::string head = ",\"op\":" + Dump(Json(op)) + ",\"input\":";
-  return ExchangeBodies(inputs.size(), [&](std::size_t i) {
-    std::string body = head;
-    body += Dump(inputs[i]);
-    body += "}\n";
-    return body;
-  });
+  return ExchangeBodies(
+      inputs.size(),
+      [&](std::size_t i) {
+        std::string body = head;
+        body += Dump(inputs[i]);
+        body += "}\n";
+        return body;
+      },
+      on_answer, deadline);
 }
 
-std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
-    std::size_t n, const std::function<std::string(std::size_t)>& body) {
+std::expected<std::size_t, Error> Sut::ExchangeBodies(
+    std::size_t n, const std::function<std::string(std::size_t)>& body, const OnAnswer& on_answer,
+    Clock::time_point deadline) {
   struct InFlight {
     std::size_t index;
     std::uint64_t id;
   };
-  std::vector<SutAnswer> answers(n);
-  std::vector<std::string> bodies(n);  // `"op":…,"input":…}` serialized once
+  std::vector<std::string> bodies(n);  // `"op":…,"input":…}` serialized once, until answered
   std::deque<InFlight> inflight;
   std::deque<std::size_t> resend;
   std::size_t next = 0, remaining = n;
@@ -179,11 +147,18 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
   bool answered = false;  // since the current process started
   Clock::time_point front_since = Clock::now();
 
-  auto resolve_front = [&](SutAnswer a) {
-    answers[inflight.front().index] = std::move(a);
-    inflight.pop_front();
+  std::size_t answered_cases = 0;
+  auto deliver = [&](std::size_t index, SutAnswer a) {
+    std::string().swap(bodies[index]);
     --remaining;
+    ++answered_cases;
+    on_answer(index, std::move(a));
+  };
+  auto resolve_front = [&](SutAnswer a) {
+    const std::size_t index = inflight.front().index;
+    inflight.pop_front();
     front_since = Clock::now();
+    deliver(index, std::move(a));
   };
   // The process is gone or hopeless: requeue what was in flight.
   auto restart = [&](bool kill_now) {
@@ -247,16 +222,22 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
       resolve_front(std::move(a));
       return;
     }
-    answers[at->index] = {
-        SutAnswer::Kind::kOutOfOrder, nullptr,
-        Format("answered before the case sent ahead of it (id {})", inflight.front().id)};
+    const std::size_t index = at->index;
+    const std::uint64_t front_id = inflight.front().id;
     inflight.erase(at);
-    --remaining;
+    deliver(index, {SutAnswer::Kind::kOutOfOrder, nullptr,
+                    Format("answered before the case sent ahead of it (id {})", front_id)});
   };
 
   char buf[1 << 16];
   while (remaining > 0) {
-    if (pid_ < 0) {
+    if (Clock::now() >= deadline) {
+      // Out of time: what is in flight is dropped with the process, so that
+      // no half-read answer reaches the next exchange.
+      if (!inflight.empty() || !rbuf.empty() || woff < wbuf.size()) Stop(true);
+      break;
+    }
+    if (!child_) {
       if (!Start())
         return std::unexpected(Error{Format("cannot start /bin/sh: {}", std::strerror(errno))});
       answered = false;
@@ -279,16 +260,19 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
       if (inflight.empty()) front_since = Clock::now();
       inflight.push_back({index, id});
     }
-    pollfd fds[3] = {{in_fd_, static_cast<short>(woff < wbuf.size() ? POLLOUT : 0), 0},
-                     {out_fd_, POLLIN, 0},
-                     {err_fd_, POLLIN, 0}};
+    const int in_fd = child_->stdin_fd(), out_fd = child_->stdout_fd(),
+              err_fd = child_->stderr_fd();
+    pollfd fds[3] = {{in_fd, static_cast<short>(woff < wbuf.size() ? POLLOUT : 0), 0},
+                     {out_fd, POLLIN, 0},
+                     {err_fd, POLLIN, 0}};
     int wait_ms = -1;
-    if (!inflight.empty()) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          front_since + options_.case_timeout - Clock::now());
-      wait_ms = static_cast<int>(std::max<long long>(0, left.count()));
+    auto until = deadline;
+    if (!inflight.empty()) until = std::min(until, front_since + options_.case_timeout);
+    if (until != Clock::time_point::max()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+      wait_ms = static_cast<int>(std::clamp<long long>(left.count() + 1, 0, 3600 * 1000));
     }
-    const int ready = ::poll(fds, err_fd_ >= 0 ? 3 : 2, wait_ms);
+    const int ready = ::poll(fds, err_fd >= 0 ? 3 : 2, wait_ms);
     if (ready < 0 && errno != EINTR)
       return std::unexpected(Error{Format("poll: {}", std::strerror(errno))});
     if (!inflight.empty() && Clock::now() >= front_since + options_.case_timeout) {
@@ -312,17 +296,17 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
     }
     if (ready <= 0) continue;
     if (fds[2].revents & (POLLIN | POLLHUP)) {
-      const ssize_t got = ::read(err_fd_, buf, sizeof buf);
+      const ssize_t got = ::read(err_fd, buf, sizeof buf);
       if (got > 0) {
         stderr_tail_.append(buf, static_cast<std::size_t>(got));
         if (stderr_tail_.size() > kStderrTail)
           stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
       } else if (got == 0) {
-        CloseFd(err_fd_);
+        child_->CloseStderr();
       }
     }
     if (fds[0].revents & (POLLOUT | POLLERR | POLLHUP)) {
-      const ssize_t put = ::write(in_fd_, wbuf.data() + woff, wbuf.size() - woff);
+      const ssize_t put = ::write(in_fd, wbuf.data() + woff, wbuf.size() - woff);
       if (put > 0) {
         woff += static_cast<std::size_t>(put);
         if (woff == wbuf.size()) wbuf.clear(), woff = 0;
@@ -332,7 +316,7 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
       }
     }
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t got = ::read(out_fd_, buf, sizeof buf);
+      const ssize_t got = ::read(out_fd, buf, sizeof buf);
       if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
         if (auto ok = crashed(); !ok) return std::unexpected(ok.error());
         continue;
@@ -356,7 +340,7 @@ std::expected<std::vector<SutAnswer>, Error> Sut::ExchangeBodies(
       }
     }
   }
-  return answers;
+  return answered_cases;
 }
 
 }  // namespace llmconform::harness::check

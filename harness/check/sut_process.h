@@ -13,18 +13,18 @@
 // the SUT is restarted are sent again to the new process.
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <expected>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/child_process.h"
 #include "base/error.h"
 
 namespace llmconform::harness::check {
@@ -51,7 +51,7 @@ struct SutOptions {
 class Sut {
  public:
   explicit Sut(SutOptions options);
-  ~Sut();  // kills the SUT (closing its stdin first) and reaps it
+  ~Sut();  // closes its stdin, then kills its whole process group and reaps it
   Sut(const Sut&) = delete;
   Sut& operator=(const Sut&) = delete;
 
@@ -62,23 +62,35 @@ class Sut {
   // has answered, crashes are answers (kCrash) and never end the exchange.
   std::expected<std::vector<SutAnswer>, Error> Exchange(
       const std::vector<nlohmann::json>& requests);
-  // The same for requests that all name `op`: {"op": op, "input": inputs[i]}.
-  std::expected<std::vector<SutAnswer>, Error> Exchange(std::string_view op,
-                                                        const std::vector<nlohmann::json>& inputs);
+
+  // Each answer as soon as it is known, with the index of its input: nothing
+  // is kept here once handed over, so a batch of large answers is never in
+  // memory at once. Answers arrive in request order except an out-of-order
+  // one, handed over when it is seen.
+  using OnAnswer = std::function<void(std::size_t index, SutAnswer answer)>;
+  // Requests that all name `op`: {"op": op, "input": inputs[i]}. At
+  // `deadline` the exchange stops where it is: the cases not answered yet
+  // get no answer (a SUT still working on one is killed, and restarted by the
+  // next exchange). Returns how many were answered. Errors as Exchange's.
+  std::expected<std::size_t, Error> Exchange(std::string_view op,
+                                             const std::vector<nlohmann::json>& inputs,
+                                             const OnAnswer& on_answer,
+                                             std::chrono::steady_clock::time_point deadline =
+                                                 std::chrono::steady_clock::time_point::max());
 
   int restarts() const { return restarts_; }
 
  private:
   // `body(i)` is request i serialized after its id: `,"op":…,"input":…}\n`.
-  std::expected<std::vector<SutAnswer>, Error> ExchangeBodies(
-      std::size_t n, const std::function<std::string(std::size_t)>& body);
+  std::expected<std::size_t, Error> ExchangeBodies(
+      std::size_t n, const std::function<std::string(std::size_t)>& body, const OnAnswer& on_answer,
+      std::chrono::steady_clock::time_point deadline);
   bool Start();
   void Stop(bool kill_now);
   std::string StatusText();
 
   SutOptions options_;
-  pid_t pid_ = -1;
-  int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
+  std::optional<ChildProcess> child_;  // none until started, and once stopped
   std::string stderr_tail_;
   int exit_status_ = 0;
   int restarts_ = 0;

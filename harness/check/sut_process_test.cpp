@@ -1,6 +1,13 @@
 #include "harness/check/sut_process.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 namespace llmconform::harness::check {
 namespace {
@@ -133,6 +140,59 @@ TEST(Sut, ACommandThatNeverReadsItsInputIsAnError) {
             std::string::npos)
       << answers.error().message;
   EXPECT_EQ(sut.restarts(), 2);
+}
+
+TEST(Sut, ABackgroundJobOfTheSutEndsWithIt) {
+  char dir[] = "/tmp/llmconform-sut-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string pid_file = std::string(dir) + "/job.pid";
+  {
+    Sut sut({.command = "(sleep 313; echo) </dev/null >/dev/null 2>&1 & echo $! > " + pid_file +
+                        "; " +
+                        PythonSut("    out({'id': req['id'], 'output': req['input']['k']})\n")});
+    auto answers = sut.Exchange(Requests(3));
+    ASSERT_TRUE(answers) << answers.error().message;
+    EXPECT_EQ((*answers)[2].value, 2);
+  }  // the SUT ends normally: its stdin closed, it exits
+  std::ifstream in(pid_file);
+  pid_t pid = 0;
+  ASSERT_TRUE(in >> pid);
+  std::filesystem::remove_all(dir);
+  // Killed, it is gone (or a zombie of init's) at once; a few seconds at most.
+  bool gone = false;
+  for (int i = 0; i < 250 && !gone; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    const auto paren = text.rfind(')');
+    gone = text.empty() || (paren != std::string::npos && text.substr(paren + 2, 1) == "Z");
+    if (!gone) ::usleep(20000);
+  }
+  if (!gone) ::kill(pid, SIGKILL);
+  EXPECT_TRUE(gone) << "the SUT's background job (pid " << pid << ") outlived it";
+}
+
+TEST(Sut, AnswersAreHandedOverAsTheyComeAndADeadlineStopsTheExchange) {
+  // The first case is answered, the rest never are; each would wait out a
+  // ten-minute case timeout but for the deadline.
+  Sut sut({.command = PythonSut("    if n == 0: out({'id': req['id'], 'output': 'first'})\n"),
+           .case_timeout = std::chrono::minutes(10)});
+  std::vector<Json> inputs = {Json(0), Json(1), Json(2)};
+  std::vector<std::size_t> seen;
+  auto answered = sut.Exchange(
+      "x.y", inputs,
+      [&](std::size_t i, SutAnswer a) {
+        seen.push_back(i);
+        EXPECT_EQ(a.value, "first");
+      },
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+  ASSERT_TRUE(answered) << answered.error().message;
+  EXPECT_EQ(*answered, 1u);
+  EXPECT_EQ(seen, std::vector<std::size_t>{0});
+  // The process that still owed answers was stopped: the next exchange
+  // starts a fresh one, whose first answer is its own.
+  auto again = sut.Exchange(Requests(1));
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ((*again)[0].value, "first");
 }
 
 TEST(Sut, KindsHaveNames) {

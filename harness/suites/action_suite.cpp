@@ -25,6 +25,12 @@ class ActionSuite final : public ProtocolSuite {
 
   std::string_view protocol() const override { return "action"; }
 
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    auto request = action::AssistantRequestFromJson(scenario.input, kInput);
+    if (!request) return std::unexpected(request.error());
+    return {};
+  }
+
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
     auto request = action::AssistantRequestFromJson(scenario.input, kInput);

@@ -27,7 +27,7 @@ struct Input {
   std::chrono::milliseconds timeout{30000};
 };
 
-std::expected<Input, Error> ReadInput(const Scenario& s) {
+std::expected<Input, Error> ReadStreamInput(const Scenario& s) {
   const Json& in = s.input;
   const JsonPointer at("/input");
   Input input;
@@ -63,9 +63,15 @@ class GymbroStreamSuite final : public ProtocolSuite {
 
   std::string_view protocol() const override { return protocol_; }
 
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    auto input = ReadStreamInput(scenario);
+    if (!input) return std::unexpected(input.error());
+    return {};
+  }
+
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
-    auto input = ReadInput(scenario);
+    auto input = ReadStreamInput(scenario);
     if (!input) return std::unexpected(input.error());
     if (ctx.llm_base_url.empty()) {
       return std::unexpected(

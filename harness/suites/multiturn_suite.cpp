@@ -25,6 +25,23 @@ class MultiturnSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "multiturn"; }
 
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    auto args = multiturn::BuildArgsFromJson(scenario.input, kInput);
+    if (!args) return std::unexpected(args.error());
+    // The oracle computes a negative budget as the document says (only the
+    // forced messages are kept); a scenario with one is a mistake.
+    if (args->max_token_budget < 0)
+      return std::unexpected(ErrorAt(
+          kInput / "maxTokenBudget",
+          Format("expected a non-negative integer (tokens), got {}", args->max_token_budget)));
+    if (auto model = OptionalString(scenario.input, kInput, "model"); !model)
+      return std::unexpected(model.error());
+    for (const char* flag : {"stream", "includeUsage"})
+      if (auto b = OptionalBool(scenario.input, kInput, flag); !b)
+        return std::unexpected(b.error());
+    return {};
+  }
+
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
     auto args = multiturn::BuildArgsFromJson(scenario.input, kInput);

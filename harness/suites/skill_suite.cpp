@@ -30,6 +30,12 @@ class SkillSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "skill"; }
 
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    auto script = ReadScript(scenario.input, kInput);
+    if (!script) return std::unexpected(script.error());
+    return {};
+  }
+
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
     auto script = ReadScript(scenario.input, kInput);

@@ -1,10 +1,15 @@
 #include "harness/suites/toolcalls_suite.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
 #include <map>
 #include <sstream>
 
+#include "base/file.h"
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
@@ -28,23 +33,41 @@ namespace tc = toolcalls;
 // are read (not a fifo, not through a symlink), and at most this much of each.
 constexpr std::uintmax_t kMaxCollectedBytes = 16 * 1024 * 1024;
 
-// The content of `p` when it is a regular file of at most kMaxCollectedBytes,
-// else "".
+// The content of `p` when it is a regular file (not a FIFO, not through a
+// symlink) of at most kMaxCollectedBytes, else "".
 std::string ReadRegularFile(const fs::path& p) {
-  std::error_code ec;
-  const auto st = fs::symlink_status(p, ec);
-  if (ec || !fs::is_regular_file(st) || fs::file_size(p, ec) > kMaxCollectedBytes || ec) return "";
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return ReadFile(p, kMaxCollectedBytes, Symlinks::kRefuse).value_or("");
 }
 
-// The sha256 of a regular file's content, read in chunks.
-std::string FileDigest(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
+// Hashing what a run left is bounded (a client may leave a 20 GB sparse file
+// in pkg/): a file larger than this, or met once the tree's budget is spent,
+// is told apart by its size and modification time instead of its content.
+constexpr std::uintmax_t kMaxHashedFileBytes = 16 * 1024 * 1024;
+constexpr std::uintmax_t kMaxHashedTreeBytes = 256 * 1024 * 1024;
+// A tree with more entries than this is digested as its first entries and a mark.
+constexpr std::size_t kMaxTreeEntries = 100000;
+
+// The digest of a regular file's content (sha256, read in chunks), or of its
+// size and modification time past the budget `hash_budget`, which it spends.
+std::string FileDigest(const fs::path& p, std::uintmax_t& hash_budget) {
+  auto fd = OpenRegularFile(p, Symlinks::kRefuse);
+  if (!fd) return "unreadable";
+  struct stat st {};
+  if (::fstat(fd->get(), &st) != 0) return "unreadable";
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  if (size > kMaxHashedFileBytes || size > hash_budget)
+    return Format("size {} mtime {}.{}", size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  hash_budget -= size;
   tc::Sha256 h;
   char buf[64 * 1024];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0)
-    h.Update(std::string_view(buf, static_cast<std::size_t>(in.gcount())));
+  std::uintmax_t left = size;  // a file that grows meanwhile is read as long as it was
+  while (left > 0) {
+    const ssize_t n = ::read(fd->get(), buf, std::min<std::uintmax_t>(sizeof buf, left));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    h.Update(std::string_view(buf, static_cast<std::size_t>(n)));
+    left -= static_cast<std::uintmax_t>(n);
+  }
   return h.HexDigest();
 }
 
@@ -59,15 +82,20 @@ bool IsRealFolder(const fs::path& p) {
 std::string TreeDigest(const fs::path& dir) {
   if (!IsRealFolder(dir)) return "not a folder";
   std::map<std::string, std::string> entries;
+  std::uintmax_t hash_budget = kMaxHashedTreeBytes;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (entries.size() >= kMaxTreeEntries) {
+      entries["\x01more entries than counted"] = "";
+      break;
+    }
     const auto st = it->symlink_status();
     const std::string rel = it->path().lexically_relative(dir).string();
     std::error_code link_ec;
     entries[rel] = fs::is_symlink(st)        ? "l:" + fs::read_symlink(it->path(), link_ec).string()
                    : fs::is_directory(st)    ? std::string("d")
-                   : fs::is_regular_file(st) ? "f:" + FileDigest(it->path())
+                   : fs::is_regular_file(st) ? "f:" + FileDigest(it->path(), hash_budget)
                                              : std::string("o");
   }
   std::string out;
@@ -100,6 +128,20 @@ std::expected<void, Error> CopyTree(const fs::path& from, const fs::path& to) {
 class ToolcallsSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "toolcalls"; }
+
+  std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
+    const Json& in = scenario.input;
+    const JsonPointer at("/input");
+    if (auto package = RequireString(in, at, "package"); !package)
+      return std::unexpected(package.error());
+    for (const char* key : {"state", "model", "mode", "activeAgentId", "intent"})
+      if (auto v = OptionalString(in, at, key); !v) return std::unexpected(v.error());
+    if (auto v = OptionalBool(in, at, "stream"); !v) return std::unexpected(v.error());
+    if (auto v = OptionalStrings(in, at, "userInputs"); !v) return std::unexpected(v.error());
+    if (auto limits = tc::LimitsFromJson(in.value("limits", Json())); !limits)
+      return std::unexpected(ErrorAt(at / "limits", limits.error().message));
+    return {};
+  }
 
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {

@@ -38,7 +38,7 @@ TEST(ShellCommandRunner, MissingFolderFailsTheCommand) {
   auto r = runner.Run("echo never");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->exit_code, 126);
-  EXPECT_EQ(r->output, "skill command runner: cannot enter the working folder\n");
+  EXPECT_EQ(r->output, "cannot enter the working folder\n");
 }
 
 TEST(ShellCommandRunner, TimeoutKillsTheProcessGroup) {

@@ -1,0 +1,76 @@
+// A command run as `/bin/sh -c COMMAND` in a process group of its own, with
+// pipes to its stdin, stdout and stderr: the one way llmconform starts a
+// client (`run --client-cmd`) or a SUT (`check --sut`). Its group is watched
+// (base/child_groups.h), so a signal that ends llmconform kills it, and it
+// is killed whole when the command ends, normally or not: no process the
+// command started outlives it unless it left the group (setsid).
+#pragma once
+
+#include <sys/types.h>
+
+#include <expected>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "base/file.h"
+
+namespace llmconform {
+
+struct ChildCommand {
+  std::string command;                // run as /bin/sh -c COMMAND
+  std::vector<std::string> env;       // NAME=VALUE each, added to ours (or replacing ours)
+  std::filesystem::path working_dir;  // "": ours
+  bool stdin_pipe = false;            // false: stdin is /dev/null
+  bool stderr_apart = false;          // false: stderr goes into stdout's pipe
+  // Whether what the shell left running in its group is killed when it ends
+  // of itself (a skill's terminal leaves background jobs be). Kill() kills
+  // the group whatever this says.
+  bool kill_group_at_end = true;
+};
+
+class ChildProcess {
+ public:
+  // Starts `command`. Error (kIo): a pipe or fork failed; a shell that cannot
+  // run the command exits with 127 like any shell.
+  static std::expected<ChildProcess, Error> Start(const ChildCommand& command);
+
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();  // Kill()
+
+  pid_t pid() const { return pid_; }
+  // Our ends of its pipes, non-blocking and close-on-exec; -1 when it has
+  // none (see ChildCommand) or it was closed.
+  int stdin_fd() const { return in_.get(); }
+  int stdout_fd() const { return out_.get(); }
+  int stderr_fd() const { return err_.get(); }
+  void CloseStdin() { in_.Close(); }
+  void CloseStdout() { out_.Close(); }
+  void CloseStderr() { err_.Close(); }
+
+  // Whether the shell has ended. The first time it is seen ended, every
+  // process still in its group (a background job it left) is killed before
+  // the shell is reaped (so its group id cannot be reused in between; unless
+  // ChildCommand::kill_group_at_end is false), and its wait status is kept.
+  // Never blocks.
+  bool Ended();
+  // Kills the whole group now and reaps the shell; nothing if it was reaped.
+  void Kill();
+  // The shell's wait status (waitpid) once Ended() or Kill(); 0 before.
+  int status() const { return status_; }
+
+ private:
+  ChildProcess() = default;
+  void Reap(bool kill_group);
+
+  pid_t pid_ = -1;  // -1 once reaped
+  bool kill_group_at_end_ = true;
+  int status_ = 0;
+  FileDescriptor in_, out_, err_;
+};
+
+}  // namespace llmconform

@@ -1,0 +1,86 @@
+#include "base/child_process.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace llmconform {
+namespace {
+
+// Everything the child writes to stdout, until it closes it.
+std::string ReadAll(ChildProcess& child) {
+  std::string out;
+  char buf[4096];
+  while (true) {
+    pollfd p{child.stdout_fd(), POLLIN, 0};
+    if (::poll(&p, 1, -1) < 0) break;
+    const ssize_t n = ::read(child.stdout_fd(), buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
+  }
+  return out;
+}
+
+// Whether `pid` is gone (or a zombie), within a few seconds.
+bool GoesSoon(pid_t pid) {
+  for (int i = 0; i < 250; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    const std::string text((std::istreambuf_iterator<char>(stat)), {});
+    const auto paren = text.rfind(')');
+    if (text.empty() || (paren != std::string::npos && text.substr(paren + 2, 1) == "Z"))
+      return true;
+    ::usleep(20000);
+  }
+  ::kill(pid, SIGKILL);
+  return false;
+}
+
+TEST(ChildProcess, RunsTheCommandWithItsEnvironmentAndFolder) {
+  auto child = ChildProcess::Start({.command = "echo \"$LLMCONFORM_X\"; pwd; echo oops >&2; exit 3",
+                                    .env = {"LLMCONFORM_X=hello"},
+                                    .working_dir = "/tmp"});
+  ASSERT_TRUE(child) << child.error().message;
+  EXPECT_EQ(child->stdin_fd(), -1);
+  EXPECT_EQ(child->stderr_fd(), -1);
+  EXPECT_EQ(ReadAll(*child), "hello\n/tmp\noops\n");
+  while (!child->Ended()) ::usleep(1000);
+  EXPECT_TRUE(WIFEXITED(child->status()));
+  EXPECT_EQ(WEXITSTATUS(child->status()), 3);
+}
+
+TEST(ChildProcess, ItsBackgroundJobsEndWithIt) {
+  // The job holds none of our pipes: nothing but the group kill stops it.
+  auto child = ChildProcess::Start(
+      {.command = "sleep 315 </dev/null >/dev/null 2>&1 & echo $!", .stdin_pipe = true});
+  ASSERT_TRUE(child) << child.error().message;
+  const std::string out = ReadAll(*child);
+  ASSERT_FALSE(out.empty());
+  const pid_t job = std::stoi(out);
+  while (!child->Ended()) ::usleep(1000);
+  EXPECT_TRUE(WIFEXITED(child->status()));
+  EXPECT_TRUE(GoesSoon(job)) << "the background job " << job << " outlived the command";
+}
+
+TEST(ChildProcess, KillEndsTheWholeGroup) {
+  auto child =
+      ChildProcess::Start({.command = "sleep 316 & echo $!; exec sleep 317", .stderr_apart = true});
+  ASSERT_TRUE(child) << child.error().message;
+  char buf[64] = {};
+  pollfd p{child->stdout_fd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, -1), 1);
+  ASSERT_GT(::read(child->stdout_fd(), buf, sizeof buf - 1), 0);
+  const pid_t job = std::stoi(buf);
+  EXPECT_FALSE(child->Ended());
+  child->Kill();
+  EXPECT_TRUE(WIFSIGNALED(child->status()));
+  EXPECT_TRUE(child->Ended());
+  EXPECT_TRUE(GoesSoon(job));
+}
+
+}  // namespace
+}  // namespace llmconform
