@@ -200,6 +200,48 @@ class BaselineOption {
   std::optional<nlohmann::json> doc_;
 };
 
+// The --expected-failures option of run and check (reports/expected_failures.h).
+class ExpectedFailuresOption {
+ public:
+  void Setup(CLI::App& app) {
+    app.add_option("--expected-failures", path_,
+                   "YAML or JSON list of {scenario: PROTOCOL/NAME[@DIALECT][:RULE-ID], reason}: "
+                   "those failures are reported apart and do not fail the run; an entry that "
+                   "now passes does (stale baseline: remove it)");
+  }
+  // Reads the file; false (after saying why) when it cannot be used.
+  // `scenarios` ("protocol/name") and `rules`, when given, must name every
+  // entry's scenario and rule.
+  bool Load(std::string_view command, const std::vector<std::string>* scenarios = nullptr,
+            const std::vector<reports::RuleInfo>* rules = nullptr) {
+    if (path_.empty()) return true;
+    auto text = ReadFile(path_);
+    if (!text) {
+      std::cerr << "llmconform " << command << ": --expected-failures " << text.error().message
+                << '\n';
+      return false;
+    }
+    auto parsed = reports::ParseExpectedFailures(path_, *text);
+    if (parsed && scenarios && rules) {
+      if (auto known = reports::CheckExpectedFailuresKnown(*parsed, *scenarios, *rules); !known)
+        parsed = std::unexpected(known.error());
+    }
+    if (!parsed) {
+      std::cerr << "llmconform " << command << ": --expected-failures " << parsed.error().message
+                << '\n';
+      return false;
+    }
+    baseline_ = std::move(*parsed);
+    return true;
+  }
+  // The loaded baseline; null when the option was not given.
+  const reports::ExpectedFailures* get() const { return baseline_ ? &*baseline_ : nullptr; }
+
+ private:
+  std::string path_;
+  std::optional<reports::ExpectedFailures> baseline_;
+};
+
 // ---- run -------------------------------------------------------------------
 
 class RunCommand final : public Command {
@@ -218,6 +260,7 @@ class RunCommand final : public Command {
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     baseline_.Setup(app);
+    expected_failures_.Setup(app);
     app.add_option("-j,--jobs", jobs_,
                    "scenarios run at once, each with its own mockllm (default: the number of "
                    "cores); reports are the same for any value apart from timings")
@@ -255,7 +298,16 @@ class RunCommand final : public Command {
       return kExitUsage;
     }
     if (!baseline_.Load("run")) return kExitUsage;
+    {
+      std::vector<std::string> names;
+      std::vector<reports::RuleInfo> rules;
+      for (const auto& sc : specs->scenarios) names.push_back(sc.protocol + "/" + sc.name);
+      for (const auto& [protocol, list] : specs->rules)
+        rules.insert(rules.end(), list.begin(), list.end());
+      if (!expected_failures_.Load("run", &names, &rules)) return kExitUsage;
+    }
     RunOptions options;
+    options.expected_failures = expected_failures_.get();
     if (!shard_.empty()) {
       auto shard = ParseShard(shard_);
       if (!shard) {
@@ -323,6 +375,7 @@ class RunCommand final : public Command {
   std::string root_;
   double speed_ = 0;
   BaselineOption baseline_;
+  ExpectedFailuresOption expected_failures_;
   int jobs_ = 0;
   std::string shard_;
   fs::path timings_;
@@ -741,6 +794,7 @@ class CheckCommand final : public Command {
     app.add_option("--specs", options_.specs_dir, "folder of specs/ (rules, oracle schemas)")
         ->capture_default_str();
     reports_.Setup(app);
+    expected_failures_.Setup(app);
     app.footer(
         "Differential property testing: inputs generated per op are sent to the SUT (pipelined)\n"
         "and to the reference; verdict fields are compared; each group of disagreements (deciding\n"
@@ -764,6 +818,7 @@ class CheckCommand final : public Command {
       std::cerr << "llmconform check: " << built.error().message << '\n';
       return kExitUsage;
     }
+    if (!expected_failures_.Load("check")) return kExitUsage;
     std::cerr << "llmconform check: seed " << options_.seed << '\n';
     auto report = check::RunCheck(options_, std::cerr);
     if (!report) {
@@ -778,6 +833,9 @@ class CheckCommand final : public Command {
     reports::RunResult run = check::ToRunResult(*report, catalog);
     run.tool_version = LLMCONFORM_VERSION;
     run.started_at = UtcTimestamp(std::time(nullptr));
+    if (const reports::ExpectedFailures* expected = expected_failures_.get()) {
+      for (auto& s : run.scenarios) reports::ApplyExpectedFailures(*expected, s);
+    }
     fan.OnRunStart(reports::RunStartInfo{.tool_version = run.tool_version,
                                          .started_at = run.started_at,
                                          .scenario_count = static_cast<int>(run.scenarios.size()),
@@ -794,6 +852,8 @@ class CheckCommand final : public Command {
               << " cases/s), " << report->sut_restarts << " SUT restart(s), seed " << options_.seed
               << '\n';
     if (!reports_.WriteFiles("check")) return 3;
+    // With a baseline, expected disagreements pass and stale entries fail.
+    if (expected_failures_.get()) return run.ExitCode();
     return report->AnyDisagreement() ? 1 : kExitOk;
   }
 
@@ -804,6 +864,7 @@ class CheckCommand final : public Command {
   long long timeout_ms_ = 10000;
   bool coverage_ = false;
   ReportOptions reports_;
+  ExpectedFailuresOption expected_failures_;
 };
 
 // ---- dialect (harness/dialect_cmd.h) --------------------------------------

@@ -251,6 +251,8 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
       [&](std::size_t i) {
         reports::ScenarioResult& result = results[i];
         result.info.deviations = std::move(deviations[i]);
+        if (options.expected_failures)
+          reports::ApplyExpectedFailures(*options.expected_failures, result);
         for (const auto& c : result.checks) reporter.OnCheckResult(result.info, c);
         reporter.OnScenarioEnd(result);
         run.scenarios.push_back(std::move(result));

@@ -11,6 +11,7 @@
 #include "harness/scenario.h"
 #include "harness/shard.h"
 #include "harness/suite.h"
+#include "reports/expected_failures.h"
 #include "reports/reporter.h"
 #include "reports/result.h"
 
@@ -37,6 +38,9 @@ struct RunOptions {
   // replies rewritten into it (mockllm/dialect_rewrite.h), the dialect in its
   // result; scenarios without a trace run once. Empty: a plain run.
   std::vector<std::string> dialects;
+  // run --expected-failures: applied to each scenario's result before any
+  // reporter sees it (reports/expected_failures.h); null: none. Not owned.
+  const reports::ExpectedFailures* expected_failures = nullptr;
 };
 
 // True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'

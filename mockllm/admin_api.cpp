@@ -15,7 +15,8 @@ using llmconform::wire::MakeErrorJson;
 
 constexpr std::string_view kRoutes =
     "GET /__admin/health, GET /__admin/journal[?session=&trace=], GET /__admin/unmatched, "
-    "GET /__admin/sessions, POST /__admin/traces, DELETE /__admin/traces/{id}, "
+    "GET /__admin/sessions, GET /__admin/metrics, POST /__admin/traces, "
+    "DELETE /__admin/traces/{id}, "
     "POST /__admin/reset";
 
 std::atomic<std::uint64_t> stub_count{0};

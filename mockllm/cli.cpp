@@ -89,6 +89,7 @@ struct ServeArgs {
   int max_connections = 4096;
   int read_timeout_ms = 2000;
   int write_timeout_ms = 10000;
+  bool metrics = false;
 };
 
 const std::string kServeFooter = std::string(R"(
@@ -104,6 +105,11 @@ Admin API (runtime control):
   GET    /__admin/unmatched                  requests nothing answered, with "nearest" (streamed)
          …&after=SEQ&limit=N                 a page of either
   GET    /__admin/sessions[?offset=N&limit=M] cursor and unused exchanges per session (streamed)
+  GET    /__admin/metrics                    Prometheus text format 0.0.4: requests by route,
+                                             trace, status and outcome, replay latency and
+                                             first-byte histograms, bytes sent, faults by kind,
+                                             sessions, journal, connections (also GET /metrics
+                                             with --metrics)
   POST   /__admin/traces                     load traces at runtime: a trace file's JSON
                                              Lines, or JSON: {"id",...,"exchanges":[...]},
                                              a stub {"request","response"}, or an array
@@ -283,6 +289,8 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
                  "journal's outcome: client_disconnected)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_flag("--metrics", a.metrics,
+               "Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics");
   cmd.footer(kServeFooter);
 }
 
@@ -380,7 +388,8 @@ int RunServe(const ServeArgs& a) {
           .allow_hosts = a.allow_hosts,
           .proxy = a.proxy,
           .record_to = a.record_to,
-          .dialect = a.dialect});
+          .dialect = a.dialect,
+          .metrics = a.metrics});
   if (!server) return Diagnose(server.error().message), kExitUsage;
   for (const std::string& w : (*server)->Warnings()) Diagnose("warning: " + w);
   std::cerr << "mockllm: replaying " << count << " trace(s) at speed " << a.speed << ", "

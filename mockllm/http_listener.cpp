@@ -135,6 +135,7 @@ struct HttpListener::Impl {
   std::unique_ptr<http_io::WorkerPool> pool;
   std::atomic<bool> stopping = false;
   bool started = false;
+  std::atomic<std::uint64_t> refused_busy = 0;  // connections answered 503 for max_connections
 
   void Accept();
   void OnAccepted(tcp::socket sock);
@@ -864,6 +865,7 @@ void HttpListener::Impl::OnAccepted(tcp::socket sock) {
   if (stopping) return;
   if (open.size() >= static_cast<std::size_t>(std::max(1, options.max_connections))) {
     lock.unlock();
+    refused_busy.fetch_add(1, std::memory_order_relaxed);
     return RefuseBusy(sock);
   }
   auto conn = std::make_shared<Conn>(*this, std::move(sock));
@@ -1054,6 +1056,15 @@ std::expected<int, llmconform::Error> HttpListener::Start(const ListenOptions& o
   for (auto& c : m.contexts) m.io_threads.emplace_back([&ctx = *c] { ctx.run(); });
   m.started = true;
   return port;
+}
+
+std::size_t HttpListener::OpenConnections() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->open.size();
+}
+
+std::uint64_t HttpListener::RefusedConnections() const {
+  return impl_->refused_busy.load(std::memory_order_relaxed);
 }
 
 void HttpListener::Stop() {

@@ -106,6 +106,10 @@ class HttpListener {
   // first (Server::Stop does). Idempotent.
   void Stop();
 
+  // Connections open now; connections refused (503) for max_connections.
+  std::size_t OpenConnections() const;
+  std::uint64_t RefusedConnections() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -191,6 +191,11 @@ void Journal::Clear() {
   cleared_seq_ = next_seq_;
 }
 
+std::size_t Journal::size() const {
+  std::lock_guard lock(mu_);
+  return entries_.size();
+}
+
 std::uint64_t Journal::total() const {
   std::lock_guard lock(mu_);
   return next_seq_ - 1;

@@ -98,6 +98,7 @@ class Journal {
   // Drops every entry (seq keeps counting).
   void Clear();
   std::uint64_t total() const;    // entries ever appended
+  std::size_t size() const;       // entries held
   std::uint64_t dropped() const;  // entries dropped for the entry limit or the byte budget
   // The bytes the held entries keep, as the byte budget counts them: their
   // texts and a fixed part each.

@@ -17,6 +17,7 @@
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/journal.h"
+#include "mockllm/metrics.h"
 #include "mockllm/proxy.h"
 #include "mockllm/redaction.h"
 #include "mockllm/replay_book.h"
@@ -97,6 +98,7 @@ struct Server::Impl {
   std::unique_ptr<Proxy> proxy;
   mockllm::Journal journal;
   std::atomic<std::uint64_t> mismatches = 0;
+  Metrics metrics;
   HttpListener http;
   int port = 0;
 
@@ -162,6 +164,25 @@ struct Server::Impl {
     return r;
   }
 
+  // Journals `entry` and counts it in the metrics; returns its seq.
+  std::uint64_t Journaled(JournalEntry entry) {
+    metrics.Request(entry.path, entry.trace.value_or(""), entry.status, MetricsOutcome(entry));
+    if (entry.fault) metrics.Faults(*entry.fault);
+    return journal.Append(std::move(entry));
+  }
+
+  // GET /__admin/metrics (and /metrics with ServerOptions::metrics).
+  void ServeMetrics(httplib::Response& res) {
+    res.status = 200;
+    res.set_content(metrics.Render(MetricsGauges{.sessions = book->SessionCount(),
+                                                 .sessions_evicted = book->SessionsEvicted(),
+                                                 .journal_entries = journal.size(),
+                                                 .journal_dropped = journal.dropped(),
+                                                 .connections_open = http.OpenConnections(),
+                                                 .connections_refused = http.RefusedConnections()}),
+                    std::string(kMetricsContentType));
+  }
+
   void Answer(httplib::Response& res, int status, const Json& body) {
     AnswerJson(res, status, body);
   }
@@ -182,6 +203,7 @@ struct Server::Impl {
         return true;
       });
     }
+    if (req.method == "GET" && route.path == "/__admin/metrics") return ServeMetrics(res);
     if (req.method == "GET" && route.path == "/__admin/unmatched") {
       return StreamJournal(req, res, [](const Json& e) { return Unmatched(e); });
     }
@@ -258,7 +280,7 @@ struct Server::Impl {
     }
     entry.status = 403;
     entry.findings.push_back(Finding{"admin_request", message});
-    journal.Append(std::move(entry));
+    Journaled(std::move(entry));
     Answer(res, 403, MakeErrorJson(message, "mockllm_admin_closed"));
   }
 
@@ -420,14 +442,14 @@ struct Server::Impl {
     if (!answer) {
       entry.status = 502;
       entry.findings.push_back(Finding{"proxy_failed", answer.error().message});
-      journal.Append(std::move(entry));
+      Journaled(std::move(entry));
       Answer(res, 502, MakeErrorJson(answer.error().message, "mockllm_proxy_failed"));
       return true;
     }
     entry.findings.clear();
     entry.nearest = nullptr;
     entry.status = answer->status;
-    journal.Append(std::move(entry));
+    Journaled(std::move(entry));
     res.status = answer->status;
     for (const auto& [name, value] : answer->headers) res.set_header(name, value);
     res.set_content(std::move(answer->body), answer->content_type);
@@ -454,6 +476,8 @@ struct Server::Impl {
       if (auto refusal = AdminGuard(req)) return Answer(res, refusal->first, refusal->second);
       return HandleAdmin(req, res, route);
     }
+    if (options.metrics && req.method == "GET" && route.path == "/metrics")
+      return ServeMetrics(res);
 
     const bool pinned = route.kind == Route::Kind::kPinned;
     std::string session = SessionOf(req);
@@ -476,7 +500,7 @@ struct Server::Impl {
         entry.findings.push_back(
             Finding{std::string(rule), error["error"]["message"].get<std::string>()});
       }
-      journal.Append(std::move(entry));
+      Journaled(std::move(entry));
       Answer(res, status, error);
     };
 
@@ -531,7 +555,7 @@ struct Server::Impl {
     }
     if (req.method == "GET" && route.rest == "/v1/models") {
       entry.status = 200;
-      journal.Append(std::move(entry));
+      Journaled(std::move(entry));
       return Answer(res, 200,
                     ModelsList(pinned ? std::optional<std::string>(route.trace_id) : std::nullopt));
     }
@@ -598,7 +622,7 @@ struct Server::Impl {
     if (v.mismatch) ++mismatches;
     if (!v.plan) {
       entry.status = v.status;
-      journal.Append(std::move(entry));
+      Journaled(std::move(entry));
       return Answer(res, v.status, v.error_body);
     }
     std::shared_ptr<const LoadedTrace> keep = std::move(v.keep);
@@ -622,7 +646,8 @@ struct Server::Impl {
     entry.outcome = "sending";
     if (v.fault && !v.fault->empty())
       entry.fault = Json(*v.fault);  // ordered to plain, member by member
-    const std::uint64_t seq = journal.Append(std::move(entry));
+    const std::uint64_t seq = Journaled(std::move(entry));
+    metrics.ReplayStarted(seq);
     Replay(plan, std::move(keep), seq, req, res);
   }
 
@@ -633,6 +658,7 @@ struct Server::Impl {
                         "the client closed the connection before the response was complete"};
     }
     journal.SetOutcome(seq, outcome, std::move(finding));
+    if (outcome != "sending") metrics.ReplayEnded(seq);
   }
 
   // The outcome of an answer that did not leave whole: the server stopping
@@ -660,6 +686,7 @@ struct Server::Impl {
       if (!p.bytes.empty() && !sink.write(p.bytes.data(), p.bytes.size())) {
         return SetOutcome(seq, WriteFailed()), false;
       }
+      metrics.BytesSent(p.bytes.size());
     }
     if (plan.cut) return SetOutcome(seq, "cut"), false;
     return true;
@@ -724,6 +751,7 @@ struct Server::Impl {
       // Complete once handed to the socket (a client that reads its answer
       // and at once reads the journal finds it so); amended when the
       // connection ends before the answer has left whole (HttpListener).
+      metrics.BytesSent(plan.BodySize());
       SetOutcome(seq, "complete");
       res.content_provider_resource_releaser_ = [this, seq](bool whole) {
         if (!whole) SetOutcome(seq, WriteFailed());
@@ -732,9 +760,10 @@ struct Server::Impl {
     }
     // Waits out the plan's delay, then starts the answer (its status line
     // leaves with the zero-length write); the pieces' times count from here.
-    const auto begin = [this, &plan](httplib::DataSink& sink) {
+    const auto begin = [this, &plan, seq](httplib::DataSink& sink) {
       if (plan.delay_ms > 0) WaitUntil(Later(Clock::now(), static_cast<double>(plan.delay_ms)));
       sink.write("", 0);
+      metrics.FirstByte(seq);
       return Clock::now();
     };
     if (plan.chunked) {
@@ -785,7 +814,7 @@ struct Server::Impl {
                                        "a request to mockllm's admin API, closed while it judges a "
                                        "client"});
     }
-    journal.Append(std::move(entry));
+    Journaled(std::move(entry));
   }
 
   std::expected<void, Error> Listen() {

@@ -26,6 +26,8 @@
 //                                 X-Mockllm-Sessions and X-Mockllm-Sessions-Evicted
 //                                 count them (max_sessions are kept, the least
 //                                 recently used forgotten first)
+//   GET /__admin/metrics          Prometheus text (mockllm/metrics.h); also GET /metrics
+//                                 with ServerOptions::metrics
 //   POST /__admin/reset           forgets sessions and journal, frees their memory
 //                                 (a body is optional: no Content-Length is an
 //                                 empty body)
@@ -153,6 +155,9 @@ struct ServerOptions {
   // Replies rewritten into this dialect (mockllm/dialect_rewrite.h; "" or
   // "openai": as recorded); a request's X-Mockllm-Dialect header wins.
   std::string dialect;
+  // Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics
+  // (mockllm/metrics.h).
+  bool metrics = false;
 };
 
 class Server {

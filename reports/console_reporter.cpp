@@ -150,6 +150,11 @@ void ConsoleReporter::OnScenarioEnd(const ScenarioResult& result) {
   ++finished_;
   if (options_.tty) out_ << kEraseLine;
   out_ << ProgressLine(result.info) << ' ' << Paint(OutcomeSgr(o), OutcomeLabel(o));
+  if (const int expected = result.ExpectedFailures(); expected > 0) {
+    out_ << ' '
+         << Paint(OutcomeSgr(Outcome::kSkip),
+                  Format("({} expected {})", expected, expected == 1 ? "failure" : "failures"));
+  }
   const bool keep = o == Outcome::kFail || o == Outcome::kError || !options_.tty;
   if (keep) {
     out_ << '\n';
@@ -265,7 +270,11 @@ void ConsoleReporter::OnRunEnd(const RunResult& run) {
     case 0:
       verdict = Format("{} {}, {} conformant", Paint("1;32", "PASS"), scenarios,
                        Plural(checks.Total(), "check"));
-      if (checks.skip > 0) verdict += Format(" ({} skipped)", checks.skip);
+      if (const int expected = run.ExpectedFailures(); expected > 0) {
+        verdict += Format(" ({} skipped, {} of them expected failures)", checks.skip, expected);
+      } else if (checks.skip > 0) {
+        verdict += Format(" ({} skipped)", checks.skip);
+      }
       break;
     case 1:
       verdict = Format("{} {} failed in {} of {}", Paint(OutcomeSgr(Outcome::kFail), "FAIL"),

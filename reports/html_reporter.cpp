@@ -188,6 +188,21 @@ std::string ProblemList(const RunResult& run) {
   return "<div class=\"problems\"><h2>Failures and errors</h2>\n<ul>\n" + items + "</ul></div>\n";
 }
 
+// Links to each scenario with expected failures (--expected-failures), and
+// their reasons; "" when there is none.
+std::string ExpectedFailureList(const RunResult& run) {
+  std::string items;
+  for (std::size_t i = 0; i < run.scenarios.size(); ++i) {
+    for (const CheckResult& c : run.scenarios[i].checks) {
+      if (c.expected_failure.empty()) continue;
+      items += Format("<li><a href=\"#s{}\"><code>{}</code></a> · <code>{}</code> — {}</li>\n",
+                      i + 1, H(run.scenarios[i].info.Id()), H(c.rule), H(c.expected_failure));
+    }
+  }
+  if (items.empty()) return "";
+  return "<div class=\"problems\"><h2>Expected failures</h2>\n<ul>\n" + items + "</ul></div>\n";
+}
+
 std::string Pre(std::string_view text) {
   if (text.empty()) return "<pre><span class=\"empty\">(empty)</span></pre>";
   return Format("<pre>{}</pre>", H(text));
@@ -203,8 +218,10 @@ std::string CheckRows(const RunResult& run, const ScenarioResult& s, const Check
   }
   std::string out =
       Format("<tr class=\"{}{}\"><td>{}</td><td class=\"rule\">{}</td><td>{}</td></tr>\n",
-             OutcomeName(c.outcome), c.evidence ? " has-evidence" : "", Badge(c.outcome), rule,
-             H(c.message));
+             OutcomeName(c.outcome), c.evidence ? " has-evidence" : "",
+             c.expected_failure.empty() ? Badge(c.outcome)
+                                        : "<span class=\"badge skip\">expected failure</span>",
+             rule, H(c.message));
   if (c.evidence) {
     out += Format(
         "<tr class=\"evidence-row\"><td></td><td colspan=\"2\">"
@@ -272,7 +289,7 @@ std::string RenderHtml(const RunResult& run) {
                 H(run.started_at), HumanDuration(run.duration_ms));
   out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
          HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
-  out += SummaryTable(run) + ProblemList(run) + "</header>\n<main>\n";
+  out += SummaryTable(run) + ProblemList(run) + ExpectedFailureList(run) + "</header>\n<main>\n";
   const std::vector<ProtocolTotals> protocols = run.TotalsByProtocol();
   for (std::size_t i = 0; i < protocols.size(); ++i) {
     const ProtocolTotals& p = protocols[i];

@@ -107,6 +107,7 @@ std::expected<CheckResult, Error> ReadCheck(const Json& j, const std::string& wh
   r.String("rule", c.rule);
   r.String("outcome", outcome);
   r.String("message", c.message);
+  r.OptionalString("expected_failure", c.expected_failure);
   if (!r.error()) {
     if (std::optional<Outcome> o = OutcomeFromName(outcome)) {
       c.outcome = *o;
@@ -171,6 +172,7 @@ Json CheckToJson(const CheckResult& c) {
                      {"actual", c.evidence->actual},
                      {"where", c.evidence->where}};
   }
+  if (!c.expected_failure.empty()) j["expected_failure"] = c.expected_failure;
   return j;
 }
 
@@ -212,6 +214,8 @@ Json ReportToJson(const RunResult& run) {
                    {"checks", TotalsToJson(run.CheckTotals())}}},
                  {"rules", std::move(rules)},
                  {"scenarios", std::move(scenarios)}};
+  if (const int expected = run.ExpectedFailures(); expected > 0)
+    report["totals"]["expected_failures"] = expected;
   if (!run.spec_hash.empty()) report["spec_hash"] = run.spec_hash;
   if (!run.shard.empty()) report["shard"] = run.shard;
   return report;

@@ -93,8 +93,11 @@ std::string Failure(const RunResult& run, const ScenarioResult& s, const CheckRe
 std::string RenderMarkdown(const RunResult& run) {
   const Totals scenarios = run.ScenarioTotals(), checks = run.CheckTotals();
   std::string out = "# llmconform conformance report\n\n";
-  out += Format("{} — {} scenarios ({}), {} checks ({})\n\n", Verdict(run), scenarios.Total(),
+  out += Format("{} — {} scenarios ({}), {} checks ({})", Verdict(run), scenarios.Total(),
                 Breakdown(scenarios), checks.Total(), Breakdown(checks));
+  if (const int expected = run.ExpectedFailures(); expected > 0)
+    out += Format(", {} of the skipped expected failures", expected);
+  out += "\n\n";
   out += Format("llmconform {} · started {} · took {}\n\n", MarkdownText(run.tool_version),
                 MarkdownText(run.started_at), HumanDuration(run.duration_ms));
   out += "## Summary\n\n" + SummaryTable(run) + "\n";
@@ -111,6 +114,20 @@ std::string RenderMarkdown(const RunResult& run) {
     }
   }
   if (!any) out += "None.\n";
+  if (run.ExpectedFailures() > 0) {
+    // --expected-failures: failures the baseline expects, apart from the others.
+    out += "\n## Expected failures\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const ScenarioResult& s : run.scenarios) {
+      for (const CheckResult& c : s.checks) {
+        if (c.expected_failure.empty()) continue;
+        rows.push_back(
+            {MarkdownCode(s.info.Id()), MarkdownCode(c.rule), MarkdownText(c.expected_failure)});
+      }
+    }
+    out += MarkdownTable({"scenario", "rule", "reason"}, {Align::kLeft, Align::kLeft, Align::kLeft},
+                         rows);
+  }
   while (out.ends_with("\n\n")) out.pop_back();
   return out;
 }

@@ -47,19 +47,19 @@ std::optional<Outcome> OutcomeFromName(std::string_view name) {
 Outcome Worse(Outcome a, Outcome b) { return Severity(b) > Severity(a) ? b : a; }
 
 CheckResult CheckResult::Pass(std::string rule, std::string message) {
-  return {std::move(rule), Outcome::kPass, std::move(message), std::nullopt};
+  return {std::move(rule), Outcome::kPass, std::move(message), std::nullopt, {}};
 }
 
 CheckResult CheckResult::Fail(std::string rule, std::string message, Evidence evidence) {
-  return {std::move(rule), Outcome::kFail, std::move(message), std::move(evidence)};
+  return {std::move(rule), Outcome::kFail, std::move(message), std::move(evidence), {}};
 }
 
 CheckResult CheckResult::Skip(std::string rule, std::string message) {
-  return {std::move(rule), Outcome::kSkip, std::move(message), std::nullopt};
+  return {std::move(rule), Outcome::kSkip, std::move(message), std::nullopt, {}};
 }
 
 CheckResult CheckResult::Error(std::string rule, std::string message) {
-  return {std::move(rule), Outcome::kError, std::move(message), std::nullopt};
+  return {std::move(rule), Outcome::kError, std::move(message), std::nullopt, {}};
 }
 
 Outcome ScenarioResult::Overall() const {
@@ -72,6 +72,17 @@ Totals ScenarioResult::CheckTotals() const {
   Totals t;
   for (const CheckResult& c : checks) t.Add(c.outcome);
   return t;
+}
+
+int ScenarioResult::ExpectedFailures() const {
+  return static_cast<int>(std::ranges::count_if(
+      checks, [](const CheckResult& c) { return !c.expected_failure.empty(); }));
+}
+
+int RunResult::ExpectedFailures() const {
+  int n = 0;
+  for (const ScenarioResult& s : scenarios) n += s.ExpectedFailures();
+  return n;
 }
 
 void Totals::Add(Outcome o) {

@@ -35,6 +35,10 @@ struct CheckResult {
   Outcome outcome = Outcome::kPass;
   std::string message;  // one sentence; for Pass, what was verified
   std::optional<Evidence> evidence;
+  // An expected failure (--expected-failures, reports/expected_failures.h):
+  // the reason the baseline gives. Such a check failed, but its outcome is
+  // Skip (it fails nothing) and its message says so; "" for every other check.
+  std::string expected_failure;
 
   static CheckResult Pass(std::string rule, std::string message);
   static CheckResult Fail(std::string rule, std::string message, Evidence evidence);
@@ -84,6 +88,7 @@ struct ScenarioResult {
   // at all → Skip, since nothing was verified).
   Outcome Overall() const;
   Totals CheckTotals() const;
+  int ExpectedFailures() const;  // checks with an expected_failure
   friend bool operator==(const ScenarioResult&, const ScenarioResult&) = default;
 };
 
@@ -116,6 +121,7 @@ struct RunResult {
   std::vector<RuleInfo> rules;  // the catalogue the run judged by
   Totals CheckTotals() const;
   Totals ScenarioTotals() const;
+  int ExpectedFailures() const;  // checks with an expected_failure, in every scenario
   // One entry a protocol, in the order protocols first appear in `scenarios`.
   std::vector<ProtocolTotals> TotalsByProtocol() const;
   // The catalogue entry of a rule as judged in `protocol`: an exact
