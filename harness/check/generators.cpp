@@ -5,9 +5,11 @@
 #include <optional>
 #include <set>
 
+#include "harness/check/responses_generator.h"
 #include "protocols/multiturn/multiturn.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/responses.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -1018,6 +1020,7 @@ const std::map<std::string, rc::Gen<Json>, std::less<>>& Table() {
       {"gymbro.checkEvents", GymbroEvents()},
       {"wire.accumulate", WireAccumulate()},
       {"wire.dialect", WireDialect()},
+      {"responses.accumulate", ResponsesAccumulateInput()},
       {"skill.buildInitialUserPrompt", BuildInitialUserPrompt()},
       {"skill.buildSkillSystemPrompt", BuildSkillSystemPrompt()},
       {"toolcalls.composeUserInput", ComposeUserInput()},
@@ -1165,6 +1168,8 @@ std::vector<std::string> RulePrefixes(std::string_view op) {
   if (op.starts_with("thinkingml.")) return {"TML-"};
   if (op == "sse.parse") return {"WIRE-SSE-"};
   if (op == "wire.accumulate") return {"WIRE-STREAM-", "WIRE-DIALECT-"};
+  if (op == "responses.accumulate")
+    return {wire::kResponsesRuleIds.begin(), wire::kResponsesRuleIds.end()};
   if (op == "wire.dialect") {
     std::vector<std::string> ids;
     for (std::string_view id : wire::DialectIds()) ids.emplace_back(id);
