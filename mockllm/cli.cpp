@@ -164,7 +164,8 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   resplit [seed=S]      re-split the stream into random pieces (same bytes)
   crlf                  CRLF line ends          bom     a UTF-8 BOM first
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
-  error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200
+  error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200 (on
+                        /responses the Responses API's own `event: error`)
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.
@@ -388,7 +389,10 @@ query strings, passwords in URLs; values of authorization, cookie,
 Ocp-Apim-Subscription-Key, *-api-key, password, client_secret, token ...
 headers or keys). The message names the rule. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
-a file that cannot be read.)");
+a file that cannot be read. A Responses API exchange is also read as a client
+reads it: each contract rule it breaks (RESP-* of specs/wire/rules.json) is a
+line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
+alone (a recording is evidence, not a fixture to correct).)");
 }
 
 int RunLint(const LintArgs& a) {
@@ -410,6 +414,7 @@ int RunLint(const LintArgs& a) {
       }
     }
     for (const std::string& p : report.problems) std::cout << p << '\n';
+    for (const std::string& w : report.warnings) std::cout << w << '\n';
     problems += report.problems.size();
     format_errors += report.format_errors;
     bad_files += report.problems.empty() ? 0 : 1;

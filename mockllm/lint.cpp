@@ -8,6 +8,7 @@
 #include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
+#include "mockllm/surface_lint.h"
 #include "mockllm/trace.h"
 
 namespace llmconform::mockllm {
@@ -166,6 +167,14 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
       for (std::string& p : ExchangeProblems(parsed, line, name, line_no, offsets)) {
         problems.push_back(std::move(p));
         ++report.format_errors;
+      }
+      if (parsed) {
+        if (auto x = ExchangeFromJson(*parsed)) {
+          for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
+            report.warnings.push_back(Format("{}:{}:{}: {}: warning: {}", name, line_no,
+                                             offsets.Nearest(w.pointer) + 1, w.pointer, w.message));
+          }
+        }
       }
     }
     if (parsed) {
