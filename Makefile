@@ -2,16 +2,19 @@
 #   make run    install deps, release build, run the bundled conformance suite
 #   make test   install deps, ASan+UBSan build, run every test with ctest
 #   make bench  install deps, release build, run the benchmarks
-#   make fuzz   install clang 19, build the libFuzzer targets (ASan+UBSan), run
+#   make fuzz   build the libFuzzer targets (ASan+UBSan), run
 #               each for FUZZ_SECONDS (default 60); FUZZ_SECONDS=10 is the CI smoke
 JOBS ?= $(shell nproc)
 
-.PHONY: deps run test bench fuzz build-release build-asan clean
+.PHONY: deps deps-run run test bench fuzz build-release build-asan clean
 
 deps:
 	scripts/install-deps
 
-build-release: deps
+deps-run:
+	scripts/install-deps --run
+
+build-release: deps-run
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
@@ -33,7 +36,7 @@ bench: deps
 FUZZ_SECONDS ?= 60
 
 fuzz:
-	scripts/install-deps --no-npm --fuzz
+	scripts/install-deps --no-npm
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz -j $(JOBS) --target fuzzers
 	fuzz/run-all build/fuzz $(FUZZ_SECONDS)

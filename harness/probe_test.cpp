@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "base/utf8.h"
 #include "harness/fake_http_client.h"
 #include "mockllm/trace_files.h"
@@ -18,7 +19,7 @@ namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 ProbeReply Reply(int status, std::string content_type, std::string body) {
   ProbeReply r;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 
@@ -19,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using reports::Outcome;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 const SpecSet& Specs() {
   static const SpecSet specs = [] {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/test_paths.h"
 #include "harness/json_location.h"
 
 namespace llmconform::harness {
@@ -76,7 +77,7 @@ TEST(ParseRuleCatalog, ValidatesEveryRule) {
 }
 
 TEST(LoadSpecs, LoadsTheBundledSpecs) {
-  auto set = LoadSpecs(std::filesystem::path(LLMCONFORM_SOURCE_ROOT) / "specs");
+  auto set = LoadSpecs(std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs");
   ASSERT_TRUE(set) << set.error().message;
   EXPECT_TRUE(set->rules.contains("multiturn"));
   EXPECT_GE(set->scenarios.size(), 4u);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "mockllm/replay_plan.h"
 #include "mockllm/trace_files.h"
 #include "protocols/wire/dialect.h"
@@ -18,7 +19,7 @@ namespace llmconform::mockllm {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Joined(const RecordedResponse& r) {
   std::string out;

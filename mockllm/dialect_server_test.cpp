@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include "base/test_paths.h"
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/server.h"
 #include "mockllm/trace_files.h"
@@ -17,7 +18,8 @@ namespace fs = std::filesystem;
 
 std::vector<Trace> Probe() {
   std::vector<Trace> out;
-  auto files = TraceFiles({(fs::path(LLMCONFORM_SOURCE_ROOT) / "fixtures/probe").string()});
+  auto files =
+      TraceFiles({(fs::path(::llmconform::test_paths::SourceRoot()) / "fixtures/probe").string()});
   EXPECT_TRUE(files.has_value());
   for (const auto& f : *files) out.push_back(*LoadTraceFile(f));
   return out;

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/test_paths.h"
+
 namespace llmconform::mockllm {
 namespace {
 
@@ -56,8 +58,8 @@ TEST(TraceLint, FindsSecretsInBase64ChunksAndGoesOnAfterBadLines) {
 
 TEST(TraceLint, BundledFixturesAreClean) {
   for (auto name : {"mockllm_chat", "mockllm_tools", "mockllm_ratelimit"}) {
-    const std::string path =
-        std::string(LLMCONFORM_SOURCE_ROOT) + "/fixtures/test/" + name + ".trace.jsonl";
+    const std::string path = std::string(::llmconform::test_paths::SourceRoot()) +
+                             "/fixtures/test/" + name + ".trace.jsonl";
     std::ifstream in(path);
     std::ostringstream text;
     text << in.rdbuf();

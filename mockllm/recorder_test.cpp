@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/test_paths.h"
 #include "mockllm/lint.h"
 #include "mockllm/server.h"
 
@@ -17,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kFixture =
-    std::string(LLMCONFORM_SOURCE_ROOT) + "/fixtures/test/mockllm_chat.trace.jsonl";
+    std::string(::llmconform::test_paths::SourceRoot()) + "/fixtures/test/mockllm_chat.trace.jsonl";
 
 // A fresh directory for one test, removed afterwards.
 class TempDir {

@@ -6,11 +6,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/test_paths.h"
+
 namespace llmconform::reports::testing {
 namespace {
 
 std::string GoldenPath(std::string_view name) {
-  return std::string(LLMCONFORM_SOURCE_ROOT) + "/reports/testdata/" + std::string(name);
+  return std::string(::llmconform::test_paths::SourceRoot()) + "/reports/testdata/" +
+         std::string(name);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "tests/subprocess.h"
 
 namespace llmconform {
@@ -21,8 +22,8 @@ namespace fs = std::filesystem;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = LLMCONFORM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // Words of a shell command line: split on blanks, quotes removed (enough for
 // the templates, which use no nested quoting).

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "tests/subprocess.h"
 
@@ -19,8 +20,8 @@ namespace fs = std::filesystem;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = LLMCONFORM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // A scratch folder per test, removed afterwards.
 class TempDir : public harness::ScratchDir {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "tests/subprocess.h"
 
@@ -18,8 +19,8 @@ using nlohmann::json;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = LLMCONFORM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 TEST(RunDialects, EachScenarioOncePerDialect) {
   harness::ScratchDir out;

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "tests/subprocess.h"
 
@@ -26,9 +27,9 @@ namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::RunProcess;
 
-const std::string kLlmconform = LLMCONFORM_BINARY;
-const std::string kMockllm = MOCKLLM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
+const std::string kMockllm = ::llmconform::test_paths::MockllmBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // Text a hostile or broken client sends: one of the four shapes.
 rc::Gen<std::string> HostileText() {

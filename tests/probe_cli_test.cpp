@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "tests/subprocess.h"
 
 namespace llmconform {
@@ -32,9 +33,9 @@ using testing::ProcessResult;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kLlmconform = LLMCONFORM_BINARY;
-const std::string kMockllm = MOCKLLM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
+const std::string kMockllm = ::llmconform::test_paths::MockllmBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 // Not shaped like any known secret, so only the probe's own scrubbing can
 // keep it out of what it prints and writes.
 const std::string kKey = "probe-test-key-Zq9w7Lx";

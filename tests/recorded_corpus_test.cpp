@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "harness/dialect_cmd.h"
 #include "mockllm/import.h"
 #include "mockllm/trace_files.h"
@@ -22,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using llmconform::wire::Json;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

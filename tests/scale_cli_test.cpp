@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "tests/subprocess.h"
 
@@ -20,8 +21,8 @@ using nlohmann::json;
 using testing::ReadWholeFile;
 using testing::RunProcess;
 
-const std::string kBinary = LLMCONFORM_BINARY;
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 const std::string kSpecs = (kRoot / "specs").string();
 
 json ReadJson(const fs::path& p) { return json::parse(ReadWholeFile(p)); }
@@ -56,7 +57,7 @@ std::vector<std::string> Ids(const json& report) {
 
 // The reference every other run is compared with: the whole bundled suite
 // run with -j 1 by the ctest fixture llmconform.serial_run.
-const fs::path kSerial = LLMCONFORM_SERIAL_RUN;
+const fs::path kSerial = ::llmconform::test_paths::SerialRunDir();
 
 class ScaleCli : public ::testing::Test {
  protected:

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "harness/check/check_run.h"
 #include "harness/check/op_schema.h"
 #include "harness/oracle.h"
@@ -144,7 +145,7 @@ TEST(Shrinking, KeepsTheDisagreement) {
   options.cases = 200;
   options.seed = 3;
   options.compare = {"/text"};
-  options.specs_dir = std::filesystem::path(LLMCONFORM_SOURCE_ROOT) / "specs";
+  options.specs_dir = std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs";
   options.failures_dir = dir.path();
   std::ostringstream progress;
   auto report = RunCheck(options, progress);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/test_paths.h"
 #include "harness/oracle.h"
 #include "harness/scratch_dir.h"
 
@@ -65,7 +66,7 @@ TEST(CheckComparePointer, SaysWhatIsWrong) {
 // Every op of the oracle has a schema in specs/oracle whose compare pointers
 // select something in the reference's output for each example.
 TEST(LoadOpSchema, EveryOperationHasOneThatFitsItsExamples) {
-  const fs::path specs = fs::path(LLMCONFORM_SOURCE_ROOT) / "specs";
+  const fs::path specs = fs::path(::llmconform::test_paths::SourceRoot()) / "specs";
   for (const auto& op : OracleOperations()) {
     auto schema = LoadOpSchema(specs, op.name);
     ASSERT_TRUE(schema) << schema.error().message;

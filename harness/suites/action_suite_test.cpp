@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "harness/scenario.h"
 
 namespace llmconform::harness {
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // Replays the one exchange of a trace as mockllm does in strict mode: the
 // request body must equal the recorded one as a JSON value, or the answer is

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "base/test_paths.h"
 #include "harness/scenario.h"
 #include "harness/suites/suite_test_support.h"
 #include "harness/suites/thinkingml_suite.h"
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 TEST(GymbroSuites, HaveTheScenariosOfTheIssue) {
   std::set<std::string> names;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "base/file.h"
+#include "base/test_paths.h"
 #include "harness/scenario.h"
 #include "harness/sse_check.h"
 #include "harness/suites/gymbro_checks.h"
@@ -23,7 +24,8 @@
 namespace llmconform::harness {
 namespace {
 
-const std::filesystem::path kSpecs = std::filesystem::path(LLMCONFORM_SOURCE_ROOT) / "specs";
+const std::filesystem::path kSpecs =
+    std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs";
 
 std::set<std::string> CatalogueIds(std::string_view protocol) {
   const std::filesystem::path path = kSpecs / protocol / "rules.json";

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
 #include "harness/scratch_dir.h"
@@ -21,7 +22,8 @@ namespace llmconform::harness {
 // an empty set.
 inline const SpecSet& BundledSpecs() {
   static const SpecSet specs = [] {
-    auto loaded = LoadSpecs(std::filesystem::path(LLMCONFORM_SOURCE_ROOT) / "specs");
+    auto loaded =
+        LoadSpecs(std::filesystem::path(::llmconform::test_paths::SourceRoot()) / "specs");
     if (!loaded) {
       ADD_FAILURE() << loaded.error().message;
       return SpecSet{};
@@ -57,7 +59,7 @@ inline const Scenario& NamedScenario(std::string_view protocol, std::string_view
 // observation.
 inline Observation DriveAgainstMockllm(ProtocolSuite& suite, const Scenario& s) {
   const ScratchDir work("llmconform-suite-test-");
-  auto obs = ObserveScenario(suite, s, LLMCONFORM_SOURCE_ROOT, work.path());
+  auto obs = ObserveScenario(suite, s, ::llmconform::test_paths::SourceRoot(), work.path());
   EXPECT_TRUE(obs) << s.name << ": " << (obs ? "" : obs.error().message);
   if (!obs) return Observation{};
   obs->journal = JournalTurns(obs->journal);

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "base/format.h"
+#include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/suite_test_support.h"
 #include "protocols/wire/sse.h"
@@ -24,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string ReadText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

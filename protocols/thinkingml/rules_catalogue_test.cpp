@@ -9,13 +9,14 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "protocols/thinkingml/thinkingml.h"
 
 namespace llmconform::thinkingml {
 namespace {
 
-const std::filesystem::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const std::filesystem::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

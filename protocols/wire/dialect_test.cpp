@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
+
 namespace llmconform::wire {
 namespace {
 
@@ -25,8 +27,11 @@ const Deviation* Find(const std::vector<Deviation>& ds, std::string_view id) {
 
 TEST(Dialect, OpenAiBaselineShowsNothing) {
   const std::string s =
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_"
+      "reason\":null}]}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n"
       "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
       "data: [DONE]\n\n";
   EXPECT_EQ(Ids(DetectStreamDialect(s)), std::vector<std::string>{});
@@ -35,8 +40,11 @@ TEST(Dialect, OpenAiBaselineShowsNothing) {
 TEST(Dialect, StreamDeviationsAreLocated) {
   const std::string s =
       ": keep-alive\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]}\n\n"
-      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\","
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"hm\"}}]"
+      "}\n\n"
+      "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\","
       "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}}]},"
       "\"finish_reason\":\"stop\"}]}\n\n";
   const auto ds = DetectStreamDialect(s);
@@ -62,7 +70,8 @@ TEST(Dialect, BodyDeviations) {
             std::vector<std::string>{"DIA-ERROR-ARRAY"});
   const auto ds = DetectBodyDialect(
       R"({"choices":[{"message":{"content":"<think>x</think>y","reasoning_content":"r"}}]})", 200);
-  EXPECT_EQ(Ids(ds), (std::vector<std::string>{"DIA-REASONING-CONTENT", "DIA-THINK-TAGS-IN-CONTENT"}));
+  EXPECT_EQ(Ids(ds),
+            (std::vector<std::string>{"DIA-REASONING-CONTENT", "DIA-THINK-TAGS-IN-CONTENT"}));
   EXPECT_EQ(ds[0].where, "/choices/0/message/reasoning_content");
   EXPECT_EQ(Ids(DetectBodyDialect("not json", 500)), std::vector<std::string>{"DIA-NOT-JSON-BODY"});
 }
@@ -70,7 +79,8 @@ TEST(Dialect, BodyDeviations) {
 // The catalogue (specs/wire/dialects.json) and the code agree: every id the
 // detectors report has an entry, and each entry's `wire_rule` maps back.
 TEST(Dialect, CatalogueMatchesTheCode) {
-  std::ifstream in(std::string(LLMCONFORM_SOURCE_ROOT) + "/specs/wire/dialects.json");
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
+                   "/specs/wire/dialects.json");
   ASSERT_TRUE(in);
   std::stringstream text;
   text << in.rdbuf();

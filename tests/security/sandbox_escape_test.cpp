@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "base/format.h"
+#include "base/test_paths.h"
 #include "protocols/toolcalls/posix_filesystem.h"
 #include "protocols/toolcalls/tool_host.h"
 
@@ -143,7 +144,8 @@ struct RealHost {
 };
 
 OJson LoadCorpus() {
-  std::ifstream in(std::string(LLMCONFORM_SOURCE_ROOT) + "/tests/security/escape_corpus.json");
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
+                   "/tests/security/escape_corpus.json");
   return OJson::parse(in);
 }
 
