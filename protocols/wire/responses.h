@@ -75,7 +75,10 @@ class ResponsesAccumulator final : public SurfaceAccumulator {
     bool done = false;
   };
 
+  // Reports `rule` at the current event (ReportAt: at `event`, 0 for the stream).
   void Report(std::string_view rule, std::string_view pointer, std::string message);
+  void ReportAt(std::string_view rule, std::size_t event, std::string_view pointer,
+                std::string message);
   void CheckSequence(const Json& data);
   void Dispatch(std::string_view type, const Json& data);
   void OnResponseSnapshot(const Json& data);

@@ -46,18 +46,22 @@ bool SameItem(const OutputItem& a, const OutputItem& b) {
 
 void ResponsesAccumulator::Report(std::string_view rule, std::string_view pointer,
                                   std::string message) {
+  ReportAt(rule, out_.events, pointer, std::move(message));
+}
+
+void ResponsesAccumulator::ReportAt(std::string_view rule, std::size_t event,
+                                    std::string_view pointer, std::string message) {
   // One finding per rule (its first place); the others are counted.
   if (reported_.contains(rule)) {
     ++repeats_[std::string(rule)];
     return;
   }
   reported_.emplace(std::string(rule), out_.findings.size());
-  const std::string where =
-      out_.events == 0 ? std::string("the stream") : Format("event {}", out_.events);
+  const std::string where = event == 0 ? std::string("the stream") : Format("event {}", event);
   out_.findings.push_back({std::string(rule),
                            pointer.empty() ? Format("{}: {}", where, message)
                                            : Format("{} {}: {}", where, pointer, message),
-                           out_.events, std::string(pointer)});
+                           event, std::string(pointer)});
 }
 
 void ResponsesAccumulator::NoteComments(std::size_t) {
@@ -422,9 +426,9 @@ void ResponsesAccumulator::CompareTerminalOutput(const Json& output) {
 
 CanonicalResult ResponsesAccumulator::Finish() {
   if (terminal_event_ == 0) {
-    Report("RESP-ONE-TERMINAL", "",
-           "the stream ended without response.completed, response.failed, response.incomplete "
-           "or an error event");
+    ReportAt("RESP-ONE-TERMINAL", 0, "",
+             "the stream ended without response.completed, response.failed, response.incomplete "
+             "or an error event");
   }
   for (auto& s : items_) {
     if (!s.done && s.item.kind == ItemKind::kFunctionCall) s.item.arguments = s.arguments;
