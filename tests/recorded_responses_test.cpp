@@ -7,11 +7,13 @@
 #include <httplib.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "base/test_paths.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
 #include "mockllm/server.h"
@@ -25,7 +27,7 @@ namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
 using wire::Json;
 
-const fs::path kRoot = LLMCONFORM_SOURCE_ROOT;
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 const fs::path kCorpus = kRoot / "fixtures/recorded/openai-responses";
 
 std::string Slurp(const fs::path& p) {
@@ -126,6 +128,13 @@ TEST(RecordedResponses, EveryStreamAccumulatesToWhatItsTerminalEventSays) {
   ASSERT_GE(streams.size(), 12u);
   for (const auto& s : streams) {
     const auto acc = wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body);
+    const bool differs = std::any_of(acc.findings.begin(), acc.findings.end(), [](const auto& f) {
+      return f.rule == "RESP-TERMINAL-OUTPUT";
+    });
+    // OpenRouter's terminal response lists its items in another order, with
+    // other ids, than its events built them: the deviation, asserted.
+    EXPECT_EQ(differs, s.where.find("openrouter") != std::string::npos) << s.where;
+    if (differs) continue;
     const Json terminal = TerminalResponse(s.body);
     ASSERT_TRUE(terminal.is_object()) << s.where;
     const auto want = wire::ReadResponsesBody(terminal);
@@ -144,8 +153,6 @@ TEST(RecordedResponses, EveryStreamAccumulatesToWhatItsTerminalEventSays) {
     EXPECT_EQ(acc.usage, want.usage) << s.where;
     EXPECT_EQ(acc.id, want.id) << s.where;
     EXPECT_TRUE(acc.terminated) << s.where;
-    for (const auto& f : acc.findings)
-      EXPECT_NE(f.rule, "RESP-TERMINAL-OUTPUT") << s.where << ": " << f.message;
   }
 }
 
