@@ -26,6 +26,7 @@ function finalOf(x) {
   let last;
   for (const c of x.response.chunks) {
     for (const m of (c.raw ?? '').matchAll(/^data: (.*)$/gm)) {
+      if (m[1] === '[DONE]') continue; // OpenRouter ends with Chat's sentinel too
       const d = JSON.parse(m[1]);
       if (['response.completed', 'response.incomplete', 'response.failed'].includes(d.type)) last = d.response;
     }
@@ -103,6 +104,15 @@ for (const file of readdirSync(dir).filter((n) => n.endsWith('.trace.jsonl')).so
       const client = await clientAt(id, exchanges, i);
       const stream = client.responses.stream(x.request.body);
       const r = await stream.finalResponse();
+      if (id.startsWith('openrouter/')) {
+        // A real client broken by a real deviation (RESP-TERMINAL-OUTPUT, lint
+        // warns it): OpenRouter's events build the items in another order and
+        // with other ids than its terminal response lists, and the SDK's
+        // snapshot ends without the answer's text.
+        assert.equal(r.output_text, '');
+        assert.notEqual(textOf(final), '');
+        return;
+      }
       assert.equal(r.output_text, textOf(final));
       assert.deepEqual(callsOf(r), callsOf(final));
     };
