@@ -10,7 +10,8 @@
 
 namespace {
 
-void RoundTrip(const std::expected<llmconform::mockllm::ImportResult, llmconform::mockllm::Error>& imported) {
+void RoundTrip(
+    const std::expected<llmconform::mockllm::ImportResult, llmconform::mockllm::Error>& imported) {
   if (!imported) return;
   const std::string written = llmconform::mockllm::WriteTrace(imported->trace);
   auto read = llmconform::mockllm::ParseTrace(written, "imported.trace.jsonl");
@@ -24,6 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text = llmconform::fuzz::Text(data, size);
   RoundTrip(llmconform::mockllm::ParseCassette(text, "fuzz.yaml"));
   RoundTrip(llmconform::mockllm::ParseHar(text, "fuzz.har"));
-  (void)llmconform::mockllm::ParseRecording(text, "fuzz", {.provider = "", .trace_id = "", .only_chat = false});
+  (void)llmconform::mockllm::ParseRecording(
+      text, "fuzz",
+      {.provider = "", .trace_id = "", .paths = llmconform::mockllm::ImportPaths::kAll});
   return 0;
 }

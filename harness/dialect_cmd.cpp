@@ -8,6 +8,7 @@
 #include "mockllm/atomic_file.h"
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/trace_files.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::harness {
 
@@ -18,6 +19,8 @@ std::vector<ExchangeDialect> TraceDialects(const mockllm::Trace& trace, const st
     provider = trace.header["provider"].get<std::string>();
   for (std::size_t i = 0; i < trace.exchanges.size(); ++i) {
     const mockllm::Exchange& x = trace.exchanges[i];
+    // The DIA-* deviations are Chat Completions': another surface's exchanges are not judged.
+    if (auto s = wire::SurfaceOfPath(x.request.path); s && *s != wire::Surface::kChat) continue;
     ExchangeDialect row{.trace_file = file,
                         .trace_id = trace.id,
                         .provider = provider,

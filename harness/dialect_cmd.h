@@ -23,7 +23,8 @@ struct ExchangeDialect {
   std::vector<wire::Deviation> deviations;
 };
 
-// The deviations of every exchange of `trace`.
+// The deviations of every exchange of `trace`, but those of another API
+// surface than Chat Completions (a Responses API exchange), which are left out.
 std::vector<ExchangeDialect> TraceDialects(const mockllm::Trace& trace, const std::string& file);
 
 // The Markdown report: a provider × deviation table (counts of exchanges)

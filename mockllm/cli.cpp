@@ -178,7 +178,8 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   resplit [seed=S]      re-split the stream into random pieces (same bytes)
   crlf                  CRLF line ends          bom     a UTF-8 BOM first
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
-  error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200
+  error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200 (on
+                        /responses the Responses API's own `event: error`)
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.
@@ -462,7 +463,10 @@ value with a control character. A response's framing headers (Content-Length,
 Transfer-Encoding, Connection, ...) are warned about ("…: warning: a framing
 header, not replayed"), not counted. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
-a file that cannot be read.)");
+a file that cannot be read. A Responses API exchange is also read as a client
+reads it: each contract rule it breaks (RESP-* of specs/wire/rules.json) is a
+line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
+alone (a recording is evidence, not a fixture to correct).)");
 }
 
 int RunLint(const LintArgs& a) {

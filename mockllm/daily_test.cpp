@@ -182,6 +182,39 @@ TEST(SdkMatch, DefaultsAreRemoved) {
       nlohmann::json::parse(R"({"stream_options":{"include_usage":true,"x":1}})"));
 }
 
+// The Responses API's defaults differ (store is true there): the request
+// path's surface decides which are removed.
+TEST(SdkMatch, ResponsesDefaultsAreThoseOfItsPath) {
+  const auto body = nlohmann::json::parse(
+      R"({"model":"m","input":"hi","stream":false,"store":true,"tool_choice":"auto",
+          "parallel_tool_calls":true,"truncation":"disabled","text":{"format":{"type":"text"}},
+          "include":[],"background":false,"instructions":null})");
+  EXPECT_EQ(SdkNormalize(body, "/v1/responses"),
+            nlohmann::json::parse(R"({"model":"m","input":"hi"})"));
+  // On the Chat path store:true is no default, and Chat's stay Chat's.
+  EXPECT_TRUE(SdkNormalize(body, "/v1/chat/completions").contains("store"));
+  const auto chat_only = nlohmann::json::parse(R"({"n":1,"store":false})");
+  EXPECT_EQ(SdkNormalize(chat_only, "/t/x/v1/responses"), chat_only);
+}
+
+// POST /v1/responses and /t/<id>/v1/responses replay a Responses trace; an
+// SDK that leaves out (or adds) the defaults matches unpinned.
+TEST(SdkMatch, ResponsesRoutesReplayAndMatchTheSurfaceDefaults) {
+  auto t = ParseTrace(
+      R"({"format":"llmconform-trace/1","id":"resp","surface":"responses"}
+{"request":{"method":"POST","path":"/v1/responses","body":{"model":"m","input":"hi","store":true,"tool_choice":"auto","stream":false}},"response":{"status":200,"body":{"id":"resp_1","object":"response","status":"completed","model":"m","output":[]}}}
+)",
+      "resp.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  auto s = Start({*t});
+  EXPECT_EQ(Post(*s, "/v1/responses", R"({"model":"m","input":"hi"})").body["id"], "resp_1");
+  EXPECT_EQ(Post(*s, "/v1/responses", R"({"model":"m","input":"hi","store":false})").status, 404);
+  EXPECT_EQ(Post(*s, "/t/resp/v1/responses",
+                 R"({"model":"m","input":"hi","store":true,"tool_choice":"auto","stream":false})")
+                .body["id"],
+            "resp_1");
+}
+
 TEST(SdkMatch, DefaultForUnpinnedStrictStaysExactWhenAsked) {
   const std::string shaped =
       R"({"model":"m","stream":false,"n":1,"messages":[{"role":"user","content":"one"}]})";

@@ -16,6 +16,7 @@
 #include "mockllm/content_coding.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -79,11 +80,17 @@ std::string PathOfUrl(std::string_view url) {
   return std::string(url.substr(slash));
 }
 
-bool IsChatCompletions(std::string_view path) {
-  const auto q = path.find('?');
-  std::string_view p = path.substr(0, q);
-  while (p.ends_with('/')) p.remove_suffix(1);
-  return p.ends_with("/chat/completions");
+bool Kept(std::string_view path, ImportPaths paths) {
+  const auto surface = wire::SurfaceOfPath(path);
+  switch (paths) {
+    case ImportPaths::kAll:
+      return true;
+    case ImportPaths::kChat:
+      return surface == wire::Surface::kChat;
+    case ImportPaths::kSurfaces:
+      break;
+  }
+  return surface.has_value();
 }
 
 // Undoes the codings of `coding` ("gzip", "gzip, br") in reverse order. A
@@ -185,6 +192,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
   std::string provider = options.provider;
   std::string model;
   bool any_streamed = false;
+  std::optional<wire::Surface> trace_surface;  // of every exchange kept, when they share one
   for (RawEntry& e : entries) {
     Exchange x;
     x.request.method = e.method;
@@ -196,9 +204,15 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       x.request.path.resize(q);
     }
     if (const auto f = x.request.path.find('#'); f != std::string::npos) x.request.path.resize(f);
-    if (options.only_chat && !IsChatCompletions(x.request.path)) {
+    if (!Kept(x.request.path, options.paths)) {
       ++result.skipped;
       continue;
+    }
+    const auto surface = wire::SurfaceOfPath(x.request.path);
+    if (result.trace.exchanges.empty()) {
+      trace_surface = surface;
+    } else if (trace_surface != surface) {
+      trace_surface.reset();
     }
     if (provider.empty()) provider = ProviderOfUrl(e.url);
     HeaderObject request_headers;
@@ -274,9 +288,11 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
     result.trace.exchanges.push_back(std::move(x));
   }
   if (result.trace.exchanges.empty()) {
-    return std::unexpected(Error{Format(
-        "{}: no Chat Completions exchange to import ({} {} skipped: not a /chat/completions path)",
-        name, result.skipped, result.skipped == 1 ? "entry" : "entries")});
+    return std::unexpected(Error{Format("{}: no exchange to import ({} {} skipped: not {})", name,
+                                        result.skipped, result.skipped == 1 ? "entry" : "entries",
+                                        options.paths == ImportPaths::kChat
+                                            ? "a /chat/completions path"
+                                            : "a /chat/completions or /responses path")});
   }
   const std::string stem = TraceStem(name);
   result.trace.id = !options.trace_id.empty() ? options.trace_id
@@ -290,6 +306,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
   h["origin"] = "imported";
   h["source"] = RedactText(source);
   h["source_format"] = format;
+  if (trace_surface) h["surface"] = wire::SurfaceName(*trace_surface);
   if (!provider.empty()) h["provider"] = provider;
   if (!model.empty()) h["model"] = model;
   if (any_streamed) h["chunking"] = "events";

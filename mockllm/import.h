@@ -17,9 +17,12 @@
 //
 // The request path is kept without its query (as `mockllm record` and the
 // server's matching see it); a query goes to the request's `query` field.
-// Only Chat Completions exchanges (a path ending in /chat/completions) are
-// imported unless `only_chat` is off; the others are skipped and counted. A
-// recording with nothing to import is an error. Headers and bodies go through
+// Only exchanges of an API surface the toolkit reads (wire::SurfaceOfPath:
+// Chat Completions, the Responses API) are imported by default; `paths`
+// narrows that to Chat Completions or widens it to every exchange. The others
+// are skipped and counted. A recording with nothing to import is an error.
+// The trace header's `surface` names the surface when every exchange kept
+// is of one. Headers and bodies go through
 // the recorder's redaction (mockllm/redaction.h). An SSE body becomes one chunk
 // per event and the trace header says `"chunking": "events"`; chunk times come
 // from HAR timings (every chunk at `wait`, the last at `wait + receive`) and
@@ -40,10 +43,17 @@
 
 namespace llmconform::mockllm {
 
+// Which exchanges `import` keeps.
+enum class ImportPaths {
+  kSurfaces,  // those of a known API surface (the default)
+  kChat,      // Chat Completions only (`--only-chat`)
+  kAll,       // every exchange (`--all-paths`)
+};
+
 struct ImportOptions {
-  std::string provider;   // header `provider`; "" infers it from the request host
-  std::string trace_id;   // "" derives it from the source name (see TraceStem)
-  bool only_chat = true;  // skip what is not Chat Completions
+  std::string provider;  // header `provider`; "" infers it from the request host
+  std::string trace_id;  // "" derives it from the source name (see TraceStem)
+  ImportPaths paths = ImportPaths::kSurfaces;
   // Bounds of one recording (a few KB of nested gzip can name gigabytes):
   // what all its bodies may decode to, and the SSE events all its streams
   // may hold. Besides, a body decodes to at most 100 times its encoded size
@@ -55,7 +65,7 @@ struct ImportOptions {
 
 struct ImportResult {
   Trace trace;
-  std::size_t skipped = 0;         // entries left out (not Chat Completions)
+  std::size_t skipped = 0;         // entries left out (not of the surfaces kept)
   std::vector<std::string> notes;  // "interaction 3: response body kept as raw_b64: …"
 };
 

@@ -26,20 +26,26 @@ void AddImport(CLI::App& cmd, ImportArgs& a) {
   cmd.add_option("--out", a.out, "Folder to write FILE-STEM.trace.jsonl into")->required();
   cmd.add_option("--provider", a.provider,
                  "Header field provider (default: from the request host, e.g. api.groq.com: groq)");
-  cmd.add_flag("--only-chat,!--all-paths", a.only_chat,
-               "Import only Chat Completions exchanges, skipping and counting the rest (the "
-               "default); --all-paths keeps every exchange");
+  auto* only_chat = cmd.add_flag(
+      "--only-chat", a.only_chat,
+      "Import only Chat Completions exchanges (by default those of the Responses API are kept "
+      "too), skipping and counting the rest");
+  cmd.add_flag("--all-paths", a.all_paths,
+               "Keep every exchange, whatever its path (by default only Chat Completions and "
+               "Responses API exchanges are kept)")
+      ->excludes(only_chat);
   cmd.footer(R"(
 One trace per FILE, named after it (test_x[a].yaml: test_x-a-.trace.jsonl), with
 header fields origin "imported", source (the file name), source_format (vcr or
-har), provider, model, skipped (entries left out) and, when a response is a
-stream, chunking "events": the recording does not say how the bytes arrived, so
+har), surface (chat or responses, when every exchange kept is of that API),
+provider, model, skipped (entries left out) and, when a response is a stream,
+chunking "events": the recording does not say how the bytes arrived, so
 each SSE event is one chunk. Bodies stored with content-encoding gzip, deflate
 or br are decoded; one that cannot be decoded is kept as raw_b64 with a note.
 Headers and bodies are redacted as by `mockllm record`, and each trace passes
 `mockllm lint` before it is written (atomically: a temporary file renamed).
 Errors name FILE:LINE:COL. Exit 0 when every file was imported, 2 when one could
-not be read, was malformed, held no Chat Completions exchange, or would replace
+not be read, was malformed, held no exchange to keep, or would replace
 the trace of another input of this run (t[a].yaml and t(a).yaml both name
 t-a-) (nothing is written for it; the other files still are), 3 when writing
 failed.
@@ -68,8 +74,11 @@ int RunImport(const ImportArgs& a) {
       status = std::max(status, kExitUsage);
       continue;
     }
-    auto imported = ParseRecording(*text, file,
-                                   ImportOptions{.provider = a.provider, .only_chat = a.only_chat});
+    const ImportPaths paths = a.all_paths   ? ImportPaths::kAll
+                              : a.only_chat ? ImportPaths::kChat
+                                            : ImportPaths::kSurfaces;
+    auto imported =
+        ParseRecording(*text, file, ImportOptions{.provider = a.provider, .paths = paths});
     std::string().swap(*text);  // the recording is no longer needed: free it before writing
     if (!imported) {
       std::cerr << "mockllm: " << imported.error().message << std::endl;

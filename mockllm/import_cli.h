@@ -12,7 +12,8 @@ struct ImportArgs {
   std::vector<std::string> files;
   std::string out;
   std::string provider;
-  bool only_chat = true;
+  bool only_chat = false;  // --only-chat
+  bool all_paths = false;  // --all-paths
 };
 void AddImport(CLI::App& cmd, ImportArgs& a);
 // 0: every file imported; 2: a file could not be read or parsed, or held

@@ -235,8 +235,56 @@ TEST(ImportCassette, ErrorsAreLocated) {
                                             kCassette.find("- request:\n    body: '{\"input"))),
                     "only-embeddings.yaml");
   EXPECT_EQ(e.error().message,
-            "only-embeddings.yaml: no Chat Completions exchange to import (1 entry skipped: not a "
-            "/chat/completions path)");
+            "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions "
+            "or /responses path)");
+}
+
+constexpr std::string_view kResponsesCassette = R"(interactions:
+- request:
+    body: '{"input":"hi","model":"gpt-4o","stream":true}'
+    headers: {host: [api.openai.com]}
+    method: POST
+    uri: https://api.openai.com/v1/responses
+  response:
+    body:
+      string: "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":1}\n\n"
+    headers: {content-type: [text/event-stream; charset=utf-8]}
+    status: {code: 200, message: OK}
+- request:
+    body: '{"model":"gpt-4o"}'
+    headers: {}
+    method: POST
+    uri: https://api.openai.com/v1/chat/completions
+  response:
+    body: {string: '{"choices":[]}'}
+    headers: {content-type: [application/json]}
+    status: {code: 200, message: OK}
+version: 1
+)";
+
+// Responses API exchanges are kept (they were skipped before), and the
+// header names the surface when every exchange kept is of one.
+TEST(ImportCassette, KeepsResponsesExchangesAndNamesTheSurface) {
+  auto r = ParseCassette(kResponsesCassette, "resp.yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->skipped, 0u);
+  ASSERT_EQ(r->trace.exchanges.size(), 2u);
+  EXPECT_EQ(r->trace.exchanges[0].request.path, "/v1/responses");
+  ASSERT_TRUE(r->trace.exchanges[0].response.streamed);
+  EXPECT_EQ(r->trace.exchanges[0].response.chunks.size(), 2u);
+  EXPECT_FALSE(r->trace.header.contains("surface"));  // two surfaces: none named
+
+  r = ParseCassette(kResponsesCassette, "resp.yaml", {.paths = ImportPaths::kChat});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->skipped, 1u);
+  EXPECT_EQ(r->trace.header["surface"], "chat");
+
+  const std::string only_responses(
+      kResponsesCassette.substr(0, kResponsesCassette.find("- request:\n    body: '{\"model")));
+  r = ParseCassette(std::string(only_responses) + "version: 1\n", "resp.yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->trace.header["surface"], "responses");
+  EXPECT_EQ(LintTrace(WriteTrace(r->trace), "t"), std::vector<std::string>{});
 }
 
 constexpr std::string_view kHar =

@@ -8,6 +8,7 @@
 #include "base/json_locate.h"
 #include "mockllm/canonical.h"
 #include "mockllm/secrets.h"
+#include "mockllm/surface_lint.h"
 #include "mockllm/trace.h"
 
 namespace llmconform::mockllm {
@@ -241,7 +242,15 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         problems.push_back(std::move(p));
         ++report.format_errors;
       }
-      if (parsed) WarnFramingHeaders(*parsed, ctx, report.warnings);
+      if (parsed) {
+        WarnFramingHeaders(*parsed, ctx, report.warnings);
+        if (auto x = ExchangeFromJson(*parsed)) {
+          for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
+            report.warnings.push_back(Format("{}:{}:{}: {}: warning: {}", name, line_no,
+                                             offsets.Nearest(w.pointer) + 1, w.pointer, w.message));
+          }
+        }
+      }
     }
     if (parsed) {
       ScanValue(*parsed, "", ctx);

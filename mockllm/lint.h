@@ -19,14 +19,16 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
 
 struct LintReport {
   std::vector<std::string> problems;  // every problem, in order, as LintTrace
-  // What replay leaves out, not a problem: a response's framing headers
-  // (IsFramingHeader), "f:2:57: /response/headers/Content-Length: warning: …".
+  // What is reported without counting as a problem: a response's framing
+  // headers, which replay leaves out (IsFramingHeader), and the contract rules
+  // a Responses API exchange breaks (mockllm/surface_lint.h); lines
+  // "name:line:col: /pointer: warning: …". They never change the exit code.
   std::vector<std::string> warnings;
   std::size_t format_errors = 0;  // of them, format errors (the rest: secrets)
   std::string id;                 // the header's trace id, when it has one
   std::size_t id_line = 0;        // the header's line
 };
-// LintTrace with the problems counted by kind. `mockllm lint` exits 2 when
+// LintTrace with the problems counted by kind, and the warnings. `mockllm lint` exits 2 when
 // any file has a format error (an input error, as everywhere in llmconform),
 // else 1 when a secret was found, else 0.
 LintReport LintTraceReport(std::string_view text, std::string_view name);

@@ -133,5 +133,29 @@ TEST(TraceLint, FinalStatusesHeaderTokensAndFramingHeaders) {
                           "header, not replayed (the server frames the answer itself)"));
 }
 
+// A Responses API exchange is read as a client reads it: the contract rules
+// it breaks are warnings placed at the chunk of their event (or the body's
+// value), never problems.
+TEST(TraceLint, ResponsesContractBreaksAreLocatedWarnings) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/responses"},"response":{"status":200,"chunks":[{"t_ms":0,"raw":"event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{}}\n\n"},{"t_ms":0,"raw":"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":2,\"response\":{\"id\":\"r\",\"model\":\"m\",\"status\":\"completed\",\"output\":[]}}\n\n"}]}})" +
+      "\n" +
+      R"({"request":{"path":"/v1/responses"},"response":{"status":200,"body":{"object":"response","model":"m","output":[]}}})" +
+      "\n" +
+      R"({"request":{"path":"/v1/chat/completions"},"response":{"status":200,"body":{"weird":true}}})" +
+      "\n";
+  const LintReport report = LintTraceReport(text, "r.jsonl");
+  EXPECT_TRUE(report.problems.empty());
+  ASSERT_EQ(report.warnings.size(), 2u);
+  EXPECT_THAT(report.warnings[0],
+              ::testing::StartsWith("r.jsonl:2:196: /response/chunks/1: warning: RESP-SEQUENCE: "
+                                    "event 2 /sequence_number: sequence_number 2, expected 1"));
+  EXPECT_THAT(report.warnings[1], ::testing::StartsWith("r.jsonl:3:"));
+  EXPECT_THAT(report.warnings[1],
+              ::testing::HasSubstr("/response/body/id: warning: RESP-TERMINAL-ID-MODEL: /id: the "
+                                   "response has no id"));
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm

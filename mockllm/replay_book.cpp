@@ -84,15 +84,16 @@ std::expected<std::unique_ptr<ReplayBook>, Error> ReplayBook::Build(std::vector<
   return book;
 }
 
-Json ReplayBook::Canonical(Json body, MatchMode mode) const {
+Json ReplayBook::Canonical(Json body, MatchMode mode, std::string_view path) const {
   if (!ignore_.empty()) body = ignore_.Apply(std::move(body));
-  if (mode == MatchMode::kSdk) body = SdkNormalize(std::move(body));
+  if (mode == MatchMode::kSdk) body = SdkNormalize(std::move(body), path);
   return body;
 }
 
-const Json& ReplayBook::CanonicalOf(const Json& body, MatchMode mode, Json& holder) const {
+const Json& ReplayBook::CanonicalOf(const Json& body, MatchMode mode, std::string_view path,
+                                    Json& holder) const {
   if (ignore_.empty() && mode != MatchMode::kSdk) return body;
-  holder = Canonical(body, mode);
+  holder = Canonical(body, mode, path);
   return holder;
 }
 
@@ -107,8 +108,8 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
     LoadedExchange l;
     Json recorded = ex.request.body ? Json(*ex.request.body) : Json(nullptr);
     RedactSecrets(recorded);
-    l.strict_body = Canonical(std::move(recorded), MatchMode::kStrict);
-    l.sdk_body = SdkNormalize(l.strict_body);
+    l.strict_body = Canonical(std::move(recorded), MatchMode::kStrict, ex.request.path);
+    l.sdk_body = SdkNormalize(l.strict_body, ex.request.path);
     l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
     auto fault = FaultFromJson(l.fault);
     if (!fault) {
@@ -117,7 +118,8 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
     }
     const std::uint64_t seed = options_.seed ^ Fnv1a64(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
     l.seed = seed;
-    l.plan = PlanResponse(ex.response, *fault, seed);
+    const auto surface = wire::SurfaceOfPath(ex.request.path).value_or(wire::Surface::kChat);
+    l.plan = PlanResponse(ex.response, *fault, seed, surface);
     l.faulted = !fault->Empty();
     l.times = fault->times;
     if (l.faulted && l.times) l.clean = PlanResponse(ex.response, Fault{}, seed);
@@ -302,7 +304,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
   const Trace& trace = lt->trace;
   const MatchMode mode = options_.pinned_match;
   Json holder;
-  const Json& canonical = CanonicalOf(body, mode, holder);
+  const Json& canonical = CanonicalOf(body, mode, path, holder);
   const std::size_t n = trace.exchanges.size();
   std::size_t x = 0;
   bool retry = false;
@@ -424,7 +426,7 @@ std::optional<Verdict> ReplayBook::MatchUnpinned(std::string_view method, std::s
                                                  const Json& body, const std::string& session) {
   const MatchMode mode = options_.unpinned_match;
   Json holder;
-  const Json& canonical = CanonicalOf(body, mode, holder);
+  const Json& canonical = CanonicalOf(body, mode, path, holder);
   const auto catalog = Snapshot();
   // The first exchange in load order that records this request: among those
   // whose recorded body hashes alike.

@@ -218,12 +218,14 @@ class ReplayBook {
   ReplayBook() = default;
   std::expected<std::shared_ptr<const LoadedTrace>, Error> Load(Trace trace) const;
   std::shared_ptr<const Catalog> Snapshot() const;
-  // The body as compared in `mode`: ignored paths removed, defaults removed
-  // (secrets are redacted before: RedactSecrets).
-  Json Canonical(Json body, MatchMode mode) const;
+  // The body as compared in `mode`: ignored paths removed, the defaults of
+  // the API surface of `path` removed (secrets are redacted before:
+  // RedactSecrets).
+  Json Canonical(Json body, MatchMode mode, std::string_view path) const;
   // The same without a copy when nothing would change: `body` itself, or the
   // canonical copy put in `holder` (the result lives as long as both).
-  const Json& CanonicalOf(const Json& body, MatchMode mode, Json& holder) const;
+  const Json& CanonicalOf(const Json& body, MatchMode mode, std::string_view path,
+                          Json& holder) const;
   // The recorded body of `x` as compared in `mode`.
   static const Json& Recorded(const LoadedExchange& x, MatchMode mode);
   // Differences between the request and exchange `x` (one with the "" pointer

@@ -126,7 +126,22 @@ std::string ReplaceEventData(std::string_view block, const std::string& data,
   return llmconform::wire::WriteSseEvent(ev);
 }
 
-void EditEvents(std::vector<Piece>& pieces, const Fault& f) {
+// The injected error event in the shape of `surface`: Chat Completions'
+// `data: {"error":{…}}`, the Responses API's named `error` event with the
+// error's fields flat, `type: "error"` and the next `sequence_number`.
+std::string ErrorEvent(const Fault& f, llmconform::wire::Surface surface, std::int64_t events) {
+  if (surface != llmconform::wire::Surface::kResponses)
+    return llmconform::wire::WriteSseData(OJson{{"error", f.error_event_error}}.dump());
+  OJson data = {{"type", "error"}};
+  const OJson& e = f.error_event_error;
+  data["code"] = e.contains("code") && !e["code"].is_null() ? e["code"] : e.value("type", OJson());
+  data["message"] = e.value("message", OJson(""));
+  data["param"] = e.value("param", OJson());
+  data["sequence_number"] = events;
+  return llmconform::wire::WriteSseEvent({.event = "error", .data = data.dump(), .id = ""});
+}
+
+void EditEvents(std::vector<Piece>& pieces, const Fault& f, llmconform::wire::Surface surface) {
   if (!f.drop_done && !f.malformed_event && !f.error_event_after) return;
   std::vector<Block> blocks = ToBlocks(pieces);
   std::vector<Block> out;
@@ -145,10 +160,7 @@ void EditEvents(std::vector<Piece>& pieces, const Fault& f) {
     last_at = b.at_ms;
     out.push_back(std::move(b));
   }
-  if (f.error_event_after) {
-    const OJson error = {{"error", f.error_event_error}};
-    out.push_back(Block{llmconform::wire::WriteSseData(error.dump()), last_at, true});
-  }
+  if (f.error_event_after) out.push_back(Block{ErrorEvent(f, surface, data_index), last_at, true});
   pieces = FromBlocks(out);
 }
 
@@ -293,7 +305,8 @@ OJson DefaultErrorBody(int status) {
   return {{"error", error}};
 }
 
-ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std::uint64_t seed) {
+ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std::uint64_t seed,
+                          llmconform::wire::Surface surface) {
   ResponsePlan plan;
   plan.delay_ms = f.delay_ms;
   if (f.status) {
@@ -333,7 +346,7 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
     }
   }
   if (plan.chunked) {
-    EditEvents(plan.pieces, f);
+    EditEvents(plan.pieces, f, surface);
     if (f.crlf) ToCrlf(plan.pieces);
   }
   if (f.bom) {

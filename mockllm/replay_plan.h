@@ -12,6 +12,7 @@
 
 #include "mockllm/fault.h"
 #include "mockllm/trace.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 
@@ -54,8 +55,13 @@ struct ResponsePlan {
 // (drop_done, malformed_event, error_event), crlf, bom, keepalive_ms, resplit,
 // stall, cut_after_events / cut_after_bytes. keepalive_ms inserts at most
 // kMaxKeepAlives comments into one response.
+// `surface` is the API surface of the exchange's request: an error_event is
+// written in its shape (Chat Completions: `data: {"error":{…}}`; the Responses
+// API: `event: error` with `{"type":"error","code","message","param",
+// "sequence_number"}`, the number following the events before it).
 inline constexpr std::size_t kMaxKeepAlives = 100000;
-ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, std::uint64_t seed);
+ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, std::uint64_t seed,
+                          llmconform::wire::Surface surface = llmconform::wire::Surface::kChat);
 
 // The byte offsets just past each SSE event in `stream` (after the blank line
 // that ends a block holding a `data` field), any line ends.

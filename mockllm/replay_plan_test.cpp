@@ -103,6 +103,29 @@ TEST(ReplayPlan, EventEdits) {
   EXPECT_EQ(error.pieces[1].at_ms, 45);
 }
 
+// On the Responses API the injected error is its own `error` event, numbered
+// after the events before it.
+TEST(ReplayPlan, ErrorEventInTheResponsesShape) {
+  RecordedResponse r;
+  r.streamed = true;
+  r.chunks = {
+      {0,
+       "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0}\n\n"},
+      {5,
+       "event: response.in_progress\ndata: "
+       "{\"type\":\"response.in_progress\",\"sequence_number\":1}\n\n"},
+      {9,
+       "event: response.completed\ndata: "
+       "{\"type\":\"response.completed\",\"sequence_number\":2}\n\n"}};
+  const ResponsePlan p = PlanResponse(r, F({{"error_event", {{"after_events", 2}}}}), 0,
+                                      llmconform::wire::Surface::kResponses);
+  EXPECT_EQ(p.Body(),
+            r.chunks[0].raw + r.chunks[1].raw +
+                "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":"
+                "\"mockllm injected error\",\"param\":null,\"sequence_number\":2}\n\n");
+  EXPECT_FALSE(p.cut);
+}
+
 TEST(ReplayPlan, CrlfAndBomKeepTheEvents) {
   const ResponsePlan p = PlanResponse(Stream(), F({{"crlf", true}, {"bom", true}}), 0);
   const std::string body = p.Body();

@@ -1,16 +1,19 @@
 #include "mockllm/sdk_match.h"
 
-#include <array>
+#include <span>
 #include <utility>
+
+#include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 namespace {
 
 using Json = nlohmann::json;
+using Defaults = std::span<const std::pair<std::string_view, Json>>;
 
-// Fields whose value, when equal to this, is the API's default.
-const std::array<std::pair<std::string_view, Json>, 11>& PlainDefaults() {
-  static const std::array<std::pair<std::string_view, Json>, 11> defaults = {{
+// Chat Completions fields whose value, when equal to this, is the API's default.
+Defaults ChatDefaults() {
+  static const std::pair<std::string_view, Json> defaults[] = {
       {"stream", false},
       {"n", 1},
       {"temperature", 1},
@@ -22,7 +25,25 @@ const std::array<std::pair<std::string_view, Json>, 11>& PlainDefaults() {
       {"service_tier", "auto"},
       {"parallel_tool_calls", true},
       {"response_format", {{"type", "text"}}},
-  }};
+  };
+  return defaults;
+}
+
+// The same for the Responses API (its API reference: `store` defaults to true).
+Defaults ResponsesDefaults() {
+  static const std::pair<std::string_view, Json> defaults[] = {
+      {"stream", false},
+      {"store", true},
+      {"background", false},
+      {"temperature", 1},
+      {"top_p", 1},
+      {"top_logprobs", 0},
+      {"service_tier", "auto"},
+      {"truncation", "disabled"},
+      {"parallel_tool_calls", true},
+      {"text", {{"format", {{"type", "text"}}}}},
+      {"include", Json::array()},
+  };
   return defaults;
 }
 
@@ -36,8 +57,9 @@ bool UsageOnly(const Json& options) {
 
 }  // namespace
 
-Json SdkNormalize(Json body) {
+Json SdkNormalize(Json body, std::string_view path) {
   if (!body.is_object()) return body;
+  const bool responses = wire::SurfaceOfPath(path) == wire::Surface::kResponses;
   for (auto it = body.begin(); it != body.end();) {
     if (it->is_null()) {
       it = body.erase(it);
@@ -45,7 +67,7 @@ Json SdkNormalize(Json body) {
       ++it;
     }
   }
-  for (const auto& [key, value] : PlainDefaults()) {
+  for (const auto& [key, value] : responses ? ResponsesDefaults() : ChatDefaults()) {
     // 1 equals 1.0: nlohmann compares numbers as values.
     if (auto it = body.find(std::string(key)); it != body.end() && *it == value) body.erase(it);
   }
@@ -54,19 +76,26 @@ Json SdkNormalize(Json body) {
   }
   const bool tools = body.contains("tools");
   if (auto it = body.find("tool_choice");
-      it != body.end() && *it == (tools ? Json("auto") : Json("none"))) {
+      it != body.end() &&
+      (*it == (tools ? Json("auto") : Json("none")) || (responses && *it == Json("auto")))) {
     body.erase(it);
   }
-  if (auto it = body.find("stream_options"); it != body.end() && UsageOnly(*it)) body.erase(it);
+  if (auto it = body.find("stream_options"); it != body.end() && !responses && UsageOnly(*it))
+    body.erase(it);
   return body;
 }
 
 std::string_view SdkDefaultsHelp() {
-  return R"(  any top-level field whose value is null; stream:false, n:1, temperature:1,
-  top_p:1, presence_penalty:0, frequency_penalty:0, logprobs:false, store:false,
+  return R"(  on every API: any top-level field whose value is null, tools:[];
+  Chat Completions: stream:false, n:1, temperature:1, top_p:1,
+  presence_penalty:0, frequency_penalty:0, logprobs:false, store:false,
   service_tier:"auto", parallel_tool_calls:true, response_format:{"type":"text"},
-  tools:[], tool_choice:"auto" with tools ("none" without), stream_options that
-  only ask for usage ({"include_usage":...}))";
+  tool_choice:"auto" with tools ("none" without), stream_options that only ask
+  for usage ({"include_usage":...});
+  Responses API (a path ending in /responses): stream:false, store:true,
+  background:false, temperature:1, top_p:1, top_logprobs:0, service_tier:"auto",
+  truncation:"disabled", parallel_tool_calls:true, text:{"format":{"type":"text"}},
+  include:[], tool_choice:"auto" ("none" without tools))";
 }
 
 }  // namespace llmconform::mockllm

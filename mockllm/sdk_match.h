@@ -1,19 +1,26 @@
 // SDK-shaped matching (`mockllm serve --match sdk`): request-body values
-// that equal the Chat Completions API's documented defaults say nothing the
-// absent field would not, yet SDKs differ in whether they send them (the
-// Vercel AI SDK always sends tool_choice "auto", LangChain.js stream false
-// and stream_options). SdkNormalize removes them, so a recording made with
-// one client matches the requests of another. Applied to both sides: the
-// recorded body and the incoming one.
+// that equal the API's documented defaults say nothing the absent field
+// would not, yet SDKs differ in whether they send them (the Vercel AI SDK
+// always sends tool_choice "auto", LangChain.js stream false and
+// stream_options). SdkNormalize removes them, so a recording made with one
+// client matches the requests of another. Applied to both sides: the
+// recorded body and the incoming one. The defaults are those of the request
+// path's API surface (protocols/wire/surface.h): Chat Completions unless the
+// path is the Responses API's.
 //
-// Top-level fields removed (docs/mockllm.md, "Matching"):
-//   any field whose value is null;
+// Top-level fields removed (docs/mockllm.md, "Matching"), on every surface:
+//   any field whose value is null; tools: [] (an empty list).
+// Chat Completions:
 //   stream: false; n: 1; temperature: 1; top_p: 1; presence_penalty: 0;
 //   frequency_penalty: 0; logprobs: false; store: false; service_tier: "auto";
 //   parallel_tool_calls: true; response_format: {"type":"text"};
 //   tool_choice: "auto" when tools are present, "none" when they are not;
-//   stream_options: {"include_usage": true|false} (nothing but usage);
-//   tools: [] (an empty list).
+//   stream_options: {"include_usage": true|false} (nothing but usage).
+// Responses API (`POST /v1/responses`):
+//   stream: false; store: true; background: false; temperature: 1; top_p: 1;
+//   top_logprobs: 0; service_tier: "auto"; truncation: "disabled";
+//   parallel_tool_calls: true; text: {"format":{"type":"text"}}; include: [];
+//   tool_choice: "auto" (with or without tools), "none" when there are no tools.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,8 +28,9 @@
 
 namespace llmconform::mockllm {
 
-// `body` without the default-valued fields above (unchanged unless an object).
-nlohmann::json SdkNormalize(nlohmann::json body);
+// `body` without the default-valued fields above of the surface of `path`
+// (unchanged unless an object).
+nlohmann::json SdkNormalize(nlohmann::json body, std::string_view path = "");
 
 // One line per removed default, for --help.
 std::string_view SdkDefaultsHelp();

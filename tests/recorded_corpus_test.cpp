@@ -1,4 +1,5 @@
-// The bundled corpus of real recorded traffic (fixtures/recorded/): it is what
+// The bundled corpus of real recorded Chat Completions traffic
+// (fixtures/recorded/, but openai-responses/): it is what
 // `mockllm import` makes of the source cassettes, every stream accumulates to
 // what a careful client reads from it (also when re-split at random), and
 // fixtures/recorded/DIALECTS.md is what `llmconform dialect --markdown` says.
@@ -42,7 +43,8 @@ std::vector<llmconform::mockllm::Trace> Corpus() {
   if (!files) return out;
   for (const auto& f : *files) {
     auto t = llmconform::mockllm::LoadTraceFile(f);
-    if (t) out.push_back(std::move(*t));
+    // The Responses API corpus has its own test (recorded_responses_test.cpp).
+    if (t && t->header.value("surface", "chat") == "chat") out.push_back(std::move(*t));
   }
   return out;
 }

@@ -103,6 +103,7 @@ TEST(Generators, ReachEveryRuleTheirOpDecides) {
   const std::map<std::string, std::size_t> cases = {{"gymbro.checkEvents", 3000},
                                                     {"wire.accumulate", 2000},
                                                     {"wire.dialect", 3000},
+                                                    {"responses.accumulate", 2000},
                                                     {"toolcalls.checkConversation", 2000},
                                                     {"skill.buildSkillSystemPrompt", 300},
                                                     {"skill.buildInitialUserPrompt", 300},

@@ -6,7 +6,9 @@
 #include "base/utf8.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
+#include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/responses.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -294,6 +296,10 @@ std::vector<OpRecord> WireOps() {
          rules.insert("WIRE-SSE-FRAMING");
        }},
       {"wire.accumulate", WireAccumulate(), {"WIRE-STREAM-", "WIRE-DIALECT-"}, {}},
+      {"responses.accumulate",
+       ResponsesAccumulateInput(),
+       {wire::kResponsesRuleIds.begin(), wire::kResponsesRuleIds.end()},
+       {}},
       {"wire.dialect", WireDialect(), std::move(dialect_ids),
        [](const Json&, const Json& output, std::set<std::string>& rules) {
          if (!output.contains("deviations") || !output["deviations"].is_array()) return;

@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "base/json_read.h"
 #include "base/format.h"
+#include "base/json_read.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 

@@ -5,6 +5,7 @@
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::wire {
 namespace {
@@ -48,6 +49,20 @@ std::expected<Json, Error> AccumulateOp(const Json& in) {
   return out;
 }
 
+// {"stream"} (a raw SSE body) or {"body"} (a parsed response body) -> the
+// canonical result (surface.h ToJson).
+std::expected<Json, Error> ResponsesAccumulateOp(const Json& in) {
+  if (in.is_object() && in.contains("body") && !in.contains("stream")) {
+    return ToJson(ReadSurfaceBody(Surface::kResponses, in["body"]));
+  }
+  auto stream = RequireString(in, "stream");
+  if (!stream) {
+    return std::unexpected(
+        Error{Format("{} (or give \"body\": a response body)", stream.error().message)});
+  }
+  return ToJson(AccumulateSurfaceStream(Surface::kResponses, *stream));
+}
+
 // {"stream"} or {"body", "status"?} -> {"deviations": [{"id","where","message"}]}.
 std::expected<Json, Error> DialectOp(const Json& in) {
   std::vector<Deviation> found;
@@ -82,6 +97,11 @@ std::vector<OracleOp> OracleOps() {
        "{\"message\",\"finish_reason\",\"usage\","
        "\"findings\"}",
        AccumulateOp},
+      {"responses.accumulate",
+       "accumulate a Responses API SSE body or read a response body: {\"stream\"} | "
+       "{\"body\"} -> {\"items\",\"text\",\"reasoning\",\"status\",\"usage\","
+       "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
+       ResponsesAccumulateOp},
       {"wire.dialect",
        "deviations from OpenAI's wire format (specs/wire/dialects.json): {\"stream\"} | "
        "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",

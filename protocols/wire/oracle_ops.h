@@ -1,6 +1,9 @@
 // Oracle operations of the wire layer:
 //   sse.parse {"stream","splits"?} → {"events":[{"event","data","id"}],"retry"?}
 //   wire.accumulate {"stream"} → {"message","finish_reason","usage","findings"}
+//   responses.accumulate {"stream"} | {"body"} → the canonical result of
+//     protocols/wire/surface.h (items, text, reasoning, status, usage, error,
+//     findings located by event number and JSON pointer)
 #pragma once
 
 #include <vector>

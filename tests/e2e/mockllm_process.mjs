@@ -78,6 +78,19 @@ export function recordedStream(tracePath, exchangeIndex) {
   );
 }
 
+// Brings session `session` of the pinned trace `id` to exchange `i` by
+// replaying the exchanges before it (each request sent as recorded).
+export async function replayUpTo(url, id, exchanges, i, session) {
+  for (const before of exchanges.slice(0, i)) {
+    const r = await fetch(`${url}/t/${encodeURIComponent(id)}${before.request.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mockllm-session': session },
+      body: JSON.stringify(before.request.body),
+    });
+    await r.arrayBuffer();
+  }
+}
+
 // The request body of a trace's exchange.
 export function recordedRequest(tracePath, exchangeIndex) {
   const lines = readFileSync(tracePath, 'utf8').split('\n').filter((l) => l.trim() !== '');

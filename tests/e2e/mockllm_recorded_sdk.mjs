@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import OpenAI from 'openai';
 
-import { e2eArgs, runTests, startMockllm } from './mockllm_process.mjs';
+import { e2eArgs, replayUpTo, runTests, startMockllm } from './mockllm_process.mjs';
 
 const { binary, fixtures: recorded } = e2eArgs();
 const walk = (d) => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
@@ -21,18 +21,12 @@ for (const file of walk(recorded).filter((p) => p.endsWith('.trace.jsonl')).sort
   const id = JSON.parse(lines[0]).id;
   const exchanges = lines.slice(1).map((l) => JSON.parse(l));
   exchanges.forEach((x, i) => {
-    if (!x.response.chunks) return;
+    // Chat Completions streams; the Responses API's have mockllm_recorded_responses_sdk.mjs.
+    if (!x.response.chunks || !x.request.path.endsWith('/chat/completions')) return;
     tests[`${id} exchange ${i + 1}`] = async () => {
       // A session of its own, brought to this exchange by replaying the ones before it.
       const name = `sdk-${++session}`;
-      for (const before of exchanges.slice(0, i)) {
-        const r = await fetch(`${server.url}/t/${encodeURIComponent(id)}${before.request.path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-mockllm-session': name },
-          body: JSON.stringify(before.request.body),
-        });
-        await r.arrayBuffer();
-      }
+      await replayUpTo(server.url, id, exchanges, i, name);
       const path = x.request.path;
       const query = x.request.query;
       const client = new OpenAI({
