@@ -364,7 +364,7 @@ TEST(ImportHar, ADecompressionBombIsRefusedLocated) {
 TEST(ImportHar, OneFilesDecodedBytesAndEventsAreBounded) {
   const std::string body = std::string(600 << 10, 'x');  // within a body's own cap
   const std::string har = HarAnswering(3, "gzip", GzipForTest(body), "text/plain");
-  ASSERT_TRUE(ParseHar(har, "ok.har", {.only_chat = true}));
+  ASSERT_TRUE(ParseHar(har, "ok.har", {.paths = ImportPaths::kChat}));
   auto r = ParseHar(har, "all.har", {.max_decoded_bytes = 1 << 20});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message,
