@@ -456,7 +456,7 @@ Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view pa
                                     const Json& body) const {
   const MatchMode mode = options_.unpinned_match;
   Json holder;
-  const Json& canonical = CanonicalOf(body, mode, holder);
+  const Json& canonical = CanonicalOf(body, mode, path, holder);
   const auto catalog = Snapshot();
   // The nearest recorded request, for the error: the fewest differences,
   // counted (not built) with a shared budget of values walked, each exchange
