@@ -3,6 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "base/utf8.h"
+#include "harness/check/gen_text.h"
+
 namespace llmconform::harness::check {
 namespace {
 
@@ -73,7 +76,7 @@ void WriteItem(Writer& w, const Item& it, int index) {
     w.Add(std::move(j));
   };
   if (it.flaw != 6) event("response.output_item.added", {{"item", ItemJson(it, id, false)}});
-  const std::size_t half = it.text.size() / 2;
+  const std::size_t half = Utf8Prefix(it.text, it.text.size() / 2);  // not inside a code point
   const std::string a = it.text.substr(0, half), b = it.text.substr(half);
   const std::string done_text = it.flaw == 8 ? it.text + "!" : it.text;
   if (it.kind == 0) {
@@ -156,7 +159,9 @@ rc::Gen<Json> ResponsesAccumulateInput() {
       },
       gen::weightedOneOf<int>(
           {{4, gen::just(0)}, {3, gen::just(1)}, {2, gen::just(2)}, {1, gen::just(3)}}),
-      gen::resize(8, gen::string<std::string>()), gen::inRange(0, 10));
+      gen::resize(8, Text()),
+      // gen::element, not gen::inRange: inside gen::resize the latter reaches only its low end.
+      gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
   auto stream = gen::apply(
       [](std::vector<Item> items, int end, int flaw) {
         return Json{{"stream", WriteStream(items, end, flaw)}};
@@ -164,7 +169,8 @@ rc::Gen<Json> ResponsesAccumulateInput() {
       gen::resize(5, gen::container<std::vector<Item>>(item)),
       gen::weightedOneOf<int>(
           {{6, gen::just(0)}, {1, gen::just(1)}, {1, gen::just(2)}, {1, gen::just(3)}}),
-      gen::weightedOneOf<int>({{10, gen::just(0)}, {10, gen::inRange(1, 12)}}));
+      gen::weightedOneOf<int>(
+          {{10, gen::just(0)}, {10, gen::element(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)}}));
   auto body = gen::apply(
       [](std::vector<Item> items, int shape) {
         Json output = Json::array();

@@ -147,7 +147,8 @@ def main():
     SCRATCH.mkdir(parents=True)
     client = SCRATCH / "client"
     client.mkdir()
-    for f in ("examples/openai_client.mjs", "tests/check/broken_client.mjs"):
+    for f in ("examples/openai_client.mjs", "examples/skill_client.mjs", "examples/gymbro_client.mjs",
+              "tests/check/broken_client.mjs"):
         shutil.copy(ROOT / f, client)
     os.symlink(ROOT / "tests/e2e/node_modules", client / "node_modules")
     common = {"llmconform": LLMCONFORM, "mode": "client", "specs": str(ROOT / "specs"),
@@ -202,7 +203,10 @@ def main():
     if r3.outputs["run"].get("exit-code") != "1" or r3.exit != 0:
         fail(f"stale: exit-code {r3.outputs['run']}, verdict {r3.exit} (fail: false)")
     line = 2 * len(failing) + 2
-    want = f"::error file={escape(str(stale.resolve()))},line={line},title=fail%3A expected-failures::{passing[0]}: stale baseline"
+    # Annotations name a file in the workspace by its path relative to it, as GitHub places them.
+    where = stale.resolve()
+    where = where.relative_to(ROOT) if where.is_relative_to(ROOT.resolve()) else where
+    want = f"::error file={escape(str(where))},line={line},title=fail%3A expected-failures::{passing[0]}: stale baseline"
     if not any(n.startswith(want) for n in annotations(r3.stdout)):
         fail(f"stale: no annotation {want!r} in {annotations(r3.stdout)}")
     print("ok: action metadata valid; plain, baseline and stale runs as expected")
