@@ -74,7 +74,7 @@ UpstreamPiece ReadPiece(const wire::SseEvent& e) {
   auto delta = first.find("delta");
   if (delta == first.end() || !delta->is_object()) return piece;
   auto content = delta->find("content");
-  if (content != delta->end() && content->is_string()) piece.content = content->get<std::string>();
+  if (content != delta->end()) piece.content = wire::ContentText(*content);  // text blocks only
   return piece;
 }
 

@@ -352,6 +352,10 @@ std::size_t FirstSayingChunk(const std::vector<Ev>& evs) {
 }
 
 OJson ReasoningValue(std::string_view field, const std::string& text) {
+  if (field == "content")  // Mistral's reasoning models: a thinking block
+    return OJson::array(
+        {OJson{{"type", "thinking"},
+               {"thinking", OJson::array({OJson{{"type", "text"}, {"text", text}}})}}});
   if (field == "reasoning_details")
     return OJson::array(
         {OJson{{"type", "reasoning.text"}, {"text", text}, {"format", "unknown"}, {"index", 0}}});
@@ -553,6 +557,21 @@ void BodyThinkTags(BodyView& b, const OJson& p, bool) {
   }
 }
 
+// Mistral's reasoning replies: the message's string content becomes the
+// block array [thinking, text].
+void BodyContentArray(BodyView& b, const OJson& p, bool) {
+  if (!IsCompletion(b.json)) return;
+  for (OJson& c : b.json["choices"]) {
+    if (!c.is_object() || !c.contains("message") || !c["message"].is_object()) continue;
+    OJson& m = c["message"];
+    if (!IsString(m, "content")) continue;
+    OJson blocks = ReasoningValue("content", p["text"].get<std::string>());
+    blocks.push_back(OJson{{"type", "text"}, {"text", m["content"]}});
+    m["content"] = std::move(blocks);
+    b.changed = true;
+  }
+}
+
 void SetContentType(RecordedResponse& r, const std::string& type) {
   OJson headers = OJson::object();
   for (const auto& [k, v] : r.headers.items()) {
@@ -713,6 +732,13 @@ const std::vector<Rewrite>& Rewrites() {
                  text,
                  StreamReasoning("reasoning_details"),
                  BodyReasoning("reasoning_details")});
+    t.push_back({{"DIA-CONTENT-ARRAY",
+                  "reasoning as a content array's thinking block (a chunk before the reply; the "
+                  "message's content becomes [thinking, text])",
+                  "text"},
+                 text,
+                 StreamReasoning("content"),
+                 BodyContentArray});
     t.push_back({{"DIA-THINK-TAGS-IN-CONTENT",
                   "reasoning inline at the start of content, between <think> tags", "text"},
                  text,

@@ -58,10 +58,11 @@ TEST(RunDialects, EachScenarioOncePerDialect) {
 // <think> block included, docs/protocols.md "Inline reasoning").
 TEST(RunDialects, EveryReferenceClientPassesEveryDialect) {
   harness::ScratchDir out;
-  const auto r =
-      RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--dialects", "all", "-j",
-                  "2", "--report", "json:out=" + (out.path() / "report.json").string(), "--report",
-                  "matrix:out=" + (out.path() / "matrix.md").string()});
+  const auto r = RunProcess(
+      {kBinary, "run", "--specs", (kRoot / "specs").string(), "--dialects", "all", "-j", "2",
+       "--report", "json:out=" + (out.path() / "report.json").string(), "--report",
+       "matrix:out=" + (out.path() / "matrix.md").string()},
+      "", "", {}, std::chrono::seconds(540));  // 16 × the suite: minutes on a busy 2-core box
   EXPECT_EQ(r.exit_code, 0) << r.err << ReadWholeFile(out.path() / "matrix.md");
   const json report = json::parse(ReadWholeFile(out.path() / "report.json"));
   std::set<std::string> dialects, failed;

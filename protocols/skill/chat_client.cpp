@@ -52,10 +52,11 @@ std::expected<std::string, Error> ReplyFromAnswer(const wire::HttpResponse& answ
         auto message = first.find("message");
         if (message != first.end() && message->is_object()) {
           auto content = message->find("content");
-          if (content != message->end() && content->is_string()) {
+          if (content != message->end()) {
             // A provider's inline reasoning is not the reply (docs/protocols.md,
-            // "Inline reasoning"); reasoning alone is an empty reply.
-            const std::string& text = content->get_ref<const std::string&>();
+            // "Inline reasoning"), nor are a content array's thinking blocks
+            // (Mistral); reasoning alone is an empty reply.
+            const std::string text = wire::ContentText(*content);
             const auto split = wire::SplitInlineThink(text);
             const std::string_view reply = split ? split->answer : std::string_view(text);
             if (!reply.empty()) return std::string(reply);

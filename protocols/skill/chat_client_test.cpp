@@ -67,6 +67,19 @@ TEST(SkillChatClient, TransportErrorsPassThrough) {
             "POST http://127.0.0.1:1/v1/chat/completions: timed out after 30000 ms");
 }
 
+TEST(ReplyFromAnswer, AContentArrayRepliesWithItsTextNotItsThinking) {
+  // Mistral's reasoning models (docs/protocols.md "Mistral").
+  EXPECT_EQ(*ReplyFromAnswer(Http(200, R"({"choices":[{"message":{"content":[
+      {"type":"thinking","thinking":[{"type":"text","text":"hmm"}]},
+      {"type":"text","text":"[DONE]"}]}}]})")),
+            "[DONE]");
+  EXPECT_EQ(ReplyFromAnswer(Http(200, R"({"choices":[{"message":{"content":[
+      {"type":"thinking","thinking":"only thinking"}]}}]})"))
+                .error()
+                .message,
+            "LLM answer has no choices[0].message.content");
+}
+
 TEST(ReplyFromAnswer, ErrorsAreNotReplies) {
   EXPECT_EQ(
       ReplyFromAnswer(

@@ -307,9 +307,11 @@ RunOutcome ExecutionEngine::Loop() {
       message = std::move(r->choices[0].message);
     }
     message.role = "assistant";
-    // A provider's inline reasoning goes back as reasoning_content, not as
-    // the answer (docs/protocols.md, "Inline reasoning").
+    // A provider's inline reasoning, and thinking blocks of an array content,
+    // go back as reasoning_content, not as the answer (docs/protocols.md,
+    // "Inline reasoning", "Mistral").
     wire::MoveInlineThink(message);
+    wire::MoveContentThinking(message);
     const Json echoed = EchoAssistant(message);
     turn.assistant = echoed;
     window_.push_back(echoed);

@@ -26,15 +26,33 @@ void MergeExtra(Json& out, const Json& extra) {
 
 }  // namespace
 
-std::string ChatMessage::Text() const {
-  if (!content || content->is_null()) return "";
-  if (content->is_string()) return content->get<std::string>();
+std::string ContentText(const Json& content) {
+  if (content.is_string()) return content.get<std::string>();
   std::string out;
-  if (content->is_array()) {
-    for (const auto& part : *content) {
+  if (content.is_array()) {
+    for (const auto& part : content) {
       if (part.is_object() && part.contains("text") && part["text"].is_string()) {
         out += part["text"].get<std::string>();
       }
+    }
+  }
+  return out;
+}
+
+std::string ChatMessage::Text() const { return content ? ContentText(*content) : ""; }
+
+std::string ChatMessage::ContentThinking() const {
+  std::string out;
+  if (!content || !content->is_array()) return out;
+  for (const auto& part : *content) {
+    if (!part.is_object() || part.value("type", Json()) != "thinking") continue;
+    auto t = part.find("thinking");
+    if (t == part.end()) continue;
+    if (t->is_string()) out += t->get_ref<const std::string&>();
+    if (!t->is_array()) continue;
+    for (const auto& inner : *t) {
+      if (inner.is_object() && inner.contains("text") && inner["text"].is_string())
+        out += inner["text"].get_ref<const std::string&>();
     }
   }
   return out;

@@ -41,6 +41,11 @@ struct ToolCall {
   friend bool operator==(const ToolCall&, const ToolCall&) = default;
 };
 
+// The text a `content` value carries: a string itself, the joined `text` of
+// an array's parts (text parts and Mistral's text blocks; thinking blocks
+// and other parts are not text), "" for anything else.
+std::string ContentText(const Json& content);
+
 struct ChatMessage {
   std::string role;  // system | developer | user | assistant | tool
   // Absent, null, a string, or an array of content parts.
@@ -56,6 +61,11 @@ struct ChatMessage {
   // The content as text: the string itself, the joined `text` parts of an
   // array, or "" for absent and null.
   std::string Text() const;
+  // The reasoning carried inside an array content (Mistral's reasoning
+  // models): the text of every `{"type":"thinking","thinking":…}` block,
+  // joined, whether `thinking` is a string or an array of text parts. ""
+  // when the content is no array or holds no thinking block.
+  std::string ContentThinking() const;
 };
 
 struct ChatRequest {

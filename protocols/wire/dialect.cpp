@@ -35,12 +35,12 @@ constexpr WireMapping kWireToDialect[] = {
     {"WIRE-DIALECT-NO-FINISH-REASON", "DIA-NO-FINISH-REASON"},
     {"WIRE-DIALECT-NO-DONE", "DIA-NO-DONE"},
     {"WIRE-DIALECT-GROQ-USAGE", "DIA-USAGE-X-GROQ"},
+    {"WIRE-DIALECT-CONTENT-ARRAY", "DIA-CONTENT-ARRAY"},
 };
 
 // Ids only the detectors below report (no accumulator rule).
 constexpr std::string_view kOwnIds[] = {
     "DIA-REASONING-DETAILS",
-    "DIA-CONTENT-ARRAY",
     "DIA-TOOLCALL-WHOLE-DELTA",
     "DIA-USAGE-EVERY-CHUNK",
     "DIA-PADDING-FIELD",

@@ -49,6 +49,22 @@ bool MoveInlineThink(ChatMessage& m) {
   return true;
 }
 
+bool MoveContentThinking(ChatMessage& m) {
+  if (!m.content || !m.content->is_array()) return false;
+  for (const Json& block : *m.content) {
+    const Json type = block.is_object() ? block.value("type", Json()) : Json();
+    if (type != "text" && type != "thinking") return false;
+  }
+  std::string thinking = m.ContentThinking();
+  if (!thinking.empty()) {
+    if (m.reasoning_content && !m.reasoning_content->empty())
+      thinking = *m.reasoning_content + "\n" + thinking;
+    m.reasoning_content = std::move(thinking);
+  }
+  m.content = m.Text();
+  return true;
+}
+
 std::string InlineThinkFilter::Feed(std::string_view piece) {
   std::string out;
   switch (state_) {

@@ -39,6 +39,15 @@ std::optional<InlineThink> SplitInlineThink(std::string_view content);
 // that is not a string (parts, null) is left alone.
 bool MoveInlineThink(ChatMessage& m);
 
+// The same for reasoning carried as blocks of an array content (Mistral's
+// reasoning models, docs/protocols.md "Mistral"): when every block is a
+// `text` or `thinking` block, the thinking text is appended to
+// `reasoning_content` (on a new line after any already there) and the
+// content becomes its text ("" when it has none, as Mistral's tool-call
+// turns carry). True when it changed `m`. An array holding any
+// other block is left alone, so nothing is lost.
+bool MoveContentThinking(ChatMessage& m);
+
 // The same split for content that arrives in pieces (stream deltas). Feed()
 // returns the answer text that can be passed on now; while the start of the
 // content could still be "<think>" or the block is open, it holds text back.

@@ -112,3 +112,39 @@ RC_GTEST_PROP(InlineThinkProperties, AnyCuttingGivesTheSplitOfTheWhole, ()) {
 
 }  // namespace
 }  // namespace llmconform::wire
+
+namespace llmconform::wire {
+namespace {
+
+TEST(MoveContentThinking, ThinkingBlocksBecomeReasoningContent) {
+  ChatMessage m;
+  m.content = Json::parse(
+      R"([{"type":"thinking","thinking":[{"type":"text","text":"hmm"}]},{"type":"text","text":"Hi"}])");
+  m.reasoning_content = "before";
+  EXPECT_TRUE(MoveContentThinking(m));
+  EXPECT_EQ(m.reasoning_content, "before\nhmm");
+  EXPECT_EQ(*m.content, "Hi");
+}
+
+TEST(MoveContentThinking, AToolCallTurnWithoutTextHasEmptyContent) {
+  ChatMessage m;
+  m.content = Json::parse(R"([{"type":"thinking","thinking":"t"}])");
+  m.tool_calls.push_back(ToolCall{});
+  EXPECT_TRUE(MoveContentThinking(m));
+  EXPECT_EQ(*m.content, "");
+  EXPECT_EQ(m.reasoning_content, "t");
+}
+
+TEST(MoveContentThinking, OtherBlocksAndStringsAreLeftAlone) {
+  ChatMessage m;
+  m.content = Json::parse(R"([{"type":"image_url","image_url":{}},{"type":"text","text":"a"}])");
+  const Json before = *m.content;
+  EXPECT_FALSE(MoveContentThinking(m));
+  EXPECT_EQ(*m.content, before);
+  m.content = "plain";
+  EXPECT_FALSE(MoveContentThinking(m));
+  EXPECT_FALSE(m.reasoning_content);
+}
+
+}  // namespace
+}  // namespace llmconform::wire

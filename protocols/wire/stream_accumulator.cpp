@@ -130,7 +130,14 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
     out_.message.role = r->get<std::string>();
   }
   if (auto c = delta.find("content"); c != delta.end() && c->is_string()) {
-    content_ += c->get_ref<const std::string&>();
+    if (blocks_) {
+      AppendBlock(Json{{"type", "text"}, {"text", *c}});
+    } else {
+      content_ += c->get_ref<const std::string&>();
+    }
+    any_content_ = true;
+  } else if (c != delta.end() && c->is_array()) {
+    AddContentBlocks(*c, chunk_no);
     any_content_ = true;
   }
   if (auto c = delta.find("reasoning_content"); c != delta.end() && c->is_string()) {
@@ -152,6 +159,73 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
   if (auto tcs = delta.find("tool_calls"); tcs != delta.end() && tcs->is_array()) {
     for (std::size_t i = 0; i < tcs->size(); ++i) AddToolCallDelta((*tcs)[i], chunk_no, i);
   }
+}
+
+void StreamAccumulator::AddContentBlocks(const Json& blocks, std::size_t chunk_no) {
+  AddFinding("WIRE-DIALECT-CONTENT-ARRAY",
+             Format("chunk {}: delta.content is an array of content blocks (Mistral's reasoning "
+                    "models: thinking blocks, then text); clients that expect a string break",
+                    chunk_no));
+  if (!blocks_) {
+    blocks_ = Json::array();
+    if (!content_.empty()) blocks_->push_back(Json{{"type", "text"}, {"text", content_}});
+    content_.clear();
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const Json& block = blocks[i];
+    std::string kind = block.is_object() && block.contains("type") && block["type"].is_string()
+                           ? block["type"].get<std::string>()
+                           : "";
+    if (kind != "text" && kind != "thinking") {
+      AddFinding("WIRE-STREAM-UNKNOWN-CONTENT-BLOCK",
+                 Format("chunk {}: /choices/0/delta/content/{} is {}; kept in the content as sent",
+                        chunk_no, i,
+                        kind.empty() ? Format("a {} without a string type", JsonTypeName(block))
+                                     : Format("a block of type '{}'", kind)));
+    }
+    AppendBlock(block);
+  }
+}
+
+namespace {
+// {"type":"text","text":"…"} and nothing else.
+bool IsTextPart(const Json& j) {
+  return j.is_object() && j.size() == 2 && j.value("type", Json()) == "text" &&
+         j.contains("text") && j["text"].is_string();
+}
+}  // namespace
+
+// Merges `block` into the last block when it continues it (same type, text
+// with text, thinking parts with thinking parts), else appends it whole.
+void StreamAccumulator::AppendBlock(const Json& block) {
+  Json& all = *blocks_;
+  if (!all.empty() && block.is_object() && all.back().is_object() && block.contains("type") &&
+      all.back().value("type", Json()) == block["type"]) {
+    Json& last = all.back();
+    const Json& type = block["type"];
+    const char* field = type == "text" ? "text" : type == "thinking" ? "thinking" : nullptr;
+    if (field && block.size() == 2 && last.size() == 2 && block.contains(field) &&
+        last.contains(field)) {
+      Json& into = last[field];
+      const Json& more = block[field];
+      if (into.is_string() && more.is_string()) {
+        into.get_ref<std::string&>() += more.get_ref<const std::string&>();
+        return;
+      }
+      if (into.is_array() && more.is_array()) {
+        for (const Json& part : more) {
+          if (!into.empty() && IsTextPart(into.back()) && IsTextPart(part)) {
+            into.back()["text"].get_ref<std::string&>() +=
+                part["text"].get_ref<const std::string&>();
+          } else {
+            into.push_back(part);
+          }
+        }
+        return;
+      }
+    }
+  }
+  all.push_back(block);
 }
 
 void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, std::size_t pos) {
@@ -233,7 +307,7 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
 
 AccumulatedStream StreamAccumulator::Finish() {
   out_.message.role = out_.message.role.empty() ? "assistant" : out_.message.role;
-  out_.message.content = Json(content_);
+  out_.message.content = blocks_ ? std::move(*blocks_) : Json(content_);
   if (!any_content_ && !calls_.empty()) out_.message.content = Json(nullptr);
   if (any_reasoning_content_) out_.message.reasoning_content = reasoning_content_;
   if (any_reasoning_) out_.message.extra["reasoning"] = reasoning_;

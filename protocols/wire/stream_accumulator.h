@@ -10,6 +10,14 @@
 // unless its id names a call already seen. Usage may come in a chunk with
 // `choices: []`. Tool calls are detected from the accumulated `tool_calls`,
 // never from `finish_reason`.
+//
+// `delta.content` may be an array of typed blocks (Mistral's reasoning
+// models: `thinking` blocks, then `text`). Then the accumulated content is
+// that array as the non-streamed message would carry it: a block continuing
+// the last block of its type is merged into it (text appended; a thinking
+// block's parts appended), string content after the array becomes a `text`
+// block, and blocks of other types are kept whole, in order, and reported
+// (WIRE-STREAM-UNKNOWN-CONTENT-BLOCK), never dropped.
 #pragma once
 
 #include <cstdint>
@@ -52,10 +60,13 @@ class StreamAccumulator {
   void AddFinding(std::string rule, std::string message);
   void AddDelta(const Json& delta, std::size_t chunk_no);
   void AddToolCallDelta(const Json& tc, std::size_t chunk_no, std::size_t pos);
+  void AddContentBlocks(const Json& blocks, std::size_t chunk_no);
+  void AppendBlock(const Json& block);
 
   AccumulatedStream out_;
   std::string content_;
   bool any_content_ = false;
+  std::optional<Json> blocks_;  // set once content arrived as an array of blocks
   std::string reasoning_content_;
   bool any_reasoning_content_ = false;
   std::string reasoning_;  // Ollama's `reasoning`

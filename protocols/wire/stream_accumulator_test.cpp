@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+
 namespace llmconform::wire {
 namespace {
 
@@ -45,6 +47,82 @@ TEST(StreamAccumulator, ParallelToolCallsOpenAiStyle) {
   EXPECT_TRUE(s.saw_done);
   EXPECT_TRUE(s.findings.empty()) << s.findings[0].message;
   EXPECT_TRUE(s.message.content->is_null());
+}
+
+// Mistral's reasoning models (magistral-medium-2509, as quoted raw in
+// BerriAI/litellm#16272): thinking blocks in delta.content, then text as a
+// plain string.
+const char* kMistralThinking =
+    R"(data: {"id":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
+
+data: {"id":"m","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"The user "}]}]},"finish_reason":null}]}
+
+data: {"id":"m","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"says hello."}]}]},"finish_reason":null}]}
+
+data: {"id":"m","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}
+
+data: {"id":"m","choices":[{"index":0,"delta":{"content":"!"},"finish_reason":"stop"}],"usage":{"total_tokens":7}}
+
+data: [DONE]
+
+)";
+
+TEST(StreamAccumulator, MistralContentArrayKeepsThinkingAsTheBodyWould) {
+  auto s = AccumulateStream(kMistralThinking);
+  ASSERT_TRUE(s.message.content && s.message.content->is_array()) << s.message.content->dump();
+  EXPECT_EQ(*s.message.content, Json::parse(R"([
+    {"type":"thinking","thinking":[{"type":"text","text":"The user says hello."}]},
+    {"type":"text","text":"Hello!"}])"));
+  EXPECT_EQ(s.message.Text(), "Hello!");
+  EXPECT_EQ(s.message.ContentThinking(), "The user says hello.");
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-CONTENT-ARRAY"});
+}
+
+TEST(StreamAccumulator, UnknownContentBlocksAreKeptAndReported) {
+  auto s = AccumulateStream(
+      R"(data: {"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}},7,{"type":"text","text":"b"}]},"finish_reason":"stop"}]})"
+      "\n\ndata: [DONE]\n\n");
+  ASSERT_TRUE(s.message.content && s.message.content->is_array());
+  EXPECT_EQ(
+      *s.message.content,
+      Json::parse(
+          R"([{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}},7,{"type":"text","text":"b"}])"));
+  EXPECT_EQ(s.message.Text(), "ab");
+  const auto rules = Rules(s);
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "WIRE-STREAM-UNKNOWN-CONTENT-BLOCK"),
+            rules.end());
+}
+
+TEST(StreamAccumulator, TextBeforeTheFirstBlockArrayBecomesATextBlock) {
+  auto s = AccumulateStream(
+      R"(data: {"choices":[{"index":0,"delta":{"content":"x"}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":"t","signature":"s"}]},"finish_reason":"stop"}]})"
+      "\n\ndata: [DONE]\n\n");
+  EXPECT_EQ(
+      *s.message.content,
+      Json::parse(
+          R"([{"type":"text","text":"x"},{"type":"thinking","thinking":"t","signature":"s"}])"));
+  EXPECT_EQ(s.message.ContentThinking(), "t");
+}
+
+RC_GTEST_PROP(StreamAccumulator, ThinkingBlocksMergeWhateverTheirSplit, ()) {
+  // Thinking sent one piece per chunk reads as one block holding all of it.
+  const auto pieces = *rc::gen::container<std::vector<std::string>>(
+      rc::gen::container<std::string>(rc::gen::inRange(' ', '~')));
+  std::string sse;
+  std::string joined;
+  for (const auto& p : pieces) {
+    Json block = {{"type", "thinking"},
+                  {"thinking", Json::array({{{"type", "text"}, {"text", p}}})}};
+    Json delta = {{"content", Json::array({block})}};
+    Json chunk = {{"choices", Json::array({{{"index", 0}, {"delta", delta}}})}};
+    sse += "data: " + chunk.dump() + "\n\n";
+    joined += p;
+  }
+  auto s = AccumulateStream(sse);
+  RC_ASSERT(s.message.ContentThinking() == joined);
+  if (!pieces.empty()) RC_ASSERT(s.message.content->size() == 1u);
 }
 
 TEST(StreamAccumulator, AToolCallIndexNoIntHoldsIsMalformedNotWrapped) {

@@ -8,7 +8,8 @@ namespace llmconform::wire {
 namespace {
 
 // The result of the Chat accumulator as the canonical result: reasoning
-// first (DeepSeek's reasoning_content, Ollama's reasoning), then the message
+// first (DeepSeek's reasoning_content, Ollama's reasoning, then thinking
+// blocks of an array content: Mistral), then the message
 // text, then one item per tool call.
 CanonicalResult FromChat(AccumulatedStream acc) {
   CanonicalResult out{.surface = Surface::kChat};
@@ -20,6 +21,11 @@ CanonicalResult FromChat(AccumulatedStream acc) {
     OutputItem item{.kind = ItemKind::kReasoning,
                     .type = m.reasoning_content ? "reasoning_content" : "reasoning"};
     item.text = std::move(reasoning);
+    out.items.push_back(std::move(item));
+  }
+  if (std::string thinking = m.ContentThinking(); !thinking.empty()) {
+    OutputItem item{.kind = ItemKind::kReasoning, .type = "thinking"};
+    item.text = std::move(thinking);
     out.items.push_back(std::move(item));
   }
   if (!m.Text().empty() || m.tool_calls.empty()) {

@@ -56,6 +56,24 @@ TEST(Surface, ChatStreamsGiveTheSameCanonicalResultAsTheChatAccumulator) {
   EXPECT_EQ(r.items[2].kind, ItemKind::kFunctionCall);
 }
 
+TEST(Surface, MistralThinkingBlocksAreReasoningInStreamAndBody) {
+  const std::string sse =
+      R"(data: {"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hmm"}]}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]})"
+      "\n\ndata: [DONE]\n\n";
+  const Json body = Json::parse(R"({"id":"x","object":"chat.completion","choices":[{"index":0,
+    "message":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"hmm"}]},
+    {"type":"text","text":"Hi"}]},"finish_reason":"stop"}]})");
+  for (const CanonicalResult& r :
+       {AccumulateSurfaceStream(Surface::kChat, sse), ReadSurfaceBody(Surface::kChat, body)}) {
+    EXPECT_EQ(r.Reasoning(), "hmm");
+    EXPECT_EQ(r.Text(), "Hi");
+    ASSERT_FALSE(r.items.empty());
+    EXPECT_EQ(r.items[0].type, "thinking");
+  }
+}
+
 TEST(Surface, ChatBodies) {
   const Json body = Json::parse(
       R"({"id":"c1","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"yo"},"finish_reason":"stop"}],"usage":{"total_tokens":2}})");

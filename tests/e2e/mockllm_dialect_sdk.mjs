@@ -2,7 +2,10 @@
 // (fixtures/probe) rewritten into every dialect by a real `mockllm serve`,
 // chosen per request with the X-Mockllm-Dialect header: streamed text arrives
 // whole, streamed tool calls carry both calls' arguments, and an error inside
-// a 200 stream (DIA-ERROR-IN-STREAM) is an APIError.
+// a 200 stream (DIA-ERROR-IN-STREAM) is an APIError. Under DIA-CONTENT-ARRAY
+// (Mistral's reasoning models) the SDK hands `delta.content` over as the
+// array it is, so code that appends it as a string reads "[object Object]":
+// that break is asserted.
 //   node tests/e2e/mockllm_dialect_sdk.mjs MOCKLLM_BINARY PROBE_DIR
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -32,11 +35,21 @@ for (const [dialect, deviations] of Object.entries(dialects)) {
   tests[`${dialect}: streamed text`] = async () => {
     for (const name of ['stream', 'stream-usage']) {
       let text = '';
+      let naive = '';
+      let thinking = '';
       let usage = null;
       for await (const chunk of await client(name, dialect).chat.completions.create(request(name))) {
         const d = chunk.choices?.[0]?.delta?.content;
         if (typeof d === 'string') text += d;
+        if (Array.isArray(d)) for (const b of d) if (b.type === 'thinking') thinking += b.thinking.map((p) => p.text).join('');
+        if (d != null) naive += d;
         if (chunk.usage) usage = chunk.usage;
+      }
+      if (deviations.includes('DIA-CONTENT-ARRAY')) {
+        assert.equal(thinking, 'I should think about what was asked before answering.', name);
+        assert.ok(naive.startsWith('[object Object]'), `naive string appending breaks: ${naive}`);
+      } else {
+        assert.equal(naive, text, name);
       }
       if (deviations.includes('DIA-THINK-TAGS-IN-CONTENT')) text = text.replace(/^<think>[\s\S]*?<\/think>\n\n/, '');
       assert.equal(text, 'Hello there, nice to meet you.', name);
