@@ -2,6 +2,7 @@
 #
 # Fails when an #include "…" crosses the layers the wrong way:
 #   base/      includes base/ only (it depends on nothing of ours);
+#   net/       includes net/ and base/ only (the HTTP client of every layer above);
 #   protocols/ never includes mockllm/, harness/, reports/ or tests/;
 #   reports/   includes reports/ and base/ only;
 #   mockllm/   never includes harness/, reports/ or tests/.
@@ -10,7 +11,7 @@ if(NOT ROOT)
 endif()
 
 set(_violations "")
-foreach(_layer base protocols reports mockllm)
+foreach(_layer base net protocols reports mockllm)
   file(GLOB_RECURSE _files RELATIVE ${ROOT} ${ROOT}/${_layer}/*.h ${ROOT}/${_layer}/*.cpp)
   foreach(_file IN LISTS _files)
     file(STRINGS ${ROOT}/${_file} _lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
@@ -18,6 +19,8 @@ foreach(_layer base protocols reports mockllm)
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" _inc "${_line}")
       set(_bad FALSE)
       if(_layer STREQUAL "base" AND NOT _inc MATCHES "^base/")
+        set(_bad TRUE)
+      elseif(_layer STREQUAL "net" AND NOT _inc MATCHES "^(net|base)/")
         set(_bad TRUE)
       elseif(_layer STREQUAL "protocols" AND _inc MATCHES "^(mockllm|harness|reports|tests)/")
         set(_bad TRUE)

@@ -4,7 +4,7 @@
 # bundled specs and fixtures, the docs, and a Debian package (cpack -G DEB).
 #
 #   <prefix>/bin/{llmconform,mockllm}
-#   <prefix>/include/llmconform/{protocols,mockllm,harness,reports}/…/*.h
+#   <prefix>/include/llmconform/{protocols,mockllm,harness,reports,net,base}/…/*.h
 #   <prefix>/lib/lib llmconform_*.a
 #   <prefix>/lib/cmake/llmconform/  llmconformConfig.cmake, …ConfigVersion.cmake,
 #                                   llmconformTargets.cmake,
@@ -30,7 +30,7 @@ install(TARGETS ${_llmconform_libraries} llmconform_options llmconform_warnings 
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/llmconform)
 install(EXPORT llmconformTargets NAMESPACE llmconform:: DESTINATION ${LLMCONFORM_CMAKE_DIR})
 
-foreach(_dir protocols mockllm harness reports base)
+foreach(_dir protocols mockllm harness reports net base)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/llmconform/${_dir}
             FILES_MATCHING PATTERN "*.h" PATTERN "*_test*" EXCLUDE PATTERN "*test_support*" EXCLUDE

@@ -84,13 +84,13 @@ struct Failure {
   std::string message;
 };
 
-std::optional<Failure> Judge(const std::expected<wire::HttpResponse, HttpError>& result,
+std::optional<Failure> Judge(const std::expected<wire::HttpResponse, net::HttpError>& result,
                              bool any_bytes, const wire::AccumulatedStream& stream, bool stopping) {
   if (stopping)
     return Failure{"service_stopping", "the service stopped before the upstream finished"};
   if (!result) {
     const std::string& m = result.error().message;
-    if (result.error().failure == HttpFailure::kTimeout) return Failure{"upstream_timeout", m};
+    if (result.error().failure == net::HttpFailure::kTimeout) return Failure{"upstream_timeout", m};
     if (any_bytes)
       return Failure{"upstream_incomplete", Format("the upstream stream broke: {}", m)};
     return Failure{"provider_unavailable", m};
@@ -236,8 +236,9 @@ struct GymbroService::Impl {
     if (options.inline_reasoning) think.emplace();
     bool any_bytes = false;
     std::vector<wire::SseEvent> events;
-    HttpClient& client = options.upstream_client ? *options.upstream_client : *RealHttpClient();
-    const HttpRequest upstream{
+    net::HttpClient& client =
+        options.upstream_client ? *options.upstream_client : *net::RealHttpClient();
+    const net::HttpRequest upstream{
         "POST",
         options.upstream_base_url + "/chat/completions",
         {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}},
@@ -245,7 +246,7 @@ struct GymbroService::Impl {
     int status = 0;
     std::string error_body;  // kept only when the upstream answers an error, up to 1 MiB
     auto result =
-        client.Send(upstream, HttpTimeouts::All(options.upstream_timeout),
+        client.Send(upstream, net::HttpTimeouts::All(options.upstream_timeout),
                     {.on_head =
                          [&](const wire::HttpResponse& head) {
                            status = head.status;
@@ -373,11 +374,11 @@ void GymbroService::Stop() { impl_->Stop(); }
 std::expected<wire::HttpResponse, Error> PostGymbroMessage(
     const std::string& base_url, const std::string& json_body,
     const std::optional<std::string>& request_id, std::chrono::milliseconds timeout,
-    HttpClient& client) {
-  HttpRequest request{
+    net::HttpClient& client) {
+  net::HttpRequest request{
       "POST", base_url + "/api/v1/messages", {{"Content-Type", "application/json"}}, json_body};
   if (request_id) request.headers.emplace_back("X-Request-Id", *request_id);
-  auto res = client.Send(request, HttpTimeouts::All(timeout));
+  auto res = client.Send(request, net::HttpTimeouts::All(timeout));
   if (!res) return std::unexpected(Error::Io(res.error().message));
   return std::move(*res);
 }

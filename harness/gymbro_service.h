@@ -38,7 +38,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "harness/http_client.h"
+#include "net/http_client.h"
 #include "protocols/thinkingml/gymbro_publisher.h"
 #include "protocols/wire/transport.h"
 
@@ -52,7 +52,7 @@ struct GymbroServiceOptions {
   std::int64_t endpoint_id = 1;
   std::chrono::milliseconds heartbeat_interval{15000};
   std::chrono::milliseconds upstream_timeout{120000};  // connect, read and total
-  std::shared_ptr<HttpClient> upstream_client;         // null: RealHttpClient()
+  std::shared_ptr<net::HttpClient> upstream_client;    // null: net::RealHttpClient()
   // The upstream puts its reasoning at the start of content between <think>
   // tags: the service takes that block off before relaying, so the reply's
   // own <think> is the only one (docs/protocols.md, "Inline reasoning").
@@ -93,6 +93,6 @@ class GymbroService {
 std::expected<wire::HttpResponse, Error> PostGymbroMessage(
     const std::string& base_url, const std::string& json_body,
     const std::optional<std::string>& request_id, std::chrono::milliseconds timeout,
-    HttpClient& client = *RealHttpClient());
+    net::HttpClient& client = *net::RealHttpClient());
 
 }  // namespace llmconform::harness

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "base/format.h"
-#include "harness/fake_http_client.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/sse_check.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
+#include "net/fake_http_client.h"
 #include "protocols/thinkingml/delta_splitter.h"
 #include "protocols/thinkingml/gymbro_events.h"
 
@@ -25,18 +25,18 @@ struct Exchange {
 };
 
 // The service under test listens on loopback; its upstream is a
-// FakeHttpClient (no mockllm, no sockets behind it, no stalls), except in
+// net::FakeHttpClient (no mockllm, no sockets behind it, no stalls), except in
 // the end-to-end test against mockllm.
 class GymbroServiceTest : public ::testing::Test {
  protected:
   // Starts the service with `reply` as the upstream's answer.
-  void Start(FakeHttpClient::Reply reply, milliseconds heartbeat = milliseconds(60000)) {
+  void Start(net::FakeHttpClient::Reply reply, milliseconds heartbeat = milliseconds(60000)) {
     upstream_->Push(std::move(reply));
     StartService("http://upstream/v1", heartbeat, upstream_);
   }
   // The upstream streams `chunks` and ends.
   void StartStreaming(std::vector<std::string> chunks) {
-    Start(FakeHttpClient::Respond(200, "text/event-stream", std::move(chunks)));
+    Start(net::FakeHttpClient::Respond(200, "text/event-stream", std::move(chunks)));
   }
 
   // Starts mockllm with the trace and the service against it.
@@ -52,7 +52,7 @@ class GymbroServiceTest : public ::testing::Test {
   }
 
   void StartService(const std::string& upstream_url, milliseconds heartbeat = milliseconds(60000),
-                    std::shared_ptr<HttpClient> client = {}) {
+                    std::shared_ptr<net::HttpClient> client = {}) {
     GymbroServiceOptions options;
     options.upstream_base_url = upstream_url;
     options.heartbeat_interval = heartbeat;
@@ -93,7 +93,7 @@ class GymbroServiceTest : public ::testing::Test {
     return out;
   }
 
-  std::shared_ptr<FakeHttpClient> upstream_ = std::make_shared<FakeHttpClient>();
+  std::shared_ptr<net::FakeHttpClient> upstream_ = std::make_shared<net::FakeHttpClient>();
   std::unique_ptr<mockllm::Server> mockllm_;
   std::unique_ptr<GymbroService> service_;
 };
@@ -129,7 +129,7 @@ TEST_F(GymbroServiceTest, StreamsTheReplyAsTheSeedEventSequence) {
   EXPECT_EQ(sent[0].url, "http://upstream/v1/chat/completions");
   EXPECT_EQ(sent[0].body,
             R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":true})");
-  EXPECT_EQ(upstream_->timeouts()[0], HttpTimeouts::All(milliseconds(20000)));
+  EXPECT_EQ(upstream_->timeouts()[0], net::HttpTimeouts::All(milliseconds(20000)));
 }
 
 // End to end: the upstream is mockllm, over real sockets.
@@ -191,9 +191,9 @@ TEST_F(GymbroServiceTest, UpstreamEndingWithoutFinishingIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
-  FakeHttpClient::Reply cut =
-      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}, false));
-  cut.fail_after_chunks = HttpFailure::kBroken;
+  net::FakeHttpClient::Reply cut = net::FakeHttpClient::Respond(
+      200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}, false));
+  cut.fail_after_chunks = net::HttpFailure::kBroken;
   Start(std::move(cut));
   const Exchange run = Send();
   EXPECT_TRUE(run.check.valid);
@@ -203,8 +203,8 @@ TEST_F(GymbroServiceTest, UpstreamCutMidStreamIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, UpstreamErrorsAreProviderErrors) {
-  Start(FakeHttpClient::Respond(500, "application/json",
-                                {R"({"error":{"message":"boom","type":"server_error"}})"}));
+  Start(net::FakeHttpClient::Respond(500, "application/json",
+                                     {R"({"error":{"message":"boom","type":"server_error"}})"}));
   const Exchange http = Send();
   EXPECT_EQ(Names(http), (V{"status", "status", "status", "error"}));
   EXPECT_EQ(http.check.error_code, "provider_error");
@@ -225,7 +225,7 @@ TEST_F(GymbroServiceTest, AnErrorObjectInTheUpstreamStreamIsAProviderError) {
 }
 
 TEST_F(GymbroServiceTest, AnUnreachableUpstreamIsAnError) {
-  Start(FakeHttpClient::Fail(HttpFailure::kUnreachable));
+  Start(net::FakeHttpClient::Fail(net::HttpFailure::kUnreachable));
   const Exchange run = Send();
   EXPECT_EQ(run.check.error_code, "provider_unavailable");
   EXPECT_EQ(run.check.error_message, "POST http://upstream/v1/chat/completions: Connection");
@@ -233,9 +233,9 @@ TEST_F(GymbroServiceTest, AnUnreachableUpstreamIsAnError) {
 }
 
 TEST_F(GymbroServiceTest, AnUpstreamTimeoutIsAnError) {
-  FakeHttpClient::Reply stall =
-      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a"}, false));
-  stall.fail_after_chunks = HttpFailure::kTimeout;
+  net::FakeHttpClient::Reply stall =
+      net::FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a"}, false));
+  stall.fail_after_chunks = net::HttpFailure::kTimeout;
   Start(std::move(stall));
   const Exchange run = Send();
   EXPECT_EQ(run.check.error_code, "upstream_timeout");
@@ -248,17 +248,17 @@ TEST_F(GymbroServiceTest, AnUpstreamTimeoutIsAnError) {
 TEST_F(GymbroServiceTest, HeartbeatsWhileTheUpstreamIsSilent) {
   // The upstream holds its second chunk until the service has published a
   // heartbeat, which the hook watches for on the service's own event stream.
-  FakeHttpClient::Reply reply =
-      FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}));
+  net::FakeHttpClient::Reply reply =
+      net::FakeHttpClient::Respond(200, "text/event-stream", GymbroUpstreamChunks({"a", "b"}));
   reply.before_chunk = [this](std::size_t i) {
     if (i != 1) return;
     std::string seen;
-    RealHttpClient()->Send({"GET", EventsUrl("msg_1"), {}, ""},
-                           HttpTimeouts::All(milliseconds(20000)),
-                           {.on_head = {}, .on_body = [&](std::string_view bytes) {
-                              seen.append(bytes);
-                              return seen.find("event: heartbeat") == std::string::npos;
-                            }});
+    net::RealHttpClient()->Send({"GET", EventsUrl("msg_1"), {}, ""},
+                                net::HttpTimeouts::All(milliseconds(20000)),
+                                {.on_head = {}, .on_body = [&](std::string_view bytes) {
+                                   seen.append(bytes);
+                                   return seen.find("event: heartbeat") == std::string::npos;
+                                 }});
   };
   Start(std::move(reply), milliseconds(50));
   const Exchange run = Send();

@@ -1,5 +1,5 @@
 // Shared by the GymBro harness tests: what the reference service's upstream
-// streams, as FakeHttpClient chunks or as a trace mockllm replays.
+// streams, as net::FakeHttpClient chunks or as a trace mockllm replays.
 #pragma once
 
 #include <nlohmann/json.hpp>

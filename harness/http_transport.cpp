@@ -54,13 +54,14 @@ bool RateLimited(const wire::HttpResponse& r) {
 
 class HttpTransport final : public wire::ChatTransport {
  public:
-  HttpTransport(std::string base_url, std::shared_ptr<HttpClient> client)
-      : base_url_(std::move(base_url)), client_(client ? std::move(client) : RealHttpClient()) {}
+  HttpTransport(std::string base_url, std::shared_ptr<net::HttpClient> client)
+      : base_url_(std::move(base_url)),
+        client_(client ? std::move(client) : net::RealHttpClient()) {}
 
   std::expected<wire::HttpResponse, Error> PostJson(
       std::string_view path, const std::string& json_body, std::chrono::milliseconds timeout,
       const std::function<bool(std::string_view)>& on_bytes) override {
-    const HttpRequest request{
+    const net::HttpRequest request{
         "POST",
         base_url_ + std::string(path),
         {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}},
@@ -71,19 +72,20 @@ class HttpTransport final : public wire::ChatTransport {
           deadline - std::chrono::steady_clock::now());
       bool held = false;  // maybe a rate limit to retry: its body is not passed on
       std::string body;
-      auto result = client_->Send(
-          request,
-          HttpTimeouts::All(attempt == 0 ? timeout : std::max(left, std::chrono::milliseconds(1))),
-          {.on_head =
-               [&](const wire::HttpResponse& head) {
-                 held = attempt < kMaxRetries && RetryDelay(head).has_value();
-                 return true;
-               },
-           .on_body =
-               [&](std::string_view bytes) {
-                 body.append(bytes);
-                 return held || !on_bytes || on_bytes(bytes);
-               }});
+      auto result =
+          client_->Send(request,
+                        net::HttpTimeouts::All(
+                            attempt == 0 ? timeout : std::max(left, std::chrono::milliseconds(1))),
+                        {.on_head =
+                             [&](const wire::HttpResponse& head) {
+                               held = attempt < kMaxRetries && RetryDelay(head).has_value();
+                               return true;
+                             },
+                         .on_body =
+                             [&](std::string_view bytes) {
+                               body.append(bytes);
+                               return held || !on_bytes || on_bytes(bytes);
+                             }});
       if (!result) return std::unexpected(Error::Io(result.error().message));
       result->body = std::move(body);
       const auto delay = held && RateLimited(*result) ? RetryDelay(*result) : std::nullopt;
@@ -98,13 +100,13 @@ class HttpTransport final : public wire::ChatTransport {
 
  private:
   std::string base_url_;
-  std::shared_ptr<HttpClient> client_;
+  std::shared_ptr<net::HttpClient> client_;
 };
 
 }  // namespace
 
 std::unique_ptr<wire::ChatTransport> MakeHttpTransport(std::string base_url,
-                                                       std::shared_ptr<HttpClient> client) {
+                                                       std::shared_ptr<net::HttpClient> client) {
   return std::make_unique<HttpTransport>(std::move(base_url), std::move(client));
 }
 

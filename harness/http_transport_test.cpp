@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/fake_http_client.h"
-#include "harness/loopback_server_test_support.h"
+#include "net/fake_http_client.h"
+#include "net/loopback_server_test_support.h"
 
 namespace llmconform::harness {
 namespace {
@@ -12,7 +12,7 @@ using std::chrono::milliseconds;
 
 // POSTs "{}" to "/chat/completions" under `base_url` through `client`,
 // appending what on_bytes is handed to `seen`.
-std::expected<wire::HttpResponse, Error> PostSeeing(std::shared_ptr<HttpClient> client,
+std::expected<wire::HttpResponse, Error> PostSeeing(std::shared_ptr<net::HttpClient> client,
                                                     const std::string& base_url,
                                                     milliseconds timeout, std::string& seen) {
   return MakeHttpTransport(base_url, std::move(client))
@@ -24,7 +24,7 @@ std::expected<wire::HttpResponse, Error> PostSeeing(std::shared_ptr<HttpClient> 
 
 // End to end, over a real socket.
 TEST(HttpTransport, PostsJsonUnderTheBasePathAndStreamsTheBody) {
-  LoopbackServer server([](httplib::Server& s) {
+  net::LoopbackServer server([](httplib::Server& s) {
     s.Post("/v1/chat/completions", [](const httplib::Request& req, httplib::Response& res) {
       res.status = req.get_header_value("Content-Type") == "application/json" ? 200 : 415;
       res.set_content("data: " + req.body + "\n\ndata: [DONE]\n\n", "text/event-stream");
@@ -45,34 +45,36 @@ TEST(HttpTransport, PostsJsonUnderTheBasePathAndStreamsTheBody) {
 }
 
 TEST(HttpTransport, SendsOneRequestWithItsTimeoutAsAllThree) {
-  auto fake = std::make_shared<FakeHttpClient>();
-  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n", "data: 2\n\n"}));
+  auto fake = std::make_shared<net::FakeHttpClient>();
+  fake->Push(
+      net::FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n", "data: 2\n\n"}));
   std::string seen;
   auto r = PostSeeing(fake, "http://h:1/t/x%2Fy/v1", milliseconds(1234), seen);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->body, "data: 1\n\ndata: 2\n\n");
   EXPECT_EQ(seen, r->body);
   ASSERT_EQ(fake->requests().size(), 1u);
-  EXPECT_EQ(fake->requests()[0], (HttpRequest{"POST",
-                                              "http://h:1/t/x%2Fy/v1/chat/completions",
-                                              {{"Content-Type", "application/json"},
-                                               {"Accept", "application/json, text/event-stream"}},
-                                              "{}"}));
-  EXPECT_EQ(fake->timeouts()[0], HttpTimeouts::All(milliseconds(1234)));
+  EXPECT_EQ(fake->requests()[0],
+            (net::HttpRequest{"POST",
+                              "http://h:1/t/x%2Fy/v1/chat/completions",
+                              {{"Content-Type", "application/json"},
+                               {"Accept", "application/json, text/event-stream"}},
+                              "{}"}));
+  EXPECT_EQ(fake->timeouts()[0], net::HttpTimeouts::All(milliseconds(1234)));
 }
 
-FakeHttpClient::Reply TooManyRequests(std::string header, std::string value) {
-  FakeHttpClient::Reply r =
-      FakeHttpClient::Respond(429, "application/json", {R"({"error":{"message":"slow down"}})"});
+net::FakeHttpClient::Reply TooManyRequests(std::string header, std::string value) {
+  net::FakeHttpClient::Reply r = net::FakeHttpClient::Respond(
+      429, "application/json", {R"({"error":{"message":"slow down"}})"});
   r.headers[header] = value;
   return r;
 }
 
 TEST(HttpTransport, A429ThatSaysWhenIsRetriedAndItsBodyIsNotPassedOn) {
-  auto fake = std::make_shared<FakeHttpClient>();
+  auto fake = std::make_shared<net::FakeHttpClient>();
   fake->Push(TooManyRequests("retry-after-ms", "5"));
   fake->Push(TooManyRequests("retry-after", "0.01"));
-  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: ok\n\n"}));
+  fake->Push(net::FakeHttpClient::Respond(200, "text/event-stream", {"data: ok\n\n"}));
   std::string seen;
   auto r = PostSeeing(fake, "http://h:1/v1", milliseconds(5000), seen);
   ASSERT_TRUE(r) << r.error().message;
@@ -85,21 +87,21 @@ TEST(HttpTransport, A429ThatSaysWhenIsRetriedAndItsBodyIsNotPassedOn) {
 // OpenRouter's shape of a rate limit (DIA-ERROR-WITH-200): HTTP 200, an error
 // body with code 429, and the wait in the headers.
 TEST(HttpTransport, A200WithARateLimitErrorBodyIsRetriedLikeA429) {
-  auto fake = std::make_shared<FakeHttpClient>();
-  FakeHttpClient::Reply limited = FakeHttpClient::Respond(
+  auto fake = std::make_shared<net::FakeHttpClient>();
+  net::FakeHttpClient::Reply limited = net::FakeHttpClient::Respond(
       200, "application/json", {R"({"error":{"message":"slow down","code":429}})"});
   limited.headers["retry-after-ms"] = "5";
   fake->Push(limited);
-  fake->Push(FakeHttpClient::Respond(200, "application/json", {R"({"choices":[]})"}));
+  fake->Push(net::FakeHttpClient::Respond(200, "application/json", {R"({"choices":[]})"}));
   auto r = MakeHttpTransport("http://h:1/v1", fake)
                ->PostJson("/chat/completions", "{}", milliseconds(5000));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->body, R"({"choices":[]})");
   EXPECT_EQ(fake->requests().size(), 2u);
   // A 200 that names a wait but is no rate limit is the answer, passed on whole.
-  auto answer = std::make_shared<FakeHttpClient>();
-  FakeHttpClient::Reply ok =
-      FakeHttpClient::Respond(200, "application/json", {R"({"choices")", R"(:[]})"});
+  auto answer = std::make_shared<net::FakeHttpClient>();
+  net::FakeHttpClient::Reply ok =
+      net::FakeHttpClient::Respond(200, "application/json", {R"({"choices")", R"(:[]})"});
   ok.headers["retry-after"] = "1";
   answer->Push(ok);
   std::string seen;
@@ -115,7 +117,7 @@ TEST(HttpTransport, A429IsReturnedWhenItSaysNothingAsksTooMuchOrRetriesRunOut) {
            {"retry-after", "3"},
            {"retry-after", "Wed, 21 Oct 2026 07:28:00 GMT"},
            {"retry-after-ms", "-1"}}) {
-    auto fake = std::make_shared<FakeHttpClient>();
+    auto fake = std::make_shared<net::FakeHttpClient>();
     fake->Push(TooManyRequests(header, value));
     std::string seen;
     auto r = PostSeeing(fake, "http://h:1/v1", milliseconds(5000), seen);
@@ -124,7 +126,7 @@ TEST(HttpTransport, A429IsReturnedWhenItSaysNothingAsksTooMuchOrRetriesRunOut) {
     EXPECT_EQ(seen, r->body) << "the error body reaches the client";
     EXPECT_EQ(fake->requests().size(), 1u) << header << ": " << value;
   }
-  auto fake = std::make_shared<FakeHttpClient>();
+  auto fake = std::make_shared<net::FakeHttpClient>();
   for (int i = 0; i < 3; ++i) fake->Push(TooManyRequests("retry-after-ms", "1"));
   auto r = MakeHttpTransport("http://h:1/v1", fake)
                ->PostJson("/chat/completions", "{}", milliseconds(5000));
@@ -134,8 +136,9 @@ TEST(HttpTransport, A429IsReturnedWhenItSaysNothingAsksTooMuchOrRetriesRunOut) {
 }
 
 TEST(HttpTransport, ErrorStatusIsAResponseNotAnError) {
-  auto fake = std::make_shared<FakeHttpClient>();
-  fake->Push(FakeHttpClient::Respond(500, "application/json", {R"({"error":{"message":"boom"}})"}));
+  auto fake = std::make_shared<net::FakeHttpClient>();
+  fake->Push(
+      net::FakeHttpClient::Respond(500, "application/json", {R"({"error":{"message":"boom"}})"}));
   auto r =
       MakeHttpTransport("http://h/v1", fake)->PostJson("/chat/completions", "{}", milliseconds(5));
   ASSERT_TRUE(r);
@@ -144,12 +147,12 @@ TEST(HttpTransport, ErrorStatusIsAResponseNotAnError) {
 }
 
 TEST(HttpTransport, FailuresAreErrorsNamingTheRequest) {
-  auto fake = std::make_shared<FakeHttpClient>();
-  FakeHttpClient::Reply stall = FakeHttpClient::Respond(200, "text/event-stream", {});
-  stall.fail_after_chunks = HttpFailure::kTimeout;
+  auto fake = std::make_shared<net::FakeHttpClient>();
+  net::FakeHttpClient::Reply stall = net::FakeHttpClient::Respond(200, "text/event-stream", {});
+  stall.fail_after_chunks = net::HttpFailure::kTimeout;
   fake->Push(std::move(stall));
-  fake->Push(FakeHttpClient::Fail(HttpFailure::kUnreachable));
-  fake->Push(FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n"}));
+  fake->Push(net::FakeHttpClient::Fail(net::HttpFailure::kUnreachable));
+  fake->Push(net::FakeHttpClient::Respond(200, "text/event-stream", {"data: 1\n\n"}));
   auto transport = MakeHttpTransport("http://h/v1", fake);
   auto slow = transport->PostJson("/chat/completions", "{}", milliseconds(300));
   ASSERT_FALSE(slow);

@@ -393,7 +393,7 @@ std::string ProbeReply::Header(std::string_view lower) const {
   return "";
 }
 
-ProbeReply ProbePost(HttpClient& http, const std::string& url,
+ProbeReply ProbePost(net::HttpClient& http, const std::string& url,
                      const std::vector<std::pair<std::string, std::string>>& headers,
                      const std::string& body, std::chrono::milliseconds timeout,
                      std::size_t max_body_bytes) {
@@ -406,8 +406,8 @@ ProbeReply ProbePost(HttpClient& http, const std::string& url,
   };
   std::size_t received = 0;
   bool too_big = false;
-  HttpHandlers handlers;
-  handlers.on_head = [&](const wire::HttpResponse& head) {
+  net::HttpHandlers handlers;
+  handlers.on_head = [&](const net::HttpResponse& head) {
     out.status = head.status;
     out.headers.assign(head.headers.begin(), head.headers.end());
     return true;
@@ -423,8 +423,8 @@ ProbeReply ProbePost(HttpClient& http, const std::string& url,
   };
   try {
     auto res =
-        http.Send(HttpRequest{.method = "POST", .url = url, .headers = headers, .body = body},
-                  HttpTimeouts::All(timeout), handlers);
+        http.Send(net::HttpRequest{.method = "POST", .url = url, .headers = headers, .body = body},
+                  net::HttpTimeouts::All(timeout), handlers);
     out.ms = elapsed();
     if (res) {
       out.status = res->status;
@@ -432,7 +432,7 @@ ProbeReply ProbePost(HttpClient& http, const std::string& url,
     } else if (too_big) {
       out.error = Format("the body is larger than {} bytes", max_body_bytes);
     } else {
-      out.timed_out = res.error().failure == HttpFailure::kTimeout;
+      out.timed_out = res.error().failure == net::HttpFailure::kTimeout;
       out.error = res.error().what;
     }
   } catch (const std::exception& e) {
@@ -528,7 +528,7 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
       "recording could not be written. docs/dialects.md describes the battery and the JSON.");
 }
 
-int RunProbe(const ProbeArgs& a, HttpClient& http) {
+int RunProbe(const ProbeArgs& a, net::HttpClient& http) {
   auto url = SplitHttpUrl(a.base_url);
   if (!url) {
     std::cerr << "llmconform probe: --base-url \"" << Snippet(a.base_url)

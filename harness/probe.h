@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "base/json.h"
-#include "harness/http_client.h"
 #include "mockllm/trace.h"
+#include "net/http_client.h"
 #include "protocols/wire/dialect.h"
 
 namespace llmconform::harness {
@@ -44,11 +44,11 @@ struct ProbeReply {
 };
 
 // POSTs `body` to `url` with `headers` through `http`. `timeout` is each of
-// the three HttpTimeouts, so it bounds the whole exchange (connect, headers
+// the three net::HttpTimeouts, so it bounds the whole exchange (connect, headers
 // and body); a body larger than `max_body_bytes` is cut there and reported
 // as an error. The status and headers are kept when the body then fails.
 // Never throws.
-ProbeReply ProbePost(HttpClient& http, const std::string& url,
+ProbeReply ProbePost(net::HttpClient& http, const std::string& url,
                      const std::vector<std::pair<std::string, std::string>>& headers,
                      const std::string& body, std::chrono::milliseconds timeout,
                      std::size_t max_body_bytes = 16 * 1024 * 1024);
@@ -107,6 +107,6 @@ void SetupProbe(CLI::App& app, ProbeArgs& a);
 // 2 usage or input error (a bad URL, an unknown feature); 3 internal (a
 // recording could not be written).
 // Every request goes through `http`.
-int RunProbe(const ProbeArgs& a, HttpClient& http = *RealHttpClient());
+int RunProbe(const ProbeArgs& a, net::HttpClient& http = *net::RealHttpClient());
 
 }  // namespace llmconform::harness

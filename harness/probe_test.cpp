@@ -12,8 +12,8 @@
 
 #include "base/test_paths.h"
 #include "base/utf8.h"
-#include "harness/fake_http_client.h"
 #include "mockllm/trace_files.h"
+#include "net/fake_http_client.h"
 
 namespace llmconform::harness {
 namespace {
@@ -192,25 +192,25 @@ RC_GTEST_PROP(Probe, AnyReplyIsJudged, ()) {
   RC_ASSERT(!r.detail.empty());
 }
 
-// ---- ProbePost and RunProbe over FakeHttpClient: no sockets ----
+// ---- ProbePost and RunProbe over net::FakeHttpClient: no sockets ----
 
 using std::chrono::milliseconds;
 
 TEST(ProbePost, KeepsTheAnswerAsItArrived) {
-  FakeHttpClient http;
-  http.Push(FakeHttpClient::Respond(200, "text/event-stream",
-                                    {"data: {\"a\":1}\n\n", "data: [DONE]\n\n"}));
+  net::FakeHttpClient http;
+  http.Push(net::FakeHttpClient::Respond(200, "text/event-stream",
+                                         {"data: {\"a\":1}\n\n", "data: [DONE]\n\n"}));
   const std::vector<std::pair<std::string, std::string>> headers = {
       {"content-type", "application/json"}, {"authorization", "Bearer k"}};
   const ProbeReply r =
       ProbePost(http, "http://h:1/v1/chat/completions", headers, "{}", milliseconds(1500));
   ASSERT_EQ(http.requests().size(), 1u);
-  EXPECT_EQ(http.requests()[0], (HttpRequest{.method = "POST",
-                                             .url = "http://h:1/v1/chat/completions",
-                                             .headers = headers,
-                                             .body = "{}"}));
+  EXPECT_EQ(http.requests()[0], (net::HttpRequest{.method = "POST",
+                                                  .url = "http://h:1/v1/chat/completions",
+                                                  .headers = headers,
+                                                  .body = "{}"}));
   // One timeout bounds the connection, each silence and the whole exchange.
-  EXPECT_EQ(http.timeouts()[0], HttpTimeouts::All(milliseconds(1500)));
+  EXPECT_EQ(http.timeouts()[0], net::HttpTimeouts::All(milliseconds(1500)));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.Header("content-type"), "text/event-stream");
   ASSERT_EQ(r.pieces.size(), 2u);
@@ -222,8 +222,8 @@ TEST(ProbePost, KeepsTheAnswerAsItArrived) {
 }
 
 TEST(ProbePost, AnEndlessBodyIsCutAtTheLimit) {
-  FakeHttpClient http;
-  auto endless = FakeHttpClient::Respond(200, "text/event-stream", {"abcd"});
+  net::FakeHttpClient http;
+  auto endless = net::FakeHttpClient::Respond(200, "text/event-stream", {"abcd"});
   endless.endless = true;
   http.Push(endless);
   const ProbeReply r = ProbePost(http, "http://h:1/x", {}, "{}", milliseconds(1000), 10);
@@ -234,17 +234,17 @@ TEST(ProbePost, AnEndlessBodyIsCutAtTheLimit) {
 }
 
 TEST(ProbePost, FailuresKeepWhatArrivedAndSayWhy) {
-  FakeHttpClient http;
+  net::FakeHttpClient http;
   // A stream that trickles past the deadline: the head and pieces stay.
-  auto trickle = FakeHttpClient::Respond(200, "text/event-stream", {"d", "a"});
-  trickle.fail_after_chunks = HttpFailure::kTimeout;
+  auto trickle = net::FakeHttpClient::Respond(200, "text/event-stream", {"d", "a"});
+  trickle.fail_after_chunks = net::HttpFailure::kTimeout;
   http.Push(trickle);
   // A server that closes mid-body.
-  auto cut = FakeHttpClient::Respond(200, "application/json", {"{\"id\":"});
-  cut.fail_after_chunks = HttpFailure::kBroken;
+  auto cut = net::FakeHttpClient::Respond(200, "application/json", {"{\"id\":"});
+  cut.fail_after_chunks = net::HttpFailure::kBroken;
   http.Push(cut);
-  http.Push(FakeHttpClient::Fail(HttpFailure::kUnreachable));
-  http.Push(FakeHttpClient::Fail(HttpFailure::kTimeout));
+  http.Push(net::FakeHttpClient::Fail(net::HttpFailure::kUnreachable));
+  http.Push(net::FakeHttpClient::Fail(net::HttpFailure::kTimeout));
 
   ProbeReply r = ProbePost(http, "http://h:1/x", {}, "{}", milliseconds(700));
   EXPECT_EQ(r.status, 200);
@@ -281,9 +281,9 @@ TEST(RunProbe, SendsTheBatteryThroughTheClientAndNeverShowsTheKey) {
   std::getline(in, line);
   std::string answer = OJson::parse(line)["response"]["body"].dump();
   answer.replace(answer.find("Hello there"), 11, key);
-  FakeHttpClient http;
-  auto reply =
-      FakeHttpClient::Respond(200, "application/json", {answer.substr(0, 40), answer.substr(40)});
+  net::FakeHttpClient http;
+  auto reply = net::FakeHttpClient::Respond(200, "application/json",
+                                            {answer.substr(0, 40), answer.substr(40)});
   reply.headers["x-echo"] = "Bearer " + key;
   http.Push(reply);
 
@@ -303,14 +303,14 @@ TEST(RunProbe, SendsTheBatteryThroughTheClientAndNeverShowsTheKey) {
 
   EXPECT_EQ(code, 0) << out;
   ASSERT_EQ(http.requests().size(), 1u);
-  const HttpRequest sent = http.requests()[0];
+  const net::HttpRequest sent = http.requests()[0];
   EXPECT_EQ(sent.method, "POST");
   EXPECT_EQ(sent.url, "http://h:1/v1/chat/completions");
   EXPECT_EQ(OJson::parse(sent.body), ProbeBattery("m")[0].body);
   EXPECT_NE(std::find(sent.headers.begin(), sent.headers.end(),
                       std::pair<std::string, std::string>{"authorization", "Bearer " + key}),
             sent.headers.end());
-  EXPECT_EQ(http.timeouts()[0], HttpTimeouts::All(milliseconds(60000)));
+  EXPECT_EQ(http.timeouts()[0], net::HttpTimeouts::All(milliseconds(60000)));
   EXPECT_NE(out.find("plain-text" + std::string(11, ' ') + "pass"), std::string::npos) << out;
   EXPECT_EQ(out.find(key), std::string::npos) << out;
   std::ifstream rec(dir / "plain.trace.jsonl");

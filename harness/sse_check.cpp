@@ -136,8 +136,8 @@ std::expected<CapturedStream, Error> CapturedStreamFromJson(const Json& j) {
 
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
-    std::chrono::milliseconds timeout, const StreamLimits& limits, HttpClient& client) {
-  HttpRequest request{"GET", url, {{"Accept", "text/event-stream"}}, ""};
+    std::chrono::milliseconds timeout, const StreamLimits& limits, net::HttpClient& client) {
+  net::HttpRequest request{"GET", url, {{"Accept", "text/event-stream"}}, ""};
   if (request_id) request.headers.emplace_back("X-Request-Id", *request_id);
 
   CapturedStream out;
@@ -148,9 +148,9 @@ std::expected<CapturedStream, Error> CaptureEventStream(
   std::string limit_hit;
   std::size_t bytes = 0;
   auto result = client.Send(
-      request, HttpTimeouts::All(timeout),
+      request, net::HttpTimeouts::All(timeout),
       {.on_head =
-           [&](const wire::HttpResponse& head) {
+           [&](const net::HttpResponse& head) {
              got_response = true;
              out.status = head.status;
              auto ct = head.headers.find("content-type");
@@ -179,8 +179,8 @@ std::expected<CapturedStream, Error> CaptureEventStream(
   if (!limit_hit.empty()) {
     out.transport_error = limit_hit;
   } else if (!result) {
-    const HttpError& e = result.error();
-    const bool timed_out = e.failure == HttpFailure::kTimeout;
+    const net::HttpError& e = result.error();
+    const bool timed_out = e.failure == net::HttpFailure::kTimeout;
     if (!got_response) {
       return std::unexpected(
           Error::Io(timed_out ? Format("GET {}: no response within {} ms", url, timeout.count())
@@ -278,7 +278,7 @@ std::vector<CheckResult> JudgeStream(const CapturedStream& stream,
 }
 
 reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options,
-                                 HttpClient& client) {
+                                 net::HttpClient& client) {
   const auto t0 = std::chrono::steady_clock::now();
   reports::ScenarioResult result;
   result.info = {.protocol = "gymbro",

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "harness/http_client.h"
+#include "net/http_client.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "reports/result.h"
 
@@ -59,7 +59,7 @@ struct StreamLimits {
 std::expected<CapturedStream, Error> CaptureEventStream(
     const std::string& url, const std::optional<std::string>& request_id,
     std::chrono::milliseconds timeout, const StreamLimits& limits = {},
-    HttpClient& client = *RealHttpClient());
+    net::HttpClient& client = *net::RealHttpClient());
 
 struct StreamJudgeOptions {
   // The X-Request-Id the message was created with: request_id must echo it.
@@ -92,6 +92,6 @@ struct SseCheckOptions {
 // ThinkingML rule; reported as the scenario "gymbro/sse-check". A stream that
 // cannot be read at all gives Error results (the check could not be made).
 reports::ScenarioResult SseCheck(const std::string& url, const SseCheckOptions& options,
-                                 HttpClient& client = *RealHttpClient());
+                                 net::HttpClient& client = *net::RealHttpClient());
 
 }  // namespace llmconform::harness

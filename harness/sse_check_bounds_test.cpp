@@ -1,12 +1,12 @@
 // sse-check against streams that never end (issue 17): reading stops at the
 // event and byte limits and at the total deadline, and says which. The
-// streams are FakeHttpClient replies; the real client's deadline is tested in
+// streams are net::FakeHttpClient replies; the real client's deadline is tested in
 // http_client_test.cpp.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "harness/fake_http_client.h"
 #include "harness/sse_check.h"
+#include "net/fake_http_client.h"
 
 namespace llmconform::harness {
 namespace {
@@ -19,20 +19,20 @@ constexpr std::string_view kHeartbeat =
 
 // A 200 text/event-stream of heartbeats: endless, or `n` of them and then a
 // timeout.
-FakeHttpClient::Reply Heartbeats(std::optional<std::size_t> n) {
-  FakeHttpClient::Reply r =
-      FakeHttpClient::Respond(200, "text/event-stream", {std::string(kHeartbeat)});
+net::FakeHttpClient::Reply Heartbeats(std::optional<std::size_t> n) {
+  net::FakeHttpClient::Reply r =
+      net::FakeHttpClient::Respond(200, "text/event-stream", {std::string(kHeartbeat)});
   if (!n) {
     r.endless = true;
   } else {
     r.chunks.assign(*n, std::string(kHeartbeat));
-    r.fail_after_chunks = HttpFailure::kTimeout;
+    r.fail_after_chunks = net::HttpFailure::kTimeout;
   }
   return r;
 }
 
 TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxEventsWithAFinding) {
-  FakeHttpClient endless;
+  net::FakeHttpClient endless;
   endless.Push(Heartbeats(std::nullopt));
   auto s = CaptureEventStream("http://h/events", "r", milliseconds(60000),
                               StreamLimits{.max_events = 500, .max_bytes = 1 << 30}, endless);
@@ -42,7 +42,7 @@ TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxEventsWithAFinding) {
 }
 
 TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxBytesWithAFinding) {
-  FakeHttpClient endless;
+  net::FakeHttpClient endless;
   endless.Push(Heartbeats(std::nullopt));
   auto s = CaptureEventStream("http://h/events", "r", milliseconds(60000),
                               StreamLimits{.max_events = 1 << 30, .max_bytes = 100000}, endless);
@@ -61,18 +61,18 @@ TEST(SseCheckBounds, AnEndlessStreamStopsAtMaxBytesWithAFinding) {
 }
 
 TEST(SseCheckBounds, ASilentStreamStopsAtTheTotalDeadline) {
-  FakeHttpClient silent;
+  net::FakeHttpClient silent;
   silent.Push(Heartbeats(0));
   auto s = CaptureEventStream("http://h/events", "r", milliseconds(300), {}, silent);
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_TRUE(s->events.empty());
   EXPECT_EQ(s->status, 200);
   EXPECT_EQ(s->transport_error, "reading stopped after 300 ms: timed out");
-  EXPECT_EQ(silent.timeouts()[0], HttpTimeouts::All(milliseconds(300)));
+  EXPECT_EQ(silent.timeouts()[0], net::HttpTimeouts::All(milliseconds(300)));
 }
 
 TEST(SseCheckBounds, ATricklingStreamStopsAtTheTotalDeadline) {
-  FakeHttpClient trickle;
+  net::FakeHttpClient trickle;
   trickle.Push(Heartbeats(7));
   auto s = CaptureEventStream("http://h/events", "r", milliseconds(400), {}, trickle);
   ASSERT_TRUE(s) << s.error().message;
@@ -81,9 +81,9 @@ TEST(SseCheckBounds, ATricklingStreamStopsAtTheTotalDeadline) {
 }
 
 TEST(SseCheckBounds, AStreamCutAfterItsHeadSaysSo) {
-  FakeHttpClient cut;
-  FakeHttpClient::Reply r = Heartbeats(2);
-  r.fail_after_chunks = HttpFailure::kBroken;
+  net::FakeHttpClient cut;
+  net::FakeHttpClient::Reply r = Heartbeats(2);
+  r.fail_after_chunks = net::HttpFailure::kBroken;
   cut.Push(std::move(r));
   auto s = CaptureEventStream("http://h/events", std::nullopt, milliseconds(400), {}, cut);
   ASSERT_TRUE(s) << s.error().message;

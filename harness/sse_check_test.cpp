@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "base/format.h"
-#include "harness/fake_http_client.h"
 #include "harness/gymbro_service.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/suites/suite_test_support.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
+#include "net/fake_http_client.h"
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/thinkingml.h"
 
@@ -164,29 +164,29 @@ TEST(CapturedStream, RoundTripsThroughJson) {
 }
 
 TEST(SseCheck, JudgesABrokenServiceByEveryRule) {
-  FakeHttpClient broken;
-  broken.Push(FakeHttpClient::Respond(200, "text/event-stream",
-                                      {"event: status\ndata: {\"state\":\"routed\"," + Ids() +
-                                       "}\n\n"
-                                       "event: status\ndata: {\"state\":\"queued\"," +
-                                       Ids() +
-                                       "}\n\n"
-                                       "event: content_delta\ndata: {" +
-                                       Ids() +
-                                       ",\"seq\":0,\"delta\":\"<<ParsingError>>\"}\n\n"
-                                       "event: completed\ndata: {" +
-                                       Ids() +
-                                       ",\"reply_len\":16,\"text\":\"<<ParsingError>>\"}\n\n"
-                                       "event: heartbeat\ndata: {" +
-                                       Ids() + ",\"ts\":1736253242}\n\n"}));
+  net::FakeHttpClient broken;
+  broken.Push(net::FakeHttpClient::Respond(200, "text/event-stream",
+                                           {"event: status\ndata: {\"state\":\"routed\"," + Ids() +
+                                            "}\n\n"
+                                            "event: status\ndata: {\"state\":\"queued\"," +
+                                            Ids() +
+                                            "}\n\n"
+                                            "event: content_delta\ndata: {" +
+                                            Ids() +
+                                            ",\"seq\":0,\"delta\":\"<<ParsingError>>\"}\n\n"
+                                            "event: completed\ndata: {" +
+                                            Ids() +
+                                            ",\"reply_len\":16,\"text\":\"<<ParsingError>>\"}\n\n"
+                                            "event: heartbeat\ndata: {" +
+                                            Ids() + ",\"ts\":1736253242}\n\n"}));
   const reports::ScenarioResult result =
       SseCheck("http://service/events", {"r2", milliseconds(10000)}, broken);
   ASSERT_EQ(broken.requests().size(), 1u);
   EXPECT_EQ(broken.requests()[0],
-            (HttpRequest{"GET",
-                         "http://service/events",
-                         {{"Accept", "text/event-stream"}, {"X-Request-Id", "r2"}},
-                         ""}));
+            (net::HttpRequest{"GET",
+                              "http://service/events",
+                              {{"Accept", "text/event-stream"}, {"X-Request-Id", "r2"}},
+                              ""}));
   EXPECT_EQ(result.info.protocol, "gymbro");
   EXPECT_EQ(result.info.name, "sse-check");
   EXPECT_EQ(NotPassing(result.checks), (V{"GYMBRO-6.4 fail", "GYMBRO-6.5 fail", "GYMBRO-6.7 fail",
@@ -216,9 +216,9 @@ TEST(SseCheck, PassesTheReferenceService) {
 }
 
 TEST(SseCheck, AnUnreachableStreamIsAnErrorNotAVerdict) {
-  FakeHttpClient down;
-  down.Push(FakeHttpClient::Fail(HttpFailure::kUnreachable));
-  down.Push(FakeHttpClient::Fail(HttpFailure::kTimeout));
+  net::FakeHttpClient down;
+  down.Push(net::FakeHttpClient::Fail(net::HttpFailure::kUnreachable));
+  down.Push(net::FakeHttpClient::Fail(net::HttpFailure::kTimeout));
   const auto result =
       SseCheck("http://127.0.0.1:1/events", {std::nullopt, milliseconds(2000)}, down);
   ASSERT_FALSE(result.checks.empty());

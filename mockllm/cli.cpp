@@ -74,6 +74,7 @@ struct ServeArgs {
   std::vector<std::string> allow_hosts;
   std::string proxy;
   std::string record_to;
+  int upstream_timeout = 600;
   bool fail_on_unused = false;
   bool fail_on_mismatch = false;
   std::string journal;
@@ -193,6 +194,8 @@ header is 400 mockllm_unknown_dialect.
 
 --proxy URL --record-to FILE: an unpinned request that matches nothing is
 forwarded to URL, answered with its response and recorded, redacted, into FILE.
+An upstream that fails (unreachable, silent past --upstream-timeout, a response
+head over 64 KiB) is answered 502 mockllm_proxy_failed, naming why.
 --cors ORIGIN|*: Access-Control-* headers on every answer and preflights answered.
 
 Admin guard (so a web page cannot drive or read a local mockllm, DNS rebinding
@@ -239,6 +242,11 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
   cmd.add_option("--proxy", a.proxy,
                  "Forward unpinned requests that match nothing to this upstream URL");
   cmd.add_option("--record-to", a.record_to, "Trace file that --proxy records into");
+  cmd.add_option("--upstream-timeout", a.upstream_timeout,
+                 "Seconds --proxy waits to connect and for the upstream's next bytes before "
+                 "giving up (slow streams are never cut sooner)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd.add_flag("--fail-on-unused", a.fail_on_unused,
                "Exit 1 at shutdown when a touched trace has unused exchanges");
   cmd.add_flag("--fail-on-mismatch", a.fail_on_mismatch,
@@ -389,6 +397,7 @@ int RunServe(const ServeArgs& a) {
           .allow_hosts = a.allow_hosts,
           .proxy = a.proxy,
           .record_to = a.record_to,
+          .proxy_timeout_seconds = a.upstream_timeout,
           .dialect = a.dialect,
           .metrics = a.metrics});
   if (!server) return Diagnose(server.error().message), kExitUsage;
@@ -543,8 +552,8 @@ void AddRecord(CLI::App& cmd, RecordArgs& a) {
   cmd.add_option("--model", a.model, "Header field model");
   cmd.add_option("--notes", a.notes, "Header field notes");
   cmd.add_option("--upstream-timeout", a.upstream_timeout,
-                 "Seconds to wait for the upstream's next bytes before giving up (slow streams are "
-                 "never cut sooner)")
+                 "Seconds to wait to connect and for the upstream's next bytes before giving up "
+                 "(slow streams are never cut sooner)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option(
@@ -570,18 +579,19 @@ int RunRecord(const RecordArgs& a) {
   if (!a.model.empty()) header["model"] = a.model;
   if (!a.notes.empty()) header["notes"] = a.notes;
   BlockStopSignals();
-  auto recorder = Recorder::Start(RecorderOptions{.upstream = a.upstream,
-                                                  .out = a.out,
-                                                  .append = a.append,
-                                                  .host = a.host,
-                                                  .port = a.port,
-                                                  .redact_headers = a.redact_headers,
-                                                  .redact_json = a.redact_json,
-                                                  .trace_id = a.id,
-                                                  .header_fields = header,
-                                                  .upstream_timeout_seconds = a.upstream_timeout,
-                                                  .upstream_ca_file = a.upstream_ca,
-                                                  .max_body_bytes = a.max_body});
+  auto recorder =
+      Recorder::Start(RecorderOptions{.recording = {.upstream = a.upstream,
+                                                    .out = a.out,
+                                                    .append = a.append,
+                                                    .redact_headers = a.redact_headers,
+                                                    .redact_json = a.redact_json,
+                                                    .trace_id = a.id,
+                                                    .header_fields = header,
+                                                    .upstream_timeout_seconds = a.upstream_timeout,
+                                                    .upstream_ca_file = a.upstream_ca},
+                                      .host = a.host,
+                                      .port = a.port,
+                                      .max_body_bytes = a.max_body});
   if (!recorder) return Diagnose(recorder.error().message), kExitUsage;
   std::cerr << "mockllm: recording " << a.upstream << " to " << a.out << std::endl;
   AnnounceListening((*recorder)->base_url());

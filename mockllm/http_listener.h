@@ -1,8 +1,8 @@
 // The HTTP/1.1 server shared by the replay server and the recorder: an
 // event-driven listener on Boost.Asio with Beast's request parser, handing
 // each complete request to a handler written against cpp-httplib's
-// Request/Response types (the handlers' data model; cpp-httplib stays the
-// HTTP client). Why not cpp-httplib's own server: docs/mockllm-server.md.
+// Request/Response types (the handlers' data model; the HTTP client is
+// net/http_client.h). Why not cpp-httplib's own server: docs/mockllm-server.md.
 //
 // Threads: `io_threads` I/O threads accept connections, wait for their bytes,
 // parse requests and run the handler; an answer with a plain body is written

@@ -1,7 +1,6 @@
 #include "mockllm/proxy.h"
 
-#include <httplib.h>
-
+#include <chrono>
 #include <filesystem>
 
 #include "base/format.h"
@@ -9,67 +8,56 @@
 namespace llmconform::mockllm {
 
 using llmconform::Format;
+using Clock = std::chrono::steady_clock;
 
-std::expected<std::unique_ptr<Proxy>, Error> Proxy::Start(const std::string& upstream,
-                                                          const std::string& record_to,
-                                                          int upstream_timeout_seconds) {
+std::expected<std::unique_ptr<Proxy>, Error> Proxy::Start(RecordingOptions options,
+                                                          std::shared_ptr<net::HttpClient> client) {
   std::unique_ptr<Proxy> proxy(new Proxy());
-  proxy->upstream_ = upstream;
   std::error_code ec;
-  auto recorder =
-      Recorder::Start(RecorderOptions{.upstream = upstream,
-                                      .out = record_to,
-                                      .append = std::filesystem::exists(record_to, ec),
-                                      .upstream_timeout_seconds = upstream_timeout_seconds});
-  if (!recorder) return std::unexpected(Error{Format("--proxy: {}", recorder.error().message)});
-  proxy->recorder_ = std::move(*recorder);
+  options.append = std::filesystem::exists(options.out, ec);
+  auto recording = Recording::Open(std::move(options), std::move(client));
+  if (!recording) return std::unexpected(Error{Format("--proxy: {}", recording.error().message)});
+  proxy->recording_ = std::move(*recording);
   return proxy;
 }
 
 Proxy::~Proxy() { Stop(); }
 
-void Proxy::Stop() {
-  if (recorder_) recorder_->Stop();
-}
+void Proxy::Stop() { stop_.request_stop(); }
 
-std::expected<ProxiedAnswer, Error> Proxy::Forward(
-    const std::string& method, const std::string& target,
-    const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body,
-    const std::string& content_type) {
-  httplib::Client client("127.0.0.1", recorder_->port());
-  client.set_read_timeout(std::chrono::seconds(600));
-  httplib::Request req;
-  req.method = method;
-  req.path = target;
-  for (const auto& [name, value] : headers) {
-    if (name == "host" || name == "content-length" || name == "connection" ||
-        name == "transfer-encoding" || name == "content-type" || name == "accept-encoding") {
-      continue;
-    }
-    req.headers.emplace(name, value);
-  }
-  if (!body.empty()) {
-    req.body = body;
-    req.headers.emplace("Content-Type", content_type);
-  }
-  auto res = client.send(req);
+std::expected<ProxiedAnswer, Error> Proxy::Forward(const ForwardRequest& request) {
+  UpstreamAnswer answer;
+  const Clock::time_point t0 = Clock::now();
+  const std::size_t max_chunks = recording_->options().max_chunks;
+  const net::HttpHandlers handlers{
+      .on_head = [&](const net::HttpResponse& head) { return answer.TakeHead(head); },
+      .on_body =
+          [&](std::string_view bytes) {
+            const auto t_ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+            return answer.TakeRead(bytes, t_ms, max_chunks);
+          },
+      .stop = stop_.get_token()};
+  auto res = recording_->Send(recording_->UpstreamRequest(request), handlers);
+  const bool head_taken = answer.status != 0;
+  const bool streamed = head_taken && answer.Streamed();
+  // A stream that broke off is evidence too (its cut is recorded); an answer
+  // the proxy gave up on when stopped is not.
+  if (res || (streamed && !stop_.stop_requested()))
+    recording_->Record(request, answer, streamed, res.has_value());
   if (!res) {
-    return std::unexpected(Error{Format("--proxy {}: {} {} could not be forwarded ({})", upstream_,
-                                        method, target, httplib::to_string(res.error()))});
+    const std::string why = answer.error.empty() ? res.error().what : answer.error;
+    return std::unexpected(Error{Format("--proxy {}: {} {} could not be forwarded ({})", upstream(),
+                                        request.method, request.target, why)});
   }
   ProxiedAnswer out;
-  out.status = res->status;
-  for (const auto& [name, value] : res->headers) {
-    std::string lower = name;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "content-type") {
-      out.content_type = value;
-    } else if (lower != "content-length" && lower != "transfer-encoding" && lower != "connection" &&
-               lower != "keep-alive") {
-      out.headers.emplace_back(name, value);
-    }
+  out.status = answer.status;
+  out.content_type = answer.ContentType();
+  for (const auto& [name, value] : answer.headers) {
+    const std::string lower = Lower(name);
+    if (lower != "content-type" && !HopByHop(lower)) out.headers.emplace_back(name, value);
   }
-  out.body = std::move(res->body);
+  out.body = answer.Body();
   return out;
 }
 

@@ -1,20 +1,23 @@
 // `mockllm serve --proxy URL --record-to FILE`: requests that match no
 // recorded exchange on the unpinned routes are forwarded to a real upstream,
 // answered with what it sends, and recorded (vcrpy's "new_episodes" mode).
-// The forwarding and recording are mockllm::Recorder's, run on a private
-// loopback port: the same headers are forwarded, the same secrets redacted
-// before anything is written, and each exchange is appended to FILE when it
-// ends (FILE is created with a header when absent, appended to otherwise).
-// The proxied answer reaches the client when the upstream has finished it.
+// The forwarding and recording are mockllm::Recording's (recording.h), in
+// process: the same headers are forwarded as by `mockllm record`, the same
+// secrets redacted before anything is written, the same 64 KiB cap holds on
+// the upstream's response head and the same --upstream-timeout on connecting
+// and on each silence; each exchange is appended to FILE when it ends (FILE
+// is created with a header when absent, appended to otherwise). The proxied
+// answer reaches the client when the upstream has finished it.
 #pragma once
 
 #include <expected>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "mockllm/recorder.h"
+#include "mockllm/recording.h"
 
 namespace llmconform::mockllm {
 
@@ -27,27 +30,29 @@ struct ProxiedAnswer {
 
 class Proxy {
  public:
-  // Errors: a bad upstream URL, FILE cannot be created or appended to.
-  static std::expected<std::unique_ptr<Proxy>, Error> Start(const std::string& upstream,
-                                                            const std::string& record_to,
-                                                            int upstream_timeout_seconds = 600);
+  // `options.append` is set when the file exists. Errors: those of
+  // Recording::Open (a bad upstream URL, FILE cannot be created or appended
+  // to), after "--proxy: ". `client`: the upstream's (null: the real one).
+  static std::expected<std::unique_ptr<Proxy>, Error> Start(
+      RecordingOptions options, std::shared_ptr<net::HttpClient> client = nullptr);
   ~Proxy();
   Proxy(const Proxy&) = delete;
   Proxy& operator=(const Proxy&) = delete;
 
-  const std::string& upstream() const { return upstream_; }
-  // Forwards one request (`target`: path and query; `headers` as received).
-  // Error: the upstream could not be reached.
-  std::expected<ProxiedAnswer, Error> Forward(
-      const std::string& method, const std::string& target,
-      const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body,
-      const std::string& content_type);
+  const std::string& upstream() const { return recording_->options().upstream; }
+  // Forwards one request and records the exchange: a whole answer, or an
+  // event stream that broke off (with its cut, as `mockllm record` keeps it).
+  // Error (naming the upstream, the request and why): the upstream could not
+  // be reached, timed out, sent a head over 64 KiB or a status outside
+  // 200-599, broke off, or the proxy was stopped.
+  std::expected<ProxiedAnswer, Error> Forward(const ForwardRequest& request);
+  // Cancels the forwards in flight (they fail at once). Idempotent.
   void Stop();
 
  private:
   Proxy() = default;
-  std::string upstream_;
-  std::unique_ptr<Recorder> recorder_;
+  std::unique_ptr<Recording> recording_;
+  std::stop_source stop_;
 };
 
 }  // namespace llmconform::mockllm

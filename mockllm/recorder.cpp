@@ -1,21 +1,16 @@
 #include "mockllm/recorder.h"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <ctime>
 #include <deque>
-#include <fstream>
 #include <mutex>
 #include <set>
+#include <stop_token>
 #include <thread>
 
 #include "base/format.h"
-#include "base/url.h"
-#include "mockllm/canonical.h"
 #include "mockllm/http_listener.h"
 #include "mockllm/redaction.h"
-#include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::mockllm {
@@ -30,16 +25,6 @@ using Clock = std::chrono::steady_clock;
 // reads is not handed a queue entry per read.
 constexpr std::size_t kJoinPendingBelow = 16 * 1024;
 
-// origin: what httplib::Client takes; path: put before every request path.
-std::expected<llmconform::UrlParts, Error> ParseUpstream(const std::string& url) {
-  auto parts = llmconform::SplitHttpUrl(url);
-  if (parts) return std::move(*parts);
-  if (parts.error() == llmconform::UrlError::kNoHost)
-    return std::unexpected(Error{Format("--upstream \"{}\": no host", url)});
-  return std::unexpected(
-      Error{Format("--upstream \"{}\": expected an http:// or https:// URL", url)});
-}
-
 // One proxied exchange, shared by the handler, the upstream thread and the
 // content provider streaming the answer back.
 struct Flow {
@@ -49,15 +34,11 @@ struct Flow {
   bool finished = false;     // the upstream request is over
   bool upstream_ok = false;  // …and ended cleanly
   bool client_gone = false;
-  bool recorded = false;  // the exchange is written (RecordOnce)
-  int status = 0;
-  httplib::Headers headers;
-  std::string error;
+  bool recorded = false;            // the exchange is written (RecordOnce)
+  UpstreamAnswer answer;            // the head and every read, with times
+  std::string error;                // why the upstream request failed
   std::deque<std::string> pending;  // read from upstream, not yet written to the client
-  std::vector<Chunk> chunks;        // everything read, with times (AppendRead)
-  std::size_t joined_reads = 0;     // reads joined to the last of `chunks`
-  std::size_t body_bytes = 0;       // the bytes of `chunks`
-  httplib::Client* client = nullptr;
+  std::stop_source stop;            // cancels the upstream request
   std::thread worker;
 };
 
@@ -65,44 +46,20 @@ struct Flow {
 
 struct Recorder::Impl {
   RecorderOptions options;
-  llmconform::UrlParts upstream;
-  Redactor redactor;
+  std::unique_ptr<Recording> recording;
   HttpListener http;
   int port = 0;
-
-  std::mutex file_mu;
-  std::ofstream out;
-  std::int64_t next_seq = 1;
-  std::atomic<std::size_t> written = 0;
 
   std::mutex flows_mu;
   std::set<std::shared_ptr<Flow>> flows;
   bool stopping = false;
 
-  void Write(Exchange x) {
-    std::lock_guard lock(file_mu);
-    x.seq = next_seq++;
-    out << WriteExchange(x) << '\n';
-    out.flush();
-    ++written;
-  }
-
-  void Record(const httplib::Request& req, Flow& flow, bool streamed) {
-    WireExchange w{.method = req.method,
-                   .path = req.path,
-                   .request_headers = RequestHeaders(req.headers),
-                   .request_body = req.body,
-                   .status = flow.status,
-                   .response_headers = {flow.headers.begin(), flow.headers.end()},
-                   .pieces = flow.chunks,
-                   .streamed = streamed,
-                   .complete = flow.upstream_ok,
-                   .joined_reads = flow.joined_reads};
-    Write(redactor.Record(w));
+  void Record(const ForwardRequest& req, Flow& flow, bool streamed) {
+    recording->Record(req, flow.answer, streamed, flow.upstream_ok);
   }
 
   // Records a streamed flow once, unless its client left before the end.
-  void RecordOnce(const httplib::Request& req, Flow& flow) {
+  void RecordOnce(const ForwardRequest& req, Flow& flow) {
     {
       std::lock_guard lock(flow.mu);
       if (flow.recorded || flow.client_gone) return;
@@ -111,65 +68,40 @@ struct Recorder::Impl {
     Record(req, flow, true);
   }
 
-  void RunUpstream(const std::shared_ptr<Flow>& flow, httplib::Request upstream_req) {
-    httplib::Client cli(upstream.origin);
-    cli.set_connection_timeout(30, 0);
-    cli.set_read_timeout(options.upstream_timeout_seconds, 0);
-    cli.set_write_timeout(options.upstream_timeout_seconds, 0);
-    cli.set_decompress(false);
-    cli.set_keep_alive(false);
-    cli.set_follow_location(false);
-    if (!options.upstream_ca_file.empty()) cli.set_ca_cert_path(options.upstream_ca_file);
-    {
-      std::lock_guard lock(flow->mu);
-      flow->client = &cli;
-    }
+  void RunUpstream(const std::shared_ptr<Flow>& flow, const net::HttpRequest& up) {
     const Clock::time_point t0 = Clock::now();
-    upstream_req.response_handler = [flow](const httplib::Response& r) {
-      std::lock_guard lock(flow->mu);
-      // No trace can hold it (nor the client's HTTP read it): refused with a
-      // 502, and nothing is recorded.
-      if (r.status < 200 || r.status > 599) {
-        flow->error = Format("answered status {}, not a final HTTP status (200-599)", r.status);
-        return false;
-      }
-      flow->status = r.status;
-      flow->headers = r.headers;
-      flow->headers_ready = true;
-      flow->cv.notify_all();
-      return !flow->client_gone;
-    };
-    upstream_req.content_receiver = [flow, t0, max_chunks = options.max_chunks](
-                                        const char* data, std::size_t n, std::uint64_t,
-                                        std::uint64_t) {
-      const auto t_ms =
-          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
-      std::lock_guard lock(flow->mu);
-      if (flow->client_gone) return false;
-      // An answer without end is not kept in memory without end.
-      if (n > kMaxRecordedBodyBytes - flow->body_bytes) {
-        flow->error = Format("the answer is longer than {} bytes", kMaxRecordedBodyBytes);
-        return false;
-      }
-      flow->body_bytes += n;
-      AppendRead(flow->chunks, flow->joined_reads, t_ms, std::string_view(data, n), max_chunks);
-      // Small reads the client has not taken yet go out together.
-      if (!flow->pending.empty() && flow->pending.back().size() < kJoinPendingBelow) {
-        flow->pending.back().append(data, n);
-      } else {
-        flow->pending.emplace_back(data, n);
-      }
-      flow->cv.notify_all();
-      return true;
-    };
-    httplib::Response res;
-    httplib::Error err = httplib::Error::Success;
-    const bool ok = cli.send(upstream_req, res, err);
+    const std::size_t max_chunks = recording->options().max_chunks;
+    net::HttpHandlers handlers{
+        .on_head =
+            [&](const net::HttpResponse& head) {
+              std::lock_guard lock(flow->mu);
+              if (!flow->answer.TakeHead(head)) return false;
+              flow->headers_ready = true;
+              flow->cv.notify_all();
+              return !flow->client_gone;
+            },
+        .on_body =
+            [&](std::string_view bytes) {
+              const auto t_ms =
+                  std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+              std::lock_guard lock(flow->mu);
+              if (flow->client_gone) return false;
+              if (!flow->answer.TakeRead(bytes, t_ms, max_chunks)) return false;
+              // Small reads the client has not taken yet go out together.
+              if (!flow->pending.empty() && flow->pending.back().size() < kJoinPendingBelow) {
+                flow->pending.back().append(bytes);
+              } else {
+                flow->pending.emplace_back(bytes);
+              }
+              flow->cv.notify_all();
+              return true;
+            },
+        .stop = flow->stop.get_token()};
+    auto res = recording->Send(up, handlers);
     std::lock_guard lock(flow->mu);
-    flow->client = nullptr;
     flow->finished = true;
-    flow->upstream_ok = ok;
-    if (!ok && flow->error.empty()) flow->error = httplib::to_string(err);
+    flow->upstream_ok = res.has_value();
+    if (!res) flow->error = flow->answer.error.empty() ? res.error().what : flow->answer.error;
     flow->cv.notify_all();
   }
 
@@ -187,16 +119,14 @@ struct Recorder::Impl {
         return AnswerJson(res, 503, MakeErrorJson("mockllm record is stopping", "server_error"));
       flows.insert(flow);
     }
-    httplib::Request up;
-    up.method = req.method;
-    up.path = upstream.path + req.target;
-    for (const auto& [name, value] : RequestHeaders(req.headers)) {
-      if (!HopByHop(name)) up.headers.emplace(name, value);
-    }
-    up.headers.emplace("Accept-Encoding", "identity");
-    up.body = req.body;
-    flow->worker = std::thread(
-        [this, flow, up = std::move(up)]() mutable { RunUpstream(flow, std::move(up)); });
+    auto fwd = std::make_shared<const ForwardRequest>(
+        ForwardRequest{.method = req.method,
+                       .target = req.target,
+                       .path = req.path,
+                       .headers = RequestHeaders(req.headers),
+                       .body = req.body});
+    flow->worker =
+        std::thread([this, flow, up = recording->UpstreamRequest(*fwd)] { RunUpstream(flow, up); });
 
     std::unique_lock lock(flow->mu);
     flow->cv.wait(lock, [&] { return flow->headers_ready || flow->finished; });
@@ -204,22 +134,19 @@ struct Recorder::Impl {
       const std::string error = flow->error;
       lock.unlock();
       Forget(flow);
-      return AnswerJson(res, 502,
-                        MakeErrorJson(Format("upstream {} did not answer {} {}: {}",
-                                             options.upstream, req.method, req.path, error),
-                                      "mockllm_upstream_error"));
+      return AnswerJson(
+          res, 502,
+          MakeErrorJson(Format("upstream {} did not answer {} {}: {}",
+                               recording->options().upstream, req.method, req.path, error),
+                        "mockllm_upstream_error"));
     }
-    res.status = flow->status;
-    std::string content_type = "application/octet-stream";
-    for (const auto& [name, value] : flow->headers) {
+    res.status = flow->answer.status;
+    for (const auto& [name, value] : flow->answer.headers) {
       const std::string lower = Lower(name);
-      if (lower == "content-type") {
-        content_type = value;
-      } else if (!HopByHop(lower)) {
-        res.set_header(name, value);
-      }
+      if (lower != "content-type" && !HopByHop(lower)) res.set_header(name, value);
     }
-    const bool streamed = Lower(content_type).find("text/event-stream") != std::string::npos;
+    const std::string content_type = flow->answer.ContentType();
+    const bool streamed = flow->answer.Streamed();
     if (!streamed) {
       flow->cv.wait(lock, [&] { return flow->finished; });
       const bool ok = flow->upstream_ok;
@@ -227,22 +154,20 @@ struct Recorder::Impl {
       lock.unlock();
       Forget(flow);
       if (!ok) {
-        return AnswerJson(res, 502,
-                          MakeErrorJson(Format("upstream {} broke off {} {}: {}", options.upstream,
-                                               req.method, req.path, error),
-                                        "mockllm_upstream_error"));
+        return AnswerJson(
+            res, 502,
+            MakeErrorJson(Format("upstream {} broke off {} {}: {}", recording->options().upstream,
+                                 req.method, req.path, error),
+                          "mockllm_upstream_error"));
       }
-      Record(req, *flow, false);
-      std::string body;
-      for (const Chunk& c : flow->chunks) body += c.raw;
-      res.set_content(body, content_type);
+      Record(*fwd, *flow, false);
+      res.set_content(flow->answer.Body(), content_type);
       return;
     }
     lock.unlock();
-    auto shared_req = std::make_shared<const httplib::Request>(req);
     res.set_chunked_content_provider(
         content_type,
-        [this, flow, shared_req](std::size_t, httplib::DataSink& sink) {
+        [this, flow, fwd](std::size_t, httplib::DataSink& sink) {
           std::unique_lock l(flow->mu);
           while (true) {
             flow->cv.wait(l, [&] { return !flow->pending.empty() || flow->finished; });
@@ -254,7 +179,7 @@ struct Recorder::Impl {
               if (!sink.write(piece.data(), piece.size())) {
                 l.lock();
                 flow->client_gone = true;
-                if (flow->client) flow->client->stop();
+                flow->stop.request_stop();
                 return false;
               }
             }
@@ -266,14 +191,14 @@ struct Recorder::Impl {
           // Written before the client sees the end (the last chunk, or the
           // cut), so a client that stops the recorder once its answer is over
           // finds its exchange in the file.
-          RecordOnce(*shared_req, *flow);
+          RecordOnce(*fwd, *flow);
           if (!ok) return false;  // the upstream broke off: so does the answer
           sink.done();
           return true;
         },
-        [this, flow, shared_req](bool) {
+        [this, flow, fwd](bool) {
           Forget(flow);
-          RecordOnce(*shared_req, *flow);  // the provider did not run to the end
+          RecordOnce(*fwd, *flow);  // the provider did not run to the end
         });
   }
 
@@ -284,7 +209,7 @@ struct Recorder::Impl {
       for (const auto& flow : flows) {
         std::lock_guard fl(flow->mu);
         flow->client_gone = true;
-        if (flow->client) flow->client->stop();
+        flow->stop.request_stop();
         flow->cv.notify_all();
       }
     }
@@ -296,68 +221,12 @@ Recorder::Recorder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Recorder::~Recorder() { Stop(); }
 
-std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(RecorderOptions options) {
+std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(
+    RecorderOptions options, std::shared_ptr<net::HttpClient> client) {
   auto impl = std::make_unique<Impl>();
-  auto upstream = ParseUpstream(options.upstream);
-  if (!upstream) return std::unexpected(upstream.error());
-  impl->upstream = *upstream;
-  std::vector<std::vector<std::string>> redact_json;
-  for (const std::string& p : options.redact_json) {
-    auto tokens = PointerPatternTokens(p, "--redact-json");
-    if (!tokens) return std::unexpected(tokens.error());
-    redact_json.push_back(std::move(*tokens));
-  }
-  std::set<std::string> redact_headers;
-  for (const std::string& h : options.redact_headers) redact_headers.insert(Lower(h));
-  impl->redactor = Redactor(std::move(redact_json), std::move(redact_headers));
-  if (options.trace_id.empty()) {
-    std::string name = options.out.filename().string();
-    for (std::string_view suffix : {".trace.jsonl", ".jsonl"}) {
-      if (name.ends_with(suffix) && name.size() > suffix.size()) {
-        name.resize(name.size() - suffix.size());
-        break;
-      }
-    }
-    options.trace_id = name;
-  }
-  const bool exists = std::filesystem::exists(options.out);
-  if (exists && !options.append) {
-    return std::unexpected(
-        Error{Format("{}: the file exists (use --append to add to it)", options.out.string())});
-  }
-  if (exists) {
-    auto trace = LoadTraceFile(options.out);
-    if (!trace) return std::unexpected(trace.error());
-    impl->next_seq = static_cast<std::int64_t>(trace->exchanges.size()) + 1;
-    if (!trace->exchanges.empty() && trace->exchanges.back().seq) {
-      impl->next_seq = *trace->exchanges.back().seq + 1;
-    }
-  }
-  // A file that does not end its last line (written by hand) would have the
-  // first exchange glued onto that line: end it first.
-  bool ends_line = true;
-  if (exists) {
-    std::ifstream last(options.out, std::ios::binary | std::ios::ate);
-    if (last && last.tellg() > 0) {
-      last.seekg(-1, std::ios::end);
-      ends_line = last.get() == '\n';
-    }
-  }
-  impl->out.open(options.out, std::ios::binary | std::ios::app);
-  if (!impl->out)
-    return std::unexpected(Error{Format("{}: cannot open for writing", options.out.string())});
-  if (!ends_line) impl->out << '\n';
-  if (!exists) {
-    OJson header = {{"format", kTraceFormat},
-                    {"id", options.trace_id},
-                    {"origin", "recorded"},
-                    {"recorded_at", llmconform::UtcTimestamp(std::time(nullptr))},
-                    {"upstream", RedactText(options.upstream)}};
-    for (auto it = options.header_fields.begin(); it != options.header_fields.end(); ++it)
-      header[it.key()] = *it;
-    impl->out << WriteTraceHeader(header) << '\n';
-    impl->out.flush();
-  }
+  auto recording = Recording::Open(options.recording, std::move(client));
+  if (!recording) return std::unexpected(recording.error());
+  impl->recording = std::move(*recording);
   impl->options = std::move(options);
   Impl* raw = impl.get();
   auto bound = raw->http.Start(
@@ -379,7 +248,7 @@ std::string Recorder::base_url() const {
   return Format("http://{}:{}", impl_->options.host, impl_->port);
 }
 
-std::size_t Recorder::exchanges_written() const { return impl_->written; }
+std::size_t Recorder::exchanges_written() const { return impl_->recording->exchanges_written(); }
 
 void Recorder::Stop() { impl_->Stop(); }
 

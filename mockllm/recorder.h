@@ -19,8 +19,10 @@
 //   - an upstream stream that breaks off is kept, with a
 //     {"cut_after_bytes": N} fault so that replay breaks off the same way.
 // An exchange whose client went away before the end is not written.
-// Upstream reads wait up to `upstream_timeout_seconds` between bytes: a slow
-// stream is never cut short by an idle timeout below that.
+// The upstream is reached as mockllm/recording.h says: a response head of at
+// most 64 KiB, connect and read timeouts of `upstream_timeout_seconds` (a
+// slow stream is never cut short while bytes keep coming); an upstream that
+// fails before its head is answered 502 mockllm_upstream_error, naming why.
 #pragma once
 
 #include <cstdint>
@@ -30,40 +32,26 @@
 #include <string>
 #include <vector>
 
-#include "mockllm/redaction.h"
-#include "mockllm/trace.h"
+#include "mockllm/recording.h"
 
 namespace llmconform::mockllm {
 
-// The most of one upstream answer's body the recorder holds: past it the
-// exchange ends as the upstream failing (502, or the stream cut) and is not
-// recorded whole. An upstream status outside 200-599 (a 1xx is no final
-// answer) is answered 502 and not recorded: no trace could hold it.
-inline constexpr std::size_t kMaxRecordedBodyBytes = std::size_t{256} << 20;
-
 struct RecorderOptions {
-  std::string upstream;       // "https://api.openai.com", "http://127.0.0.1:8080/prefix"
-  std::filesystem::path out;  // the trace file
-  bool append = false;        // add to an existing trace instead of refusing it
+  RecordingOptions recording;  // upstream, trace file, redaction
   std::string host = "127.0.0.1";
   int port = 0;
-  std::vector<std::string> redact_headers;  // besides the built-in secret headers
-  std::vector<std::string> redact_json;     // JSON pointers, `*` for any key or index
-  std::string trace_id;                     // default: the file name before ".trace.jsonl"
-  OJson header_fields = OJson::object();    // extra header fields (provider, model, notes)
-  int upstream_timeout_seconds = 600;
-  std::string upstream_ca_file;  // PEM CA bundle for an https upstream ("": the system's)
   std::size_t max_body_bytes = 16 * 1024 * 1024;
   int threads = 16;
-  std::size_t max_chunks = kMaxRecordedChunks;  // chunks a recorded body keeps (AppendRead)
 };
 
 class Recorder {
  public:
   // Writes the header (unless appending) and starts serving. Errors: a bad
   // upstream URL or redact pointer, an existing file without `append`, an
-  // unreadable file to append to, the port cannot be bound.
-  static std::expected<std::unique_ptr<Recorder>, Error> Start(RecorderOptions options);
+  // unreadable file to append to or CA file, the port cannot be bound.
+  // `client`: the upstream's HTTP client (null: the real one).
+  static std::expected<std::unique_ptr<Recorder>, Error> Start(
+      RecorderOptions options, std::shared_ptr<net::HttpClient> client = nullptr);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;

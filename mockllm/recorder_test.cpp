@@ -106,10 +106,11 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
   auto upstream = Server::Start({*fixture}, {});
   ASSERT_TRUE(upstream) << upstream.error().message;
   const fs::path out = dir.path() / "chat.trace.jsonl";
-  auto recorder = Recorder::Start({.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat",
-                                   .out = out,
-                                   .redact_headers = {"X-Org-Token"},
-                                   .header_fields = {{"provider", "mock"}}});
+  auto recorder =
+      Recorder::Start({.recording = {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat",
+                                     .out = out,
+                                     .redact_headers = {"X-Org-Token"},
+                                     .header_fields = {{"provider", "mock"}}}});
   ASSERT_TRUE(recorder) << recorder.error().message;
 
   std::vector<Reply> direct;
@@ -178,7 +179,8 @@ TEST(Recorder, ReadsPastTheChunkCapJoinTheLastChunkAndTheTraceSaysSo) {
   std::thread serving([&] { upstream.listen_after_bind(); });
   const fs::path out = dir.path() / "reads.trace.jsonl";
   auto recorder = Recorder::Start(
-      {.upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100});
+      {.recording = {
+           .upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   const Reply reply = Post((*recorder)->port(), "/v1/chat/completions", "{}");
   (*recorder)->Stop();
@@ -211,7 +213,7 @@ TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {
   ASSERT_TRUE(upstream);
   const fs::path out = dir.path() / "cut.trace.jsonl";
   auto recorder = Recorder::Start(
-      {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/", .out = out});
+      {.recording = {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/", .out = out}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   const auto requests = FixtureRequests(*fixture);
   Post((*recorder)->port(), "/v1/chat/completions", requests[0]);
@@ -237,9 +239,10 @@ TEST(Recorder, AppendsToATraceWhoseLastLineHasNoEnd) {
   std::string text = ReadFile(kFixture);
   while (!text.empty() && text.back() == '\n') text.pop_back();
   std::ofstream(out, std::ios::binary) << text;
-  auto recorder = Recorder::Start({.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/",
-                                   .out = out,
-                                   .append = true});
+  auto recorder = Recorder::Start(
+      {.recording = {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/",
+                     .out = out,
+                     .append = true}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   Post((*recorder)->port(), "/v1/chat/completions", FixtureRequests(*fixture)[0]);
   (*recorder)->Stop();
@@ -259,8 +262,8 @@ void UpstreamStatusIsA502(int status) {
   const int port = upstream.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { upstream.listen_after_bind(); });
   const fs::path out = dir.path() / "bad.trace.jsonl";
-  auto recorder =
-      Recorder::Start({.upstream = "http://127.0.0.1:" + std::to_string(port), .out = out});
+  auto recorder = Recorder::Start(
+      {.recording = {.upstream = "http://127.0.0.1:" + std::to_string(port), .out = out}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
   EXPECT_EQ(r.status, 502);
@@ -286,11 +289,11 @@ TEST(Recorder, RefusesToOverwriteAndReportsBadUpstreams) {
   TempDir dir;
   const fs::path out = dir.path() / "x.trace.jsonl";
   std::ofstream(out) << "{}\n";
-  auto exists = Recorder::Start({.upstream = "http://127.0.0.1:9", .out = out});
+  auto exists = Recorder::Start({.recording = {.upstream = "http://127.0.0.1:9", .out = out}});
   ASSERT_FALSE(exists);
   EXPECT_EQ(exists.error().message, out.string() + ": the file exists (use --append to add to it)");
-  auto bad =
-      Recorder::Start({.upstream = "ftp://example.com", .out = dir.path() / "y.trace.jsonl"});
+  auto bad = Recorder::Start(
+      {.recording = {.upstream = "ftp://example.com", .out = dir.path() / "y.trace.jsonl"}});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
             "--upstream \"ftp://example.com\": expected an http:// or https:// URL");
@@ -306,8 +309,8 @@ TEST(Recorder, UnreachableUpstreamIsA502AndNothingIsWritten) {
     ASSERT_TRUE(probe);
     free_port = (*probe)->port();
   }
-  auto recorder =
-      Recorder::Start({.upstream = "http://127.0.0.1:" + std::to_string(free_port), .out = out});
+  auto recorder = Recorder::Start(
+      {.recording = {.upstream = "http://127.0.0.1:" + std::to_string(free_port), .out = out}});
   ASSERT_TRUE(recorder);
   Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
   EXPECT_EQ(r.status, 502);

@@ -436,8 +436,11 @@ struct Server::Impl {
   // Forwards an unmatched request to --proxy; false when there is no proxy.
   bool Proxied(const httplib::Request& req, httplib::Response& res, JournalEntry& entry) {
     if (!proxy) return false;
-    auto answer = proxy->Forward(req.method, req.target, RequestHeaders(req.headers), req.body,
-                                 req.get_header_value("Content-Type"));
+    auto answer = proxy->Forward(ForwardRequest{.method = req.method,
+                                                .target = req.target,
+                                                .path = req.path,
+                                                .headers = RequestHeaders(req.headers),
+                                                .body = req.body});
     entry.proxied = proxy->upstream();
     if (!answer) {
       entry.status = 502;
@@ -882,7 +885,10 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
   if (!options.proxy.empty()) {
     if (options.record_to.empty())
       return std::unexpected(Error{"--proxy needs --record-to FILE: where proxied exchanges go"});
-    auto started = Proxy::Start(options.proxy, options.record_to);
+    auto started =
+        Proxy::Start(RecordingOptions{.upstream = options.proxy,
+                                      .out = options.record_to,
+                                      .upstream_timeout_seconds = options.proxy_timeout_seconds});
     if (!started) return std::unexpected(started.error());
     proxy = std::move(*started);
   }

@@ -152,6 +152,9 @@ struct ServerOptions {
   bool admin_api = true;
   std::string proxy;      // forward unmatched unpinned requests to this upstream (mockllm/proxy.h)
   std::string record_to;  // …and record them into this trace file
+  // --proxy's connect timeout and the longest silence of the upstream once
+  // connected (mockllm/recording.h).
+  int proxy_timeout_seconds = 600;
   // Replies rewritten into this dialect (mockllm/dialect_rewrite.h; "" or
   // "openai": as recorded); a request's X-Mockllm-Dialect header wins.
   std::string dialect;

@@ -1,6 +1,6 @@
 // The HTTP transport a reference client uses to reach an OpenAI-compatible
 // endpoint. Protocol code talks only to this interface; the harness supplies
-// the real one (harness/http_transport.h, cpp-httplib) and tests supply fakes.
+// the real one (harness/http_transport.h, over net/http_client.h) and tests supply fakes.
 #pragma once
 
 #include <chrono>
@@ -11,14 +11,12 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "net/http_response.h"
 
 namespace llmconform::wire {
 
-struct HttpResponse {
-  int status = 0;
-  std::map<std::string, std::string> headers;  // names lower-cased
-  std::string body;                            // the whole body, also when streamed
-};
+// The response type of net/http_response.h: status, lower-cased headers, body.
+using HttpResponse = net::HttpResponse;
 
 class ChatTransport {
  public:

@@ -1,9 +1,9 @@
-#include "harness/fake_http_client.h"
+#include "net/fake_http_client.h"
 
 #include "base/format.h"
 #include "base/url.h"
 
-namespace llmconform::harness {
+namespace llmconform::net {
 namespace {
 
 // The words the real client uses for each failure.
@@ -55,9 +55,9 @@ std::vector<HttpTimeouts> FakeHttpClient::timeouts() const {
   return timeouts_;
 }
 
-std::expected<wire::HttpResponse, HttpError> FakeHttpClient::Send(const HttpRequest& request,
-                                                                  const HttpTimeouts& timeouts,
-                                                                  const HttpHandlers& handlers) {
+std::expected<HttpResponse, HttpError> FakeHttpClient::Send(const HttpRequest& request,
+                                                            const HttpTimeouts& timeouts,
+                                                            const HttpHandlers& handlers) {
   auto fail = [&](HttpFailure f, std::chrono::milliseconds limit) {
     return std::unexpected(MakeHttpError(request, f, What(f, limit)));
   };
@@ -80,14 +80,17 @@ std::expected<wire::HttpResponse, HttpError> FakeHttpClient::Send(const HttpRequ
   const Reply& reply = *next;
   if (reply.fail_at_once) return fail(*reply.fail_at_once, timeouts.connect);
 
-  wire::HttpResponse out;
+  HttpResponse out;
   out.status = reply.status;
   out.headers = reply.headers;
+  out.fields.assign(reply.headers.begin(), reply.headers.end());
+  if (handlers.stop.stop_requested()) return fail(HttpFailure::kCancelled, timeouts.total);
   if (handlers.on_head && !handlers.on_head(out))
     return fail(HttpFailure::kCancelled, timeouts.total);
   const std::size_t n = reply.chunks.size();
   for (std::size_t i = 0; i < n || (reply.endless && n > 0); ++i) {
     if (reply.before_chunk) reply.before_chunk(i);
+    if (handlers.stop.stop_requested()) return fail(HttpFailure::kCancelled, timeouts.total);
     const std::string& chunk = reply.chunks[i % n];
     if (!handlers.on_body) {
       out.body += chunk;
@@ -99,4 +102,4 @@ std::expected<wire::HttpResponse, HttpError> FakeHttpClient::Send(const HttpRequ
   return out;
 }
 
-}  // namespace llmconform::harness
+}  // namespace llmconform::net

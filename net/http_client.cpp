@@ -1,11 +1,13 @@
-#include "harness/http_client.h"
+#include "net/http_client.h"
 
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
@@ -15,11 +17,12 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stop_token>
 
 #include "base/format.h"
 #include "base/url.h"
 
-namespace llmconform::harness {
+namespace llmconform::net {
 namespace {
 
 namespace asio = boost::asio;
@@ -73,14 +76,20 @@ std::optional<Endpoint> ParseOrigin(std::string_view origin) {
 
 // The verification context of every TLS call: the system's CAs, the peer
 // verified (its name by SSL_set1_host per call).
-asio::ssl::context& TlsContext() {
-  static asio::ssl::context* ctx = [] {
-    auto* c = new asio::ssl::context(asio::ssl::context::tls_client);
-    c->set_default_verify_paths();
-    c->set_verify_mode(asio::ssl::verify_peer);
-    return c;
-  }();
-  return *ctx;
+// `ca_file` ("": the system's CAs) holds the trusted certificates.
+std::expected<std::shared_ptr<asio::ssl::context>, Error> TlsContext(const std::string& ca_file) {
+  auto c = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  beast::error_code ec;
+  if (ca_file.empty()) {
+    c->set_default_verify_paths(ec);
+  } else {
+    c->load_verify_file(ca_file, ec);
+  }
+  if (ec && !ca_file.empty())
+    return std::unexpected(
+        Error{Format("{}: no CA certificates read ({})", ca_file, ec.message())});
+  c->set_verify_mode(asio::ssl::verify_peer);
+  return c;
 }
 
 // One exchange on one connection. Every operation runs with the stream's
@@ -88,25 +97,39 @@ asio::ssl::context& TlsContext() {
 // watchdog thread is needed and nothing blocks past the deadline.
 class Exchange {
  public:
-  Exchange(const HttpRequest& request, const HttpTimeouts& timeouts, const HttpHandlers& handlers)
+  Exchange(const HttpRequest& request, const HttpTimeouts& timeouts, const HttpHandlers& handlers,
+           asio::ssl::context& tls)
       : request_(request),
         timeouts_(timeouts),
         handlers_(handlers),
-        deadline_(Clock::now() + timeouts.total) {}
+        tls_(tls),
+        deadline_(Clock::now() + timeouts.total),
+        // A stop from another thread cancels the operation under way; Fail
+        // and the checks between operations then report kCancelled.
+        on_stop_(handlers.stop, [this] {
+          asio::post(ioc_, [this] {
+            if (abort_) abort_();
+          });
+        }) {}
 
-  std::expected<wire::HttpResponse, HttpError> Run() {
+  std::expected<HttpResponse, HttpError> Run() {
     const auto parts = SplitHttpUrl(request_.url);
     std::optional<Endpoint> endpoint;
     if (parts) endpoint = ParseOrigin(parts->origin);
     if (!endpoint) return Fail(HttpFailure::kBadUrl, "not an http(s) URL");
     endpoint_ = *endpoint;
-    path_ = parts->path.empty() ? "/" : parts->path;
+    // The target as the URL spells it after the origin (SplitHttpUrl's path
+    // drops trailing slashes, which a forwarded request must keep).
+    path_ = request_.url.substr(parts->origin.size());
+    if (path_.empty()) path_ = "/";
     if (path_.front() == '?') path_ = "/" + path_;
 
+    if (Stopped()) return Cancelled();
     tcp::resolver resolver(ioc_);
     beast::error_code ec;
     tcp::resolver::results_type addresses;
     {
+      abort_ = [&] { resolver.cancel(); };
       asio::steady_timer timer(ioc_);
       timer.expires_at(Limit(timeouts_.connect));
       timer.async_wait([&](beast::error_code e) {
@@ -119,21 +142,33 @@ class Exchange {
                                timer.cancel();
                              });
       RunAll();
+      abort_ = nullptr;
     }
+    if (Stopped()) return Cancelled();
     if (ec == asio::error::operation_aborted) return TimeoutOf(timeouts_.connect);
     if (ec) return Fail(HttpFailure::kUnreachable, ec.message());
 
     if (!endpoint_.tls) {
       beast::tcp_stream stream(ioc_);
+      abort_ = [&] { stream.cancel(); };
       if (auto ok = Connect(stream, addresses); !ok) return std::unexpected(ok.error());
       return Talk(stream);
     }
-    beast::ssl_stream<beast::tcp_stream> stream(ioc_, TlsContext());
+    beast::ssl_stream<beast::tcp_stream> stream(ioc_, tls_);
+    abort_ = [&] { beast::get_lowest_layer(stream).cancel(); };
     if (auto ok = Connect(beast::get_lowest_layer(stream), addresses); !ok)
       return std::unexpected(ok.error());
     SSL* ssl = stream.native_handle();
-    SSL_set_tlsext_host_name(ssl, endpoint_.host.c_str());
-    SSL_set1_host(ssl, endpoint_.host.c_str());
+    // An IP address is verified against the certificate's IP names (and sent
+    // as no server name); a host name against its DNS names.
+    beast::error_code not_ip;
+    asio::ip::make_address(endpoint_.host, not_ip);
+    if (!not_ip) {
+      X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), endpoint_.host.c_str());
+    } else {
+      SSL_set_tlsext_host_name(ssl, endpoint_.host.c_str());
+      SSL_set1_host(ssl, endpoint_.host.c_str());
+    }
     beast::get_lowest_layer(stream).expires_at(Limit(timeouts_.connect));
     stream.async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
     RunAll();
@@ -143,8 +178,15 @@ class Exchange {
   }
 
  private:
+  // Every failure once a stop was requested is the stop's (kCancelled).
   std::unexpected<HttpError> Fail(HttpFailure failure, std::string what) const {
+    if (Stopped() && failure != HttpFailure::kBadUrl) return Cancelled();
     return std::unexpected(MakeHttpError(request_, failure, std::move(what)));
+  }
+  bool Stopped() const { return handlers_.stop.stop_requested(); }
+  std::unexpected<HttpError> Cancelled() const {
+    return std::unexpected(
+        MakeHttpError(request_, HttpFailure::kCancelled, "cancelled by the client"));
   }
   // A stream timeout: the total deadline's when that has passed, else `limit`'s.
   std::unexpected<HttpError> TimeoutOf(milliseconds limit) const {
@@ -169,7 +211,7 @@ class Exchange {
   }
 
   template <typename Stream>
-  std::expected<wire::HttpResponse, HttpError> Talk(Stream& stream) {
+  std::expected<HttpResponse, HttpError> Talk(Stream& stream) {
     auto& tcp_stream = beast::get_lowest_layer(stream);
     beast::error_code ec;
     http::request<http::string_body> req;
@@ -187,6 +229,7 @@ class Exchange {
       req.body() = request_.body;
       req.prepare_payload();
     }
+    if (Stopped()) return Cancelled();
     tcp_stream.expires_at(Limit(timeouts_.read));
     http::async_write(stream, req, [&](beast::error_code e, std::size_t) { ec = e; });
     RunAll();
@@ -198,6 +241,7 @@ class Exchange {
     parser.header_limit(static_cast<std::uint32_t>(kMaxResponseHeadBytes));
     parser.body_limit((std::numeric_limits<std::uint64_t>::max)());  // bodies are streamed
     if (verb == http::verb::head) parser.skip(true);
+    if (Stopped()) return Cancelled();
     tcp_stream.expires_at(Limit(timeouts_.read));
     http::async_read_header(stream, buffer, parser,
                             [&](beast::error_code e, std::size_t) { ec = e; });
@@ -209,7 +253,7 @@ class Exchange {
                          kMaxResponseHeadBytes));
     if (ec) return Fail(HttpFailure::kBroken, "Read: " + ec.message());
 
-    wire::HttpResponse out;
+    HttpResponse out;
     const auto& head = parser.get();
     out.status = static_cast<int>(head.result_int());
     for (const auto& field : head) {
@@ -219,12 +263,15 @@ class Exchange {
       std::transform(key.begin(), key.end(), key.begin(),
                      [](unsigned char c) { return std::tolower(c); });
       out.headers[key] = std::string(value.data(), value.size());
+      out.fields.emplace_back(std::string(name.data(), name.size()),
+                              std::string(value.data(), value.size()));
     }
     if (handlers_.on_head && !handlers_.on_head(out))
       return Fail(HttpFailure::kCancelled, "cancelled by the client");
 
     char chunk[64 * 1024];
     while (!parser.is_done()) {
+      if (Stopped()) return Cancelled();
       parser.get().body().data = chunk;
       parser.get().body().size = sizeof chunk;
       tcp_stream.expires_at(Limit(timeouts_.read));
@@ -251,19 +298,27 @@ class Exchange {
   const HttpRequest& request_;
   const HttpTimeouts& timeouts_;
   const HttpHandlers& handlers_;
+  asio::ssl::context& tls_;
   const Clock::time_point deadline_;
   asio::io_context ioc_;
+  // Cancels the operation under way; set and run on the calling thread only.
+  std::function<void()> abort_;
   Endpoint endpoint_;
   std::string path_;
+  std::stop_callback<std::function<void()>> on_stop_;  // last: goes first
 };
 
 class BeastHttpClient final : public HttpClient {
  public:
-  std::expected<wire::HttpResponse, HttpError> Send(const HttpRequest& request,
-                                                    const HttpTimeouts& timeouts,
-                                                    const HttpHandlers& handlers) override {
-    return Exchange(request, timeouts, handlers).Run();
+  explicit BeastHttpClient(std::shared_ptr<asio::ssl::context> tls) : tls_(std::move(tls)) {}
+  std::expected<HttpResponse, HttpError> Send(const HttpRequest& request,
+                                              const HttpTimeouts& timeouts,
+                                              const HttpHandlers& handlers) override {
+    return Exchange(request, timeouts, handlers, *tls_).Run();
   }
+
+ private:
+  std::shared_ptr<asio::ssl::context> tls_;
 };
 
 }  // namespace
@@ -274,8 +329,16 @@ HttpError MakeHttpError(const HttpRequest& request, HttpFailure failure, std::st
 }
 
 std::shared_ptr<HttpClient> RealHttpClient() {
-  static const std::shared_ptr<HttpClient> client = std::make_shared<BeastHttpClient>();
+  static const std::shared_ptr<HttpClient> client =
+      std::make_shared<BeastHttpClient>(*TlsContext(""));
   return client;
 }
 
-}  // namespace llmconform::harness
+std::expected<std::shared_ptr<HttpClient>, Error> RealHttpClient(const std::string& ca_file) {
+  if (ca_file.empty()) return RealHttpClient();
+  auto tls = TlsContext(ca_file);
+  if (!tls) return std::unexpected(tls.error());
+  return std::make_shared<BeastHttpClient>(std::move(*tls));
+}
+
+}  // namespace llmconform::net

@@ -1,6 +1,6 @@
 // The real HttpClient against loopback servers: what it sends, how it
 // streams, and which HttpFailure each way of going wrong gives.
-#include "harness/http_client.h"
+#include "net/http_client.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -11,9 +11,9 @@
 #include <atomic>
 #include <thread>
 
-#include "harness/loopback_server_test_support.h"
+#include "net/loopback_server_test_support.h"
 
-namespace llmconform::harness {
+namespace llmconform::net {
 namespace {
 
 using std::chrono::milliseconds;
@@ -57,7 +57,7 @@ TEST(HttpClient, StreamsTheHeadThenTheBodyAndKeepsNoCopy) {
   auto r = RealHttpClient()->Send({"GET", server.url() + "/events", {}, ""},
                                   HttpTimeouts::All(milliseconds(5000)),
                                   {.on_head =
-                                       [&](const wire::HttpResponse& head) {
+                                       [&](const HttpResponse& head) {
                                          order += "head " + std::to_string(head.status) + ";";
                                          return true;
                                        },
@@ -81,7 +81,7 @@ TEST(HttpClient, AHandlerReturningFalseCancels) {
   });
   auto r =
       RealHttpClient()->Send({"GET", server.url(), {}, ""}, HttpTimeouts::All(milliseconds(5000)),
-                             {.on_head = [](const wire::HttpResponse&) { return false; }});
+                             {.on_head = [](const HttpResponse&) { return false; }});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().failure, HttpFailure::kCancelled);
   EXPECT_EQ(r.error().message, "GET " + server.url() + ": cancelled by the client");
@@ -177,6 +177,53 @@ TEST(HttpClient, ASilentStreamStopsAtTheReadTimeout) {
   EXPECT_EQ(r.error().what, "timed out after 300 ms");
 }
 
+TEST(HttpClient, AStopRequestedFromAnotherThreadCancelsASilentCall) {
+  SlowServer server;
+  std::stop_source stop;
+  std::expected<HttpResponse, HttpError> r = std::unexpected(HttpError{});
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread call([&] {
+    r = RealHttpClient()->Send({"GET", server.url() + "/silent", {}, ""},
+                               HttpTimeouts::All(milliseconds(60000)), {.stop = stop.get_token()});
+  });
+  std::this_thread::sleep_for(milliseconds(300));
+  stop.request_stop();
+  call.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kCancelled);
+  EXPECT_EQ(r.error().what, "cancelled by the client");
+}
+
+TEST(HttpClient, KeepsEveryHeaderLineInOrderAndTheTargetAsSpelled) {
+  LoopbackServer server([](httplib::Server& s) {
+    s.Get(R"(/a/.*)", [](const httplib::Request& req, httplib::Response& res) {
+      res.set_header("Set-Cookie", "one=1");
+      res.set_header("Set-Cookie", "two=2");
+      res.set_content(req.target, "text/plain");
+    });
+  });
+  auto r = RealHttpClient()->Send({"GET", server.url() + "/a/b/?q=x/", {}, ""},
+                                  HttpTimeouts::All(milliseconds(5000)));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->body, "/a/b/?q=x/");  // trailing slashes kept
+  std::vector<std::string> cookies;
+  for (const auto& [name, value] : r->fields) {
+    if (name == "Set-Cookie") cookies.push_back(value);
+  }
+  EXPECT_EQ(cookies, (std::vector<std::string>{"one=1", "two=2"}));
+  EXPECT_EQ(r->headers.at("set-cookie"), "two=2");
+}
+
+TEST(HttpClient, AnUnreadableCaFileIsAnErrorNamingIt) {
+  auto client = RealHttpClient("/nonexistent/ca.pem");
+  ASSERT_FALSE(client);
+  EXPECT_NE(client.error().message.find("/nonexistent/ca.pem: no CA certificates read"),
+            std::string::npos)
+      << client.error().message;
+  EXPECT_TRUE(RealHttpClient(""));
+}
+
 // A server on 127.0.0.1 that answers its first connection with a status line
 // and then header lines, `lines` of them, and closes.
 class EndlessHeadServer {
@@ -229,4 +276,4 @@ TEST(HttpClient, AHeadWithoutEndIsRefusedPastItsBound) {
 }
 
 }  // namespace
-}  // namespace llmconform::harness
+}  // namespace llmconform::net

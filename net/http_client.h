@@ -1,9 +1,11 @@
-// HttpClient: the one way the harness speaks HTTP as a client. The chat
-// transport of the reference clients (http_transport.h), the GymBro service's
-// upstream call and its message POST (gymbro_service.h), and sse-check's
-// event-stream reader (sse_check.h) all send through it, so each can be
-// tested against FakeHttpClient (fake_http_client.h) without sockets, and
-// every timeout means the same thing everywhere.
+// HttpClient: the one way llmconform and mockllm speak HTTP as a client. In
+// the harness, the chat transport of the reference clients
+// (harness/http_transport.h), the GymBro service's upstream call and its
+// message POST (harness/gymbro_service.h) and sse-check's event-stream reader
+// (harness/sse_check.h); in mockllm, `record` and `serve --proxy` reaching
+// the real upstream (mockllm/recording.h). Each can be tested against
+// FakeHttpClient (fake_http_client.h) without sockets, every timeout means
+// the same thing everywhere, and no response head grows without bound.
 //
 // Timeouts are split one way, for every call:
 //   connect  until the TCP (and TLS) connection is up;
@@ -20,14 +22,16 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "protocols/wire/transport.h"
+#include "base/error.h"
+#include "net/http_response.h"
 
-namespace llmconform::harness {
+namespace llmconform::net {
 
 // The most a response's head (status line and header lines) may take: an
 // endpoint that streams header lines without end is a kBroken failure
@@ -56,11 +60,15 @@ struct HttpRequest {
 // cancel the exchange (the call then fails with kCancelled).
 struct HttpHandlers {
   // Once, when the status line and headers have arrived (`head.body` empty).
-  std::function<bool(const wire::HttpResponse& head)> on_head;
+  // `head.fields` holds every header line as received.
+  std::function<bool(const HttpResponse& head)> on_head;
   // Body bytes as they arrive. When set, the returned response's body is
   // left empty: the caller keeps what it needs (an endless stream is never
   // held in memory twice).
   std::function<bool(std::string_view bytes)> on_body;
+  // When a stop is requested (from any thread), the call ends at once with
+  // kCancelled, also while it waits on a silent server.
+  std::stop_token stop;
 };
 
 enum class HttpFailure {
@@ -90,11 +98,11 @@ class HttpClient {
 
   // Sends `request` and waits for the whole response. An HTTP error status is
   // a response, not an error. Response header names are lower-cased (the
-  // last of repeated headers wins). Thread-safe: each call uses its own
-  // connection, closed when the call returns.
-  virtual std::expected<wire::HttpResponse, HttpError> Send(const HttpRequest& request,
-                                                            const HttpTimeouts& timeouts,
-                                                            const HttpHandlers& handlers = {}) = 0;
+  // last of repeated headers wins); `fields` keeps them all, as received. Thread-safe: each call
+  // uses its own connection, closed when the call returns.
+  virtual std::expected<HttpResponse, HttpError> Send(const HttpRequest& request,
+                                                      const HttpTimeouts& timeouts,
+                                                      const HttpHandlers& handlers = {}) = 0;
 };
 
 // The real client: HTTP/1.1 over Boost.Beast, plain and TLS (the system's
@@ -102,4 +110,9 @@ class HttpClient {
 // so the process shares one instance.
 std::shared_ptr<HttpClient> RealHttpClient();
 
-}  // namespace llmconform::harness
+// The real client trusting the CA certificates of the PEM file `ca_file`
+// for https (in place of the system's; "" gives RealHttpClient()). Error:
+// the file cannot be read or holds no certificate, naming the file.
+std::expected<std::shared_ptr<HttpClient>, Error> RealHttpClient(const std::string& ca_file);
+
+}  // namespace llmconform::net

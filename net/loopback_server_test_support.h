@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-namespace llmconform::harness {
+namespace llmconform::net {
 
 class LoopbackServer {
  public:
@@ -35,4 +35,4 @@ class LoopbackServer {
   std::thread thread_;
 };
 
-}  // namespace llmconform::harness
+}  // namespace llmconform::net

@@ -1,8 +1,8 @@
-#include "harness/fake_http_client.h"
+#include "net/fake_http_client.h"
 
 #include <gtest/gtest.h>
 
-namespace llmconform::harness {
+namespace llmconform::net {
 namespace {
 
 using std::chrono::milliseconds;
@@ -38,7 +38,7 @@ TEST(FakeHttpClient, StreamsChunksToTheHandlersAndKeepsNoCopy) {
   std::string seen;
   auto r = fake.Send(kGet, {},
                      {.on_head =
-                          [&](const wire::HttpResponse& head) {
+                          [&](const HttpResponse& head) {
                             seen += "head" + std::to_string(head.status) + " ";
                             return true;
                           },
@@ -51,6 +51,28 @@ TEST(FakeHttpClient, StreamsChunksToTheHandlersAndKeepsNoCopy) {
   EXPECT_EQ(seen, "head200 1 2 3 ");
   EXPECT_EQ(r->body, "");
   EXPECT_EQ(before, (std::vector<std::size_t>{0, 1, 2}));
+}
+
+TEST(FakeHttpClient, AStopBetweenChunksCancels) {
+  FakeHttpClient fake;
+  std::stop_source stop;
+  FakeHttpClient::Reply reply = FakeHttpClient::Respond(200, "text/event-stream", {"x"});
+  reply.endless = true;
+  reply.before_chunk = [&](std::size_t i) {
+    if (i == 3) stop.request_stop();
+  };
+  fake.Push(std::move(reply));
+  std::size_t chunks = 0;
+  auto r = fake.Send(kGet, {},
+                     {.on_body =
+                          [&](std::string_view) {
+                            ++chunks;
+                            return true;
+                          },
+                      .stop = stop.get_token()});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().failure, HttpFailure::kCancelled);
+  EXPECT_EQ(chunks, 3u);
 }
 
 TEST(FakeHttpClient, AnEndlessReplyRunsUntilTheCallerCancels) {
@@ -93,4 +115,4 @@ TEST(FakeHttpClient, ScriptedFailuresReadLikeTheRealClientsErrors) {
 }
 
 }  // namespace
-}  // namespace llmconform::harness
+}  // namespace llmconform::net

@@ -6,7 +6,7 @@
 // the code under test has published something) does so in `before_chunk`.
 //
 // It keeps HttpClient's contract: handlers see the head, then each chunk;
-// one returning false ends the call with kCancelled; with on_body set the
+// one returning false (or a stop requested) ends the call with kCancelled; with on_body set the
 // returned body is empty; a URL that is not http(s) is kBadUrl. Thread-safe.
 #pragma once
 
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/http_client.h"
+#include "net/http_client.h"
 
-namespace llmconform::harness {
+namespace llmconform::net {
 
 class FakeHttpClient final : public HttpClient {
  public:
@@ -54,9 +54,9 @@ class FakeHttpClient final : public HttpClient {
   std::vector<HttpRequest> requests() const;
   std::vector<HttpTimeouts> timeouts() const;
 
-  std::expected<wire::HttpResponse, HttpError> Send(const HttpRequest& request,
-                                                    const HttpTimeouts& timeouts,
-                                                    const HttpHandlers& handlers = {}) override;
+  std::expected<HttpResponse, HttpError> Send(const HttpRequest& request,
+                                              const HttpTimeouts& timeouts,
+                                              const HttpHandlers& handlers = {}) override;
 
  private:
   mutable std::mutex mu_;
@@ -65,4 +65,4 @@ class FakeHttpClient final : public HttpClient {
   std::vector<HttpTimeouts> timeouts_;
 };
 
-}  // namespace llmconform::harness
+}  // namespace llmconform::net
