@@ -9,7 +9,10 @@
 # one of 200 chunks (mockllm at --speed 0), both matched on the request body
 # (mockllm: unpinned canonical JSON; WireMock: equalToJson; nginx: no
 # matching, a static file), and for information the stream again with
-# --piecewise (each of the 200 recorded pieces in its own write). ROUNDS
+# --piecewise (each of the 200 recorded pieces in its own write), and what
+# mockllm's Prometheus metrics cost: the same replies from a mockllm that
+# counts none (--no-metrics), its req/s and CPU per request beside the
+# default's (docs/benchmarks.md "Metrics"). ROUNDS
 # rounds, the servers' order alternating; each figure is the median of its
 # rounds. Then the same at WIDE connections (wrk's p99 latency beside req/s),
 # then mockllm's RSS sampled across a longer non-streamed run. Prints req/s,
@@ -163,6 +166,9 @@ mockllm_pid=$pid
 start_mockllm piecewise --piecewise
 piecewise_url=$url
 piecewise_pid=$pid
+start_mockllm nometrics --no-metrics
+nometrics_url=$url
+nometrics_pid=$pid
 
 # Start WireMock. By default without a request journal: its fastest setting
 # (its own default journal grows without bound; a bounded one,
@@ -202,7 +208,7 @@ path_of() {
 
 # All must answer the same bytes before their speed means anything.
 for kind in json stream; do
-  for server in mockllm piecewise wiremock nginx; do
+  for server in mockllm piecewise nometrics wiremock nginx; do
     url_var=${server}_url
     curl -s -o "$work/got-$server-$kind" -H 'content-type: application/json' --data-binary @"$work/$kind.body" \
       "${!url_var}$(path_of "$server" "$kind")"
@@ -261,7 +267,7 @@ run_wrk "$nginx_url/json/v1-chat-completions" json 2 >/dev/null
 measure() {
   local c=$1 order r kind server url_var pid_var
   for ((r = 0; r < rounds; r++)); do
-    if ((r % 2)); then order="ceiling nginx wiremock piecewise mockllm"; else order="mockllm piecewise wiremock nginx ceiling"; fi
+    if ((r % 2)); then order="ceiling nginx wiremock piecewise nometrics mockllm"; else order="mockllm nometrics piecewise wiremock nginx ceiling"; fi
     for kind in json stream; do
       for server in $order; do
         [ "$server" = piecewise ] && [ "$kind" = json ] && continue
@@ -314,6 +320,13 @@ report() {
     printf '%-32s %9.2f %9.2f %9.2f %9sx %7sx\n' "  $kind" "$m" "$w" "$n" "$(ratio "$w" "$m")" "$(ratio "$n" "$m")"
   done
   printf '%-32s %9s %9s %9.2f\n' "  ceiling (return 200)" "" "" "$(col "$c" ceiling json 4)"
+  # What counting the metrics costs: the default against --no-metrics.
+  printf '%-32s %9s %9s %9s %10s %10s\n' "metrics cost" "req/s" "no-metr." "ratio" "CPU µs" "no-metr."
+  for kind in json stream; do
+    m=$(col "$c" mockllm "$kind" 1); n=$(col "$c" nometrics "$kind" 1)
+    printf '%-32s %9.0f %9.0f %9sx %10.2f %10.2f\n' "  $kind" "$m" "$n" "$(ratio "$m" "$n")" \
+      "$(col "$c" mockllm "$kind" 4)" "$(col "$c" nometrics "$kind" 4)"
+  done
   printf '%-32s %9s %9s %9s\n' "wrk's own CPU per request (µs)" "mockllm" "WireMock" "nginx"
   for kind in json stream; do
     printf '%-32s %9.2f %9.2f %9.2f\n' "  $kind" "$(col "$c" mockllm "$kind" 5)" "$(col "$c" wiremock "$kind" 5)" \

@@ -91,6 +91,7 @@ struct ServeArgs {
   int read_timeout_ms = 2000;
   int write_timeout_ms = 10000;
   bool metrics = false;
+  bool no_metrics = false;
 };
 
 const std::string kServeFooter = std::string(R"(
@@ -298,8 +299,13 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
                  "journal's outcome: client_disconnected)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_flag("--metrics", a.metrics,
-               "Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics");
+  auto* metrics =
+      cmd.add_flag("--metrics", a.metrics,
+                   "Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics");
+  cmd.add_flag("--no-metrics", a.no_metrics,
+               "Count no metrics (GET /__admin/metrics answers 404); what counting costs is "
+               "bench/mockllm_metrics-cost.sh")
+      ->excludes(metrics);
   cmd.footer(kServeFooter);
 }
 
@@ -399,7 +405,8 @@ int RunServe(const ServeArgs& a) {
           .record_to = a.record_to,
           .proxy_timeout_seconds = a.upstream_timeout,
           .dialect = a.dialect,
-          .metrics = a.metrics});
+          .metrics = a.metrics,
+          .collect_metrics = !a.no_metrics});
   if (!server) return Diagnose(server.error().message), kExitUsage;
   for (const std::string& w : (*server)->Warnings()) Diagnose("warning: " + w);
   std::cerr << "mockllm: replaying " << count << " trace(s) at speed " << a.speed << ", "

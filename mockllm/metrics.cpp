@@ -72,6 +72,7 @@ void Metrics::Histogram::Observe(double seconds) {
 
 void Metrics::Request(std::string_view path, std::string_view trace, int status,
                       std::string_view outcome) {
+  if (!enabled_) return;
   std::lock_guard lock(mu_);
   auto key = std::make_tuple(std::string(MetricsRoute(path)), std::string(trace), status,
                              std::string(outcome));
@@ -85,7 +86,7 @@ void Metrics::Request(std::string_view path, std::string_view trace, int status,
 }
 
 void Metrics::Faults(const nlohmann::json& fault) {
-  if (!fault.is_object()) return;
+  if (!enabled_ || !fault.is_object()) return;
   std::lock_guard lock(mu_);
   for (std::string_view kind : kFaultKinds) {
     const auto it = fault.find(kind);
@@ -95,11 +96,13 @@ void Metrics::Faults(const nlohmann::json& fault) {
 }
 
 void Metrics::ReplayStarted(std::uint64_t seq) {
+  if (!enabled_) return;
   std::lock_guard lock(mu_);
   if (in_flight_.size() < kMaxInFlight) in_flight_[seq] = InFlight{Clock::now(), false};
 }
 
 void Metrics::FirstByte(std::uint64_t seq) {
+  if (!enabled_) return;
   std::lock_guard lock(mu_);
   const auto it = in_flight_.find(seq);
   if (it == in_flight_.end() || it->second.first_byte) return;
@@ -108,6 +111,7 @@ void Metrics::FirstByte(std::uint64_t seq) {
 }
 
 void Metrics::ReplayEnded(std::uint64_t seq) {
+  if (!enabled_) return;
   std::lock_guard lock(mu_);
   const auto it = in_flight_.find(seq);
   if (it == in_flight_.end()) return;

@@ -53,6 +53,11 @@ inline constexpr std::string_view kMetricsContentType = "text/plain; version=0.0
 
 class Metrics {
  public:
+  // `enabled` false: every method below counts nothing and Render() is
+  // never called (serve --no-metrics).
+  explicit Metrics(bool enabled = true) : enabled_(enabled) {}
+  bool enabled() const { return enabled_; }
+
   static constexpr std::size_t kMaxRequestSeries = 10000;
   static constexpr std::size_t kMaxInFlight = 100000;
   // Upper bounds of the histograms' buckets, in seconds (+Inf is implied).
@@ -70,13 +75,16 @@ class Metrics {
   void ReplayStarted(std::uint64_t seq);
   void FirstByte(std::uint64_t seq);
   void ReplayEnded(std::uint64_t seq);
-  void BytesSent(std::uint64_t n) { sent_bytes_.fetch_add(n, std::memory_order_relaxed); }
+  void BytesSent(std::uint64_t n) {
+    if (enabled_) sent_bytes_.fetch_add(n, std::memory_order_relaxed);
+  }
 
   // The whole exposition text.
   std::string Render(const MetricsGauges& gauges) const;
 
  private:
   using Clock = std::chrono::steady_clock;
+  bool enabled_;
   struct Histogram {
     std::array<std::uint64_t, kBuckets.size()> counts{};  // not cumulative
     std::uint64_t count = 0;

@@ -101,6 +101,20 @@ TEST(Metrics, HistogramsAreCumulativeAndCountEachReplayOnce) {
   EXPECT_EQ(previous, 2u);
 }
 
+TEST(Metrics, ADisabledCounterCountsNothing) {
+  Metrics m(false);
+  EXPECT_FALSE(m.enabled());
+  m.Request("/v1/chat/completions", "", 200, "replayed");
+  m.ReplayStarted(1);
+  m.FirstByte(1);
+  m.ReplayEnded(1);
+  m.BytesSent(10);
+  const std::string text = m.Render({});
+  EXPECT_EQ(text.find("mockllm_requests_total{"), std::string::npos) << text;
+  EXPECT_TRUE(Has(text, "mockllm_sent_bytes_total 0")) << text;
+  EXPECT_TRUE(Has(text, "mockllm_replay_duration_seconds_count 0")) << text;
+}
+
 TEST(Metrics, BoundsTheRequestSeries) {
   Metrics m;
   for (std::size_t i = 0; i < Metrics::kMaxRequestSeries + 5; ++i)

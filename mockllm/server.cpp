@@ -109,7 +109,8 @@ struct Server::Impl {
 
   explicit Impl(ServerOptions opts)
       : options(std::move(opts)),
-        journal(options.journal_limit, options.journal_max_bytes, options.journal_whole_bodies) {}
+        journal(options.journal_limit, options.journal_max_bytes, options.journal_whole_bodies),
+        metrics(options.collect_metrics) {}
 
   // Waits until `t`; false when the server is stopping.
   // `from` + `ms`, saturated: a recorded time of 10^12 ms at --speed 10, or
@@ -173,6 +174,11 @@ struct Server::Impl {
 
   // GET /__admin/metrics (and /metrics with ServerOptions::metrics).
   void ServeMetrics(httplib::Response& res) {
+    if (!metrics.enabled()) {
+      return Answer(res, 404,
+                    MakeErrorJson("metrics are off (serve --no-metrics)", "invalid_request_error",
+                                  nullptr, "mockllm_metrics_off"));
+    }
     res.status = 200;
     res.set_content(metrics.Render(MetricsGauges{.sessions = book->SessionCount(),
                                                  .sessions_evicted = book->SessionsEvicted(),

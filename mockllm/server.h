@@ -161,6 +161,10 @@ struct ServerOptions {
   // Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics
   // (mockllm/metrics.h).
   bool metrics = false;
+  // false (serve --no-metrics): count nothing; GET /__admin/metrics and
+  // /metrics answer 404 mockllm_metrics_off. What counting costs under load
+  // is bench/mockllm_metrics-cost.sh.
+  bool collect_metrics = true;
 };
 
 class Server {

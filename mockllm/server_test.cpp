@@ -269,6 +269,21 @@ TEST(ReplayServer, AdminApi) {
   EXPECT_EQ(Post(*s, kPinned, kFirst).status, 200);  // the session starts over
 }
 
+TEST(ReplayServer, MetricsCountUnlessTurnedOff) {
+  auto on = StartDemo();
+  Post(*on, kPinned, kFirst);
+  const Reply counted = Get(*on, "/__admin/metrics");
+  EXPECT_EQ(counted.status, 200);
+  EXPECT_NE(counted.body.find("outcome=\"replayed\"} 1\n"), std::string::npos) << counted.body;
+  auto off = StartDemo(ServerOptions{.metrics = true, .collect_metrics = false});
+  EXPECT_EQ(Post(*off, kPinned, kFirst).status, 200);
+  for (const char* path : {"/__admin/metrics", "/metrics"}) {
+    const Reply r = Get(*off, path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["code"], "mockllm_metrics_off") << path;
+  }
+}
+
 TEST(ReplayServer, StatusFaultFromTheTrace) {
   auto t = DemoTrace();
   t.exchanges[0].fault = OJson{{"status", 429}, {"retry_after", 2}};
