@@ -73,6 +73,13 @@ bool IsGeminiPath(std::string_view path) {
   return parent.ends_with("/models") || parent.ends_with("/tunedModels") || parent == "models";
 }
 
+std::string GeminiModelOfPath(std::string_view path) {
+  path = path.substr(0, path.find('?'));
+  if (!IsGeminiPath(path)) return "";
+  const std::string_view last = path.substr(path.rfind('/') + 1);
+  return std::string(last.substr(0, last.rfind(':')));
+}
+
 void GeminiAccumulator::ReadBody(const Json& body) {
   body_ = true;
   auto refuse = [this](const std::string& pointer, std::string what) {

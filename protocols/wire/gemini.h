@@ -58,6 +58,10 @@ int GeminiStatusHttpCode(std::string_view status);
 // under `…/publishers/google/models/{model}`); the query is not read.
 bool IsGeminiPath(std::string_view path);
 
+// The model a Gemini path names ("gemini-2.5-flash" of
+// `/v1beta/models/gemini-2.5-flash:generateContent`); "" for another path.
+std::string GeminiModelOfPath(std::string_view path);
+
 // A non-streamed body: a GenerateContentResponse, an error body, or (a
 // stream asked for without alt=sse) a JSON array of either.
 CanonicalResult ReadGeminiBody(const Json& body);

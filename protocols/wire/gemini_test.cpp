@@ -72,6 +72,9 @@ TEST(GeminiPath, ModelInThePathUnderEveryPrefix) {
     EXPECT_NE(SurfaceOfPath(p), Surface::kGemini) << p;
   }
   EXPECT_EQ(SurfaceName(Surface::kGemini), "gemini");
+  EXPECT_EQ(GeminiModelOfPath("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"),
+            "gemini-2.5-flash");
+  EXPECT_EQ(GeminiModelOfPath("/v1/chat/completions"), "");
   EXPECT_EQ(SurfaceFromName("gemini"), Surface::kGemini);
 }
 
