@@ -70,7 +70,7 @@ ByHand ReadByHand(const std::string& body) {
 }
 
 // Issue 31's targets: 20 exchanges, 12 streamed, function calls (several in
-// one turn, streamed too), thoughts, thought signatures (Gemini puts them on
+// one turn; streamed ones), thoughts, thought signatures (Gemini puts them on
 // the text or call after the thoughts, not on the thoughts), usage, Vertex
 // AI. Fails if the corpus shrinks below them.
 TEST(RecordedGemini, HasEnoughOfIt) {
