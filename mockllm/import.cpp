@@ -16,6 +16,7 @@
 #include "mockllm/content_coding.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
+#include "protocols/wire/gemini.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
@@ -243,6 +244,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
         x.request.body->contains("model") && (*x.request.body)["model"].is_string()) {
       model = (*x.request.body)["model"].get<std::string>();
     }
+    if (model.empty()) model = wire::GeminiModelOfPath(x.request.path);  // Gemini: in the path
     x.response.status = e.status;
     HeaderObject response_headers;
     for (const auto& [n, v] : e.response_headers) {
@@ -292,7 +294,8 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
                                         result.skipped, result.skipped == 1 ? "entry" : "entries",
                                         options.paths == ImportPaths::kChat
                                             ? "a /chat/completions path"
-                                            : "a /chat/completions or /responses path")});
+                                            : "a /chat/completions, /responses or Gemini "
+                                              "/models/{model}:generateContent path")});
   }
   const std::string stem = TraceStem(name);
   result.trace.id = !options.trace_id.empty() ? options.trace_id

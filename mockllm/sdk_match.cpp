@@ -47,6 +47,31 @@ Defaults ResponsesDefaults() {
   return defaults;
 }
 
+// The Gemini API's (generateContent): fields of generationConfig equal to
+// their documented defaults, then the object itself when that empties it;
+// the default tool config (AUTO function calling) and empty lists.
+void GeminiNormalize(Json& body) {
+  if (auto g = body.find("generationConfig"); g != body.end() && g->is_object()) {
+    static const std::pair<std::string_view, Json> defaults[] = {
+        {"candidateCount", 1},
+        {"responseMimeType", "text/plain"},
+    };
+    for (auto it = g->begin(); it != g->end();) {
+      it = it->is_null() ? g->erase(it) : std::next(it);
+    }
+    for (const auto& [key, value] : defaults) {
+      if (auto it = g->find(std::string(key)); it != g->end() && *it == value) g->erase(it);
+    }
+    if (g->empty()) body.erase(g);
+  }
+  if (auto t = body.find("toolConfig");
+      t != body.end() && *t == Json{{"functionCallingConfig", {{"mode", "AUTO"}}}})
+    body.erase(t);
+  for (const char* key : {"safetySettings", "labels"}) {
+    if (auto it = body.find(key); it != body.end() && it->empty()) body.erase(it);
+  }
+}
+
 bool UsageOnly(const Json& options) {
   if (!options.is_object()) return false;
   for (auto it = options.begin(); it != options.end(); ++it) {
@@ -59,7 +84,8 @@ bool UsageOnly(const Json& options) {
 
 Json SdkNormalize(Json body, std::string_view path) {
   if (!body.is_object()) return body;
-  const bool responses = wire::SurfaceOfPath(path) == wire::Surface::kResponses;
+  const auto surface = wire::SurfaceOfPath(path);
+  const bool responses = surface == wire::Surface::kResponses;
   for (auto it = body.begin(); it != body.end();) {
     if (it->is_null()) {
       it = body.erase(it);
@@ -67,12 +93,16 @@ Json SdkNormalize(Json body, std::string_view path) {
       ++it;
     }
   }
+  if (auto it = body.find("tools"); it != body.end() && it->is_array() && it->empty()) {
+    body.erase(it);
+  }
+  if (surface == wire::Surface::kGemini) {
+    GeminiNormalize(body);
+    return body;
+  }
   for (const auto& [key, value] : responses ? ResponsesDefaults() : ChatDefaults()) {
     // 1 equals 1.0: nlohmann compares numbers as values.
     if (auto it = body.find(std::string(key)); it != body.end() && *it == value) body.erase(it);
-  }
-  if (auto it = body.find("tools"); it != body.end() && it->is_array() && it->empty()) {
-    body.erase(it);
   }
   const bool tools = body.contains("tools");
   if (auto it = body.find("tool_choice");
@@ -95,7 +125,12 @@ std::string_view SdkDefaultsHelp() {
   Responses API (a path ending in /responses): stream:false, store:true,
   background:false, temperature:1, top_p:1, top_logprobs:0, service_tier:"auto",
   truncation:"disabled", parallel_tool_calls:true, text:{"format":{"type":"text"}},
-  include:[], tool_choice:"auto" ("none" without tools))";
+  include:[], tool_choice:"auto" ("none" without tools);
+  Gemini (a path ending in :generateContent or :streamGenerateContent, the
+  @google/genai and google-genai SDKs): generationConfig.candidateCount:1,
+  generationConfig.responseMimeType:"text/plain", null fields of
+  generationConfig and then generationConfig:{}, toolConfig:
+  {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{})";
 }
 
 }  // namespace llmconform::mockllm

@@ -1,6 +1,7 @@
 #include "mockllm/surface_lint.h"
 
 #include "base/format.h"
+#include "base/json_read.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
@@ -8,7 +9,11 @@ namespace llmconform::mockllm {
 std::vector<SurfaceWarning> SurfaceWarnings(const Exchange& x) {
   std::vector<SurfaceWarning> out;
   const auto surface = wire::SurfaceOfPath(x.request.path);
-  if (surface != wire::Surface::kResponses || x.response.status >= 400) return out;
+  // Chat Completions exchanges have their own lint (the WIRE-* rules); a
+  // Responses API error is no response. A Gemini error body is read: its
+  // status must fit its code (GEM-ERROR-STATUS).
+  if (!surface || *surface == wire::Surface::kChat) return out;
+  if (*surface == wire::Surface::kResponses && x.response.status >= 400) return out;
   wire::CanonicalResult result;
   // The chunk each event ends in: events are numbered from 1 as dispatched.
   std::vector<std::size_t> chunk_of_event;
@@ -26,6 +31,15 @@ std::vector<SurfaceWarning> SurfaceWarnings(const Exchange& x) {
     result = acc->Finish();
   } else if (x.response.body && !x.response.raw) {
     result = wire::ReadSurfaceBody(*surface, Json(*x.response.body));
+  } else if (x.response.raw && *surface == wire::Surface::kGemini) {
+    // A body kept as its exact bytes (an error body as Google wrote it): read
+    // when it is JSON; the findings are placed at `raw`, their pointer said.
+    const Json body = ReadJsonOrDiscarded(*x.response.raw);
+    if (body.is_discarded()) return out;
+    result = wire::ReadSurfaceBody(*surface, body);
+    for (const auto& f : result.findings)
+      out.push_back({"/response/raw", Format("{}: {}", f.rule, f.message)});
+    return out;
   } else {
     return out;
   }

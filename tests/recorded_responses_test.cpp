@@ -4,7 +4,6 @@
 // event says (also when re-split at random), every body reads, and
 // `mockllm::Server` replays each exchange byte for byte.
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
@@ -14,63 +13,25 @@
 #include <sstream>
 
 #include "base/test_paths.h"
-#include "mockllm/import.h"
-#include "mockllm/lint.h"
-#include "mockllm/server.h"
-#include "mockllm/trace_files.h"
 #include "protocols/wire/responses.h"
+#include "tests/recorded_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
+namespace recorded = llmconform::recorded;
 using wire::Json;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 const fs::path kCorpus = kRoot / "fixtures/recorded/openai-responses";
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using recorded::Joined;
+using recorded::Stream;
 
-std::vector<mockllm::Trace> Corpus() {
-  std::vector<mockllm::Trace> out;
-  auto files = mockllm::TraceFiles({kCorpus.string()});
-  EXPECT_TRUE(files) << files.error().message;
-  if (!files) return out;
-  for (const auto& f : *files) {
-    auto t = mockllm::LoadTraceFile(f);
-    EXPECT_TRUE(t) << t.error().message;
-    if (t) out.push_back(std::move(*t));
-  }
-  return out;
-}
-
-std::string Joined(const mockllm::Exchange& x) {
-  std::string body;
-  for (const auto& c : x.response.chunks) body += c.raw;
-  return body;
-}
-
-struct Stream {
-  std::string where;
-  std::string body;
-};
-
-std::vector<Stream> Streams() {
-  std::vector<Stream> out;
-  for (const auto& t : Corpus()) {
-    for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
-      if (t.exchanges[i].response.streamed)
-        out.push_back({t.id + " exchange " + std::to_string(i + 1), Joined(t.exchanges[i])});
-    }
-  }
-  return out;
-}
+std::vector<mockllm::Trace> Corpus() { return recorded::TracesIn(kCorpus); }
+std::vector<Stream> Streams() { return recorded::StreamsIn(kCorpus); }
 
 // The terminal event's response, found without the accumulator: the data of
 // the last event whose type ends the stream.
@@ -177,57 +138,16 @@ RC_GTEST_PROP(RecordedResponses, AnySplitOfAStreamAccumulatesTheSame, ()) {
 }
 
 // Lint passes every trace (contract breaks of recorded traffic are warnings).
-TEST(RecordedResponses, PassesLint) {
-  for (const auto& e : fs::directory_iterator(kCorpus)) {
-    if (!e.path().string().ends_with(".trace.jsonl")) continue;
-    const auto report = mockllm::LintTraceReport(Slurp(e.path()), e.path().string());
-    EXPECT_TRUE(report.problems.empty()) << report.problems[0];
-  }
-}
+TEST(RecordedResponses, PassesLint) { recorded::ExpectLintClean(kCorpus); }
 
 // Each source cassette kept under tests/import/responses/ imports (default
 // options) to its committed trace, byte for byte.
 TEST(RecordedResponses, IsWhatImportMakesOfTheSourceCassettes) {
-  std::size_t sources = 0;
-  for (const auto& e : fs::directory_iterator(kRoot / "tests/import/responses")) {
-    if (e.path().extension() != ".yaml") continue;
-    ++sources;
-    const std::string name = e.path().filename().string();
-    auto r = mockllm::ParseRecording(Slurp(e.path()), name);
-    ASSERT_TRUE(r) << r.error().message;
-    const fs::path committed = kCorpus / (mockllm::TraceStem(name) + ".trace.jsonl");
-    EXPECT_EQ(mockllm::WriteTrace(r->trace), Slurp(committed)) << committed;
-  }
-  EXPECT_GE(sources, 3u);
+  recorded::ExpectImportMakesTheTraces(kRoot / "tests/import/responses", kCorpus);
 }
 
 // mockllm replays every exchange, pinned, byte for byte: a stream as its
 // chunks joined, a body as recorded, with the recorded status.
-TEST(RecordedResponses, ReplaysByteForByte) {
-  auto traces = Corpus();
-  auto server = mockllm::Server::Start(traces, {});
-  ASSERT_TRUE(server) << server.error().message;
-  httplib::Client client("127.0.0.1", (*server)->port());
-  client.set_read_timeout(30, 0);
-  std::size_t replayed = 0;
-  for (const auto& t : traces) {
-    const httplib::Headers session{{"X-Mockllm-Session", "replay-" + t.id}};
-    for (const auto& x : t.exchanges) {
-      const std::string path = "/t/" + mockllm::UrlEncode(t.id) + x.request.path;
-      const std::string body = x.request.body ? Json(*x.request.body).dump() : "";
-      auto r = client.Post(path, session, body, "application/json");
-      ASSERT_TRUE(r) << t.id;
-      EXPECT_EQ(r->status, x.response.status) << t.id << " " << r->body.substr(0, 300);
-      if (x.response.streamed) {
-        EXPECT_EQ(r->body, Joined(x)) << t.id;
-      } else {
-        EXPECT_EQ(Json::parse(r->body, nullptr, false), Json(*x.response.body)) << t.id;
-      }
-      ++replayed;
-    }
-  }
-  EXPECT_GE(replayed, 20u);
-  (*server)->Stop();
-}
+TEST(RecordedResponses, ReplaysByteForByte) { recorded::ExpectReplaysByteForByte(Corpus()); }
 
 }  // namespace

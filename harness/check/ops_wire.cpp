@@ -4,10 +4,12 @@
 #include <vector>
 
 #include "base/utf8.h"
+#include "harness/check/gemini_generator.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
 #include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/gemini.h"
 #include "protocols/wire/responses.h"
 
 namespace llmconform::harness::check {
@@ -299,6 +301,10 @@ std::vector<OpRecord> WireOps() {
       {"responses.accumulate",
        ResponsesAccumulateInput(),
        {wire::kResponsesRuleIds.begin(), wire::kResponsesRuleIds.end()},
+       {}},
+      {"gemini.accumulate",
+       GeminiAccumulateInput(),
+       {wire::kGeminiRuleIds.begin(), wire::kGeminiRuleIds.end()},
        {}},
       {"wire.dialect", WireDialect(), std::move(dialect_ids),
        [](const Json&, const Json& output, std::set<std::string>& rules) {

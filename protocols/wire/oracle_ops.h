@@ -4,6 +4,8 @@
 //   responses.accumulate {"stream"} | {"body"} → the canonical result of
 //     protocols/wire/surface.h (items, text, reasoning, status, usage, error,
 //     findings located by event number and JSON pointer)
+//   gemini.accumulate {"stream"} | {"body"} → the same for a Gemini API
+//     stream (streamGenerateContent?alt=sse) or body (generateContent)
 #pragma once
 
 #include <vector>

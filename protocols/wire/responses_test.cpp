@@ -453,19 +453,7 @@ RC_GTEST_PROP(ResponsesStream, AnySplitOfTheBytesAccumulatesTheSame, ()) {
   auto cuts = *rc::gen::container<std::vector<std::size_t>>(
       rc::gen::inRange<std::size_t>(0, stream.size() + 1));
   std::sort(cuts.begin(), cuts.end());
-  SseParser parser;
-  ResponsesAccumulator acc;
-  std::size_t at = 0;
-  for (std::size_t c : cuts) {
-    parser.Feed(std::string_view(stream).substr(at, c - at),
-                [&](const SseEventView& ev) { acc.AddEvent(ev); });
-    at = c;
-  }
-  parser.Feed(std::string_view(stream).substr(at),
-              [&](const SseEventView& ev) { acc.AddEvent(ev); });
-  parser.Finish();
-  acc.NoteComments(parser.comment_count());
-  const auto split = acc.Finish();
+  const auto split = AccumulateSurfaceStreamSplit(Surface::kResponses, stream, cuts);
   RC_ASSERT(split == whole);
   for (const auto& f : whole.findings) {
     RC_ASSERT(std::find(kResponsesRuleIds.begin(), kResponsesRuleIds.end(), f.rule) !=

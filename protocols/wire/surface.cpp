@@ -1,6 +1,9 @@
 #include "protocols/wire/surface.h"
 
+#include <algorithm>
+
 #include "base/format.h"
+#include "protocols/wire/gemini.h"
 #include "protocols/wire/responses.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -96,7 +99,6 @@ Json ItemToJson(const OutputItem& item) {
     case ItemKind::kReasoning:
       j["summary"] = item.summary;
       j["text"] = item.text;
-      if (item.encrypted) j["encrypted_content"] = *item.encrypted;
       break;
     case ItemKind::kFunctionCall:
       j["call_id"] = item.call_id;
@@ -107,6 +109,7 @@ Json ItemToJson(const OutputItem& item) {
       j["item"] = item.raw;
       break;
   }
+  if (item.encrypted) j["encrypted_content"] = *item.encrypted;
   if (item.status) j["status"] = *item.status;
   return j;
 }
@@ -119,6 +122,8 @@ std::string_view SurfaceName(Surface surface) {
       return "chat";
     case Surface::kResponses:
       return "responses";
+    case Surface::kGemini:
+      return "gemini";
   }
   return "chat";
 }
@@ -130,10 +135,13 @@ std::optional<Surface> SurfaceFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<Surface> AllSurfaces() { return {Surface::kChat, Surface::kResponses}; }
+std::vector<Surface> AllSurfaces() {
+  return {Surface::kChat, Surface::kResponses, Surface::kGemini};
+}
 
 std::optional<Surface> SurfaceOfPath(std::string_view path) {
   path = path.substr(0, path.find('?'));
+  if (IsGeminiPath(path)) return Surface::kGemini;
   while (path.ends_with('/')) path.remove_suffix(1);
   if (path.ends_with("/chat/completions")) return Surface::kChat;
   // The last segments: …/responses, …/responses/X, …/responses/X/cancel.
@@ -217,6 +225,8 @@ std::unique_ptr<SurfaceAccumulator> MakeAccumulator(Surface surface) {
   switch (surface) {
     case Surface::kResponses:
       return std::make_unique<ResponsesAccumulator>();
+    case Surface::kGemini:
+      return std::make_unique<GeminiAccumulator>();
     case Surface::kChat:
       break;
   }
@@ -224,9 +234,23 @@ std::unique_ptr<SurfaceAccumulator> MakeAccumulator(Surface surface) {
 }
 
 CanonicalResult AccumulateSurfaceStream(Surface surface, std::string_view raw_sse) {
+  return AccumulateSurfaceStreamSplit(surface, raw_sse, {});
+}
+
+CanonicalResult AccumulateSurfaceStreamSplit(Surface surface, std::string_view raw_sse,
+                                             std::span<const std::size_t> cuts) {
   SseParser parser;
   auto acc = MakeAccumulator(surface);
-  parser.Feed(raw_sse, [&acc](const SseEventView& ev) { acc->AddEvent(ev); });
+  auto feed = [&](std::string_view piece) {
+    parser.Feed(piece, [&acc](const SseEventView& ev) { acc->AddEvent(ev); });
+  };
+  std::size_t at = 0;
+  for (std::size_t cut : cuts) {
+    cut = std::clamp(cut, at, raw_sse.size());
+    feed(raw_sse.substr(at, cut - at));
+    at = cut;
+  }
+  feed(raw_sse.substr(at));
   parser.Finish();
   acc->NoteComments(parser.comment_count());
   return acc->Finish();
@@ -236,6 +260,8 @@ CanonicalResult ReadSurfaceBody(Surface surface, const Json& body) {
   switch (surface) {
     case Surface::kResponses:
       return ReadResponsesBody(body);
+    case Surface::kGemini:
+      return ReadGeminiBody(body);
     case Surface::kChat:
       break;
   }

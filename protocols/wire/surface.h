@@ -9,12 +9,13 @@
 // up to, the stop status, usage, error and located findings. The next
 // surfaces (Anthropic Messages, Gemini) are SSE streams of JSON events and
 // JSON bodies too: they plug in as one more enum value, path rule,
-// `SurfaceAccumulator` and body reader.
+// `SurfaceAccumulator` and body reader; Gemini (gemini.h) is one.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,9 +28,10 @@ namespace llmconform::wire {
 enum class Surface {
   kChat,       // OpenAI Chat Completions: unnamed `data:` chunks, `[DONE]`
   kResponses,  // OpenAI Responses API: named events, `data.type`, `sequence_number`
+  kGemini,     // Google's Gemini API: unnamed `data:` GenerateContentResponses, no [DONE]
 };
 
-// "chat" | "responses": the name in trace headers, journals and `--api`.
+// "chat" | "responses" | "gemini": the name in trace headers, journals and `--api`.
 std::string_view SurfaceName(Surface surface);
 std::optional<Surface> SurfaceFromName(std::string_view name);
 // Every surface, in enum order.
@@ -38,7 +40,9 @@ std::vector<Surface> AllSurfaces();
 // The surface a request path belongs to, by its last segments (a query is
 // ignored): `…/chat/completions` is Chat; `…/responses` (create),
 // `…/responses/{id}` (retrieve), `…/responses/{id}/cancel`,
-// `…/responses/compact` and `…/responses/input_tokens` are the Responses API.
+// `…/responses/compact` and `…/responses/input_tokens` are the Responses API;
+// `…/models/{model}:generateContent` and `…:streamGenerateContent` (under
+// /v1beta, /v1 or Vertex AI's `…/publishers/google/models/`) are Gemini.
 // nullopt for anything else.
 std::optional<Surface> SurfaceOfPath(std::string_view path);
 
@@ -72,7 +76,8 @@ struct OutputItem {
   std::string text;     // message: output text parts joined; reasoning: its reasoning text
   std::string refusal;  // message: refusal text
   std::vector<std::string> summary;      // reasoning: the summary parts' text
-  std::optional<std::string> encrypted;  // reasoning: encrypted content, opaque
+  std::optional<std::string> encrypted;  // reasoning: encrypted content, opaque (Gemini: the
+                                         // thoughtSignature of any item)
   std::string call_id;                   // function call: the id its result must cite
   std::string name;                      // function call: the function
   std::string arguments;                 // function call: JSON text as sent, not reparsed
@@ -88,9 +93,11 @@ struct CanonicalResult {
   std::string model;              // the model named by the response ("" when none)
   std::vector<OutputItem> items;  // every output item, in output order
   // The stop status in the surface's own words: Chat's finish_reason, the
-  // Responses API's status ("completed", "incomplete", "failed").
+  // Responses API's status ("completed", "incomplete", "failed"), Gemini's
+  // finishReason ("STOP", "MAX_TOKENS", …).
   std::optional<std::string> status;
-  std::optional<std::string> incomplete_reason;  // Responses: incomplete_details.reason
+  // Responses: incomplete_details.reason; Gemini: promptFeedback.blockReason.
+  std::optional<std::string> incomplete_reason;
   Json usage = nullptr;
   std::optional<ErrorBody> error;  // an error body, error event or failed response's error
   bool terminated = false;         // the stream's end was announced ([DONE], a terminal event)
@@ -128,6 +135,11 @@ std::unique_ptr<SurfaceAccumulator> MakeAccumulator(Surface surface);
 
 // Parses and accumulates a whole raw SSE body of `surface`.
 CanonicalResult AccumulateSurfaceStream(Surface surface, std::string_view raw_sse);
+// The same, the bytes fed to the SSE parser in reads split at `cuts`
+// (ascending offsets, each at most raw_sse.size()): the result must not
+// depend on them (the chunking-invariance tests and fuzzers).
+CanonicalResult AccumulateSurfaceStreamSplit(Surface surface, std::string_view raw_sse,
+                                             std::span<const std::size_t> cuts);
 
 // Reads a non-streamed response body of `surface` (parsed JSON): a response
 // object, or an error body (then `error` is set and no item is read).

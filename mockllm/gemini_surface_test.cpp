@@ -1,0 +1,151 @@
+// mockllm and the Gemini surface (docs/mockllm.md, docs/surfaces.md): the
+// model-in-path routes replay, pinned and not, whatever the query; `--match
+// sdk` knows the Gemini SDKs' defaults; import keeps Gemini exchanges,
+// names the surface and redacts the key given as `x-goog-api-key` or
+// `?key=`; lint reads Gemini streams and error bodies against the GEM-* rules.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "mockllm/import.h"
+#include "mockllm/lint.h"
+#include "mockllm/sdk_match.h"
+#include "mockllm/server.h"
+
+namespace llmconform::mockllm {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::string_view kTrace =
+    R"({"format":"llmconform-trace/1","id":"gem","surface":"gemini"}
+{"request":{"method":"POST","path":"/v1beta/models/gemini-2.5-flash:streamGenerateContent","query":"alt=sse","body":{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}},"response":{"status":200,"headers":{"content-type":"text/event-stream"},"chunks":[{"t_ms":0,"raw":"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel\"}],\"role\": \"model\"},\"index\": 0}]}\r\n\r\n"},{"t_ms":1,"raw":"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"lo\"}],\"role\": \"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"totalTokenCount\": 3}}\r\n\r\n"}]}}
+{"request":{"method":"POST","path":"/v1beta/models/gemini-2.5-flash:generateContent","body":{"contents":[{"parts":[{"text":"again"}],"role":"user"}],"generationConfig":{"temperature":0}}},"response":{"status":429,"body":{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}}}
+)";
+
+Trace GeminiTrace() {
+  auto t = ParseTrace(kTrace, "gem.jsonl");
+  EXPECT_TRUE(t) << t.error().message;
+  return *t;
+}
+
+TEST(GeminiServe, ModelInPathRoutesReplayPinnedAndNotWhateverTheQuery) {
+  auto s = Server::Start({GeminiTrace()}, {.pinned_match = MatchMode::kSdk});  // --match sdk
+  ASSERT_TRUE(s) << s.error().message;
+  httplib::Client c("127.0.0.1", (*s)->port());
+  const std::string hi = R"({"contents":[{"parts":[{"text":"hi"}],"role":"user"}]})";
+  auto r = c.Post("/t/gem/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+                  httplib::Headers{{"X-Mockllm-Session", "a"}}, hi, "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_NE(r->body.find("\"text\": \"Hel\""), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("\"finishReason\": \"STOP\""), std::string::npos);
+  // The @google/genai SDK adds nothing the sdk matching does not remove.
+  auto e = c.Post("/t/gem/v1beta/models/gemini-2.5-flash:generateContent?key=AIzaNotAKey",
+                  httplib::Headers{{"X-Mockllm-Session", "a"}},
+                  R"({"contents":[{"parts":[{"text":"again"}],"role":"user"}],)"
+                  R"("generationConfig":{"temperature":0,"candidateCount":1},"safetySettings":[]})",
+                  "application/json");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->status, 429);
+  EXPECT_EQ(Json::parse(e->body)["error"]["status"], "RESOURCE_EXHAUSTED");
+  auto u = c.Post("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", hi,
+                  "application/json");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->status, 200) << u->body;
+  (*s)->Stop();
+}
+
+TEST(GeminiServe, SdkDefaultsAreThoseOfTheGeminiPath) {
+  const auto body = Json::parse(
+      R"({"contents":[],"generationConfig":{"candidateCount":1,"responseMimeType":"text/plain",
+          "topK":null},"toolConfig":{"functionCallingConfig":{"mode":"AUTO"}},"tools":[],
+          "safetySettings":[],"labels":{},"systemInstruction":null})");
+  EXPECT_EQ(SdkNormalize(body, "/v1beta/models/m:generateContent"),
+            Json::parse(R"({"contents":[]})"));
+  const auto kept = Json::parse(
+      R"({"generationConfig":{"candidateCount":2},"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}})");
+  EXPECT_EQ(SdkNormalize(kept, "/t/x/v1beta/models/m:streamGenerateContent"), kept);
+  // Chat's defaults are not Gemini's.
+  const auto chat = Json::parse(R"({"n":1,"stream":false})");
+  EXPECT_EQ(SdkNormalize(chat, "/v1beta/models/m:generateContent"), chat);
+}
+
+constexpr std::string_view kCassette = R"(interactions:
+- request:
+    body: '{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}'
+    headers:
+      x-goog-api-key:
+      - AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW
+      content-type:
+      - application/json
+    method: POST
+    uri: https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse&key=s3cr3t-value-123
+  response:
+    body:
+      string: "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}],\"role\": \"model\"},\"finishReason\": \"STOP\"}]}\r\n\r\n"
+    headers:
+      content-type:
+      - text/event-stream
+    status:
+      code: 200
+      message: OK
+- request:
+    body: '{"contents":[]}'
+    headers: {}
+    method: POST
+    uri: https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent
+  response:
+    body:
+      string: '{"error": {"code": 400, "message": "quota", "status": "RESOURCE_EXHAUSTED"}}'
+    headers:
+      content-type:
+      - application/json
+    status:
+      code: 429
+      message: Too Many Requests
+- request:
+    body: ''
+    headers: {}
+    method: GET
+    uri: https://generativelanguage.googleapis.com/v1beta/fileSearchStores
+  response:
+    body:
+      string: '{}'
+    headers: {}
+    status:
+      code: 200
+      message: OK
+version: 1
+)";
+
+TEST(GeminiImport, KeepsGeminiExchangesNamesTheSurfaceAndRedactsTheKey) {
+  auto r = ParseCassette(kCassette, "gem.yaml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->skipped, 1u);  // the file store call is no surface
+  ASSERT_EQ(r->trace.exchanges.size(), 2u);
+  EXPECT_EQ(r->trace.header["surface"], "gemini");
+  const auto& x = r->trace.exchanges[0];
+  EXPECT_EQ(x.request.path, "/v1beta/models/gemini-2.0-flash:streamGenerateContent");
+  EXPECT_EQ(x.request.extra["query"], "alt=sse&key=[redacted]");
+  EXPECT_EQ(x.request.headers["x-goog-api-key"], "[redacted]");
+  EXPECT_TRUE(x.response.streamed);
+  const std::string text = WriteTrace(r->trace);
+  EXPECT_EQ(text.find("s3cr3t"), std::string::npos);
+  EXPECT_EQ(text.find("AIzaSy"), std::string::npos);
+  // Lint: the error body's status does not fit its code, and the stream's
+  // last event has no usageMetadata; warnings, not problems.
+  const auto report = LintTraceReport(text, "gem.jsonl");
+  EXPECT_TRUE(report.problems.empty()) << report.problems[0];
+  std::string warnings;
+  for (const auto& w : report.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("/response/chunks/0: warning: GEM-USAGE-LAST: event 1 /usageMetadata"),
+            std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find("/response/raw: warning: GEM-ERROR-STATUS: /error/status: status "
+                          "'RESOURCE_EXHAUSTED' is HTTP 429, but code is 400"),
+            std::string::npos)
+      << warnings;
+}
+
+}  // namespace
+}  // namespace llmconform::mockllm
