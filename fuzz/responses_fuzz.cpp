@@ -2,32 +2,9 @@
 // whole and in reads split at offsets taken from its first bytes must give
 // the same canonical result; the same bytes read as a response body must not
 // crash.
-#include <cstdlib>
-
-#include "base/json_read.h"
-#include "fuzz/fuzz_input.h"
-#include "protocols/wire/responses.h"
+#include "fuzz/surface_fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace llmconform;
-  const std::string_view text = fuzz::Text(data, size);
-  const wire::CanonicalResult whole =
-      wire::AccumulateSurfaceStream(wire::Surface::kResponses, text);
-  wire::SseParser parser;
-  wire::ResponsesAccumulator acc;
-  std::size_t at = 0;
-  auto feed = [&](std::string_view piece) {
-    parser.Feed(piece, [&](const wire::SseEventView& ev) { acc.AddEvent(ev); });
-  };
-  for (std::size_t cut : fuzz::Splits(text)) {
-    feed(text.substr(at, cut - at));
-    at = cut;
-  }
-  feed(text.substr(at));
-  parser.Finish();
-  acc.NoteComments(parser.comment_count());
-  if (!(acc.Finish() == whole)) std::abort();  // chunking changed the result
-  const Json body = ReadJsonOrDiscarded(text);
-  if (!body.is_discarded()) (void)wire::ReadResponsesBody(body);
-  return 0;
+  return fuzz::FuzzSurface(wire::Surface::kResponses, fuzz::Text(data, size));
 }

@@ -1,6 +1,7 @@
 #include "protocols/wire/surface.h"
 
 #include "base/format.h"
+#include "protocols/wire/messages.h"
 #include "protocols/wire/responses.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -91,6 +92,7 @@ Json ItemToJson(const OutputItem& item) {
       j["summary"] = item.summary;
       j["text"] = item.text;
       if (item.encrypted) j["encrypted_content"] = *item.encrypted;
+      if (item.signature) j["signature"] = *item.signature;
       break;
     case ItemKind::kFunctionCall:
       j["call_id"] = item.call_id;
@@ -105,6 +107,15 @@ Json ItemToJson(const OutputItem& item) {
   return j;
 }
 
+// Anthropic's `…/messages` and `…/messages/count_tokens` (the last segments,
+// last first), but not OpenAI Assistants' `…/threads/{id}/messages`.
+bool IsMessagesPath(const std::vector<std::string_view>& segments) {
+  if (segments.size() >= 2 && segments[0] == "count_tokens" && segments[1] == "messages")
+    return true;
+  return !segments.empty() && segments[0] == "messages" &&
+         !(segments.size() >= 3 && segments[2] == "threads");
+}
+
 }  // namespace
 
 std::string_view SurfaceName(Surface surface) {
@@ -113,6 +124,8 @@ std::string_view SurfaceName(Surface surface) {
       return "chat";
     case Surface::kResponses:
       return "responses";
+    case Surface::kMessages:
+      return "messages";
   }
   return "chat";
 }
@@ -124,7 +137,7 @@ std::optional<Surface> SurfaceFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<Surface> AllSurfaces() { return {Surface::kChat, Surface::kResponses}; }
+std::vector<Surface> AllSurfaces() { return {Surface::kChat, Surface::kResponses, Surface::kMessages}; }
 
 std::optional<Surface> SurfaceOfPath(std::string_view path) {
   path = path.substr(0, path.find('?'));
@@ -138,6 +151,7 @@ std::optional<Surface> SurfaceOfPath(std::string_view path) {
     path = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
   }
   if (!segments.empty() && segments[0] == "responses") return Surface::kResponses;
+  if (IsMessagesPath(segments)) return Surface::kMessages;
   if (segments.size() >= 2 && segments[1] == "responses" && !segments[0].empty())
     return Surface::kResponses;
   if (segments.size() >= 3 && segments[2] == "responses" && segments[0] == "cancel")
@@ -211,6 +225,8 @@ std::unique_ptr<SurfaceAccumulator> MakeAccumulator(Surface surface) {
   switch (surface) {
     case Surface::kResponses:
       return std::make_unique<ResponsesAccumulator>();
+    case Surface::kMessages:
+      return std::make_unique<MessagesAccumulator>();
     case Surface::kChat:
       break;
   }
@@ -230,6 +246,8 @@ CanonicalResult ReadSurfaceBody(Surface surface, const Json& body) {
   switch (surface) {
     case Surface::kResponses:
       return ReadResponsesBody(body);
+    case Surface::kMessages:
+      return ReadMessagesBody(body);
     case Surface::kChat:
       break;
   }

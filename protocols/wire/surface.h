@@ -27,9 +27,10 @@ namespace llmconform::wire {
 enum class Surface {
   kChat,       // OpenAI Chat Completions: unnamed `data:` chunks, `[DONE]`
   kResponses,  // OpenAI Responses API: named events, `data.type`, `sequence_number`
+  kMessages,   // Anthropic Messages API: named events, `data.type`, block `index`
 };
 
-// "chat" | "responses": the name in trace headers, journals and `--api`.
+// "chat" | "responses" | "messages": the name in trace headers, journals and `--api`.
 std::string_view SurfaceName(Surface surface);
 std::optional<Surface> SurfaceFromName(std::string_view name);
 // Every surface, in enum order.
@@ -38,7 +39,9 @@ std::vector<Surface> AllSurfaces();
 // The surface a request path belongs to, by its last segments (a query is
 // ignored): `…/chat/completions` is Chat; `…/responses` (create),
 // `…/responses/{id}` (retrieve), `…/responses/{id}/cancel`,
-// `…/responses/compact` and `…/responses/input_tokens` are the Responses API.
+// `…/responses/compact` and `…/responses/input_tokens` are the Responses API;
+// `…/messages` (create) and `…/messages/count_tokens` are Anthropic's
+// Messages API, but not `…/threads/{id}/messages` (OpenAI's Assistants).
 // nullopt for anything else.
 std::optional<Surface> SurfaceOfPath(std::string_view path);
 
@@ -73,6 +76,7 @@ struct OutputItem {
   std::string refusal;  // message: refusal text
   std::vector<std::string> summary;      // reasoning: the summary parts' text
   std::optional<std::string> encrypted;  // reasoning: encrypted content, opaque
+  std::optional<std::string> signature;  // reasoning: Anthropic's thinking signature, opaque
   std::string call_id;                   // function call: the id its result must cite
   std::string name;                      // function call: the function
   std::string arguments;                 // function call: JSON text as sent, not reparsed
