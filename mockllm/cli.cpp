@@ -179,7 +179,8 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   crlf                  CRLF line ends          bom     a UTF-8 BOM first
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
   error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200 (on
-                        /responses the Responses API's own `event: error`)
+                        /responses the Responses API's own `event: error`, on
+                        /messages Anthropic's `event: error`)
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.

@@ -292,7 +292,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
                                         result.skipped, result.skipped == 1 ? "entry" : "entries",
                                         options.paths == ImportPaths::kChat
                                             ? "a /chat/completions path"
-                                            : "a /chat/completions or /responses path")});
+                                            : "a /chat/completions, /responses or /messages path")});
   }
   const std::string stem = TraceStem(name);
   result.trace.id = !options.trace_id.empty() ? options.trace_id

@@ -235,8 +235,8 @@ TEST(ImportCassette, ErrorsAreLocated) {
                                             kCassette.find("- request:\n    body: '{\"input"))),
                     "only-embeddings.yaml");
   EXPECT_EQ(e.error().message,
-            "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions "
-            "or /responses path)");
+            "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions, "
+            "/responses or /messages path)");
 }
 
 constexpr std::string_view kResponsesCassette = R"(interactions:

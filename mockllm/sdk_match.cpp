@@ -1,5 +1,6 @@
 #include "mockllm/sdk_match.h"
 
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -47,6 +48,39 @@ Defaults ResponsesDefaults() {
   return defaults;
 }
 
+// The same for Anthropic's Messages API (its API reference; `max_tokens` is
+// required and has no default, so it is always compared).
+Defaults MessagesDefaults() {
+  static const std::pair<std::string_view, Json> defaults[] = {
+      {"stream", false},
+      {"temperature", 1},
+      {"service_tier", "auto"},
+      {"stop_sequences", Json::array()},
+      {"thinking", {{"type", "disabled"}}},
+      {"metadata", Json::object()},
+  };
+  return defaults;
+}
+
+Defaults DefaultsOf(std::optional<wire::Surface> surface) {
+  if (surface == wire::Surface::kResponses) return ResponsesDefaults();
+  if (surface == wire::Surface::kMessages) return MessagesDefaults();
+  return ChatDefaults();
+}
+
+// Whether `choice` is the tool_choice a request means when it sends none.
+bool DefaultToolChoice(const Json& choice, std::optional<wire::Surface> surface, bool tools) {
+  if (surface == wire::Surface::kMessages) {
+    // {"type":"auto"} (parallel use allowed) with tools; {"type":"none"} without.
+    Json plain = choice;
+    if (plain.is_object() && plain.value("disable_parallel_tool_use", true) == false)
+      plain.erase("disable_parallel_tool_use");
+    return plain == Json{{"type", "auto"}} || (!tools && plain == Json{{"type", "none"}});
+  }
+  return choice == (tools ? Json("auto") : Json("none")) ||
+         (surface == wire::Surface::kResponses && choice == Json("auto"));
+}
+
 bool UsageOnly(const Json& options) {
   if (!options.is_object()) return false;
   for (auto it = options.begin(); it != options.end(); ++it) {
@@ -59,7 +93,7 @@ bool UsageOnly(const Json& options) {
 
 Json SdkNormalize(Json body, std::string_view path) {
   if (!body.is_object()) return body;
-  const bool responses = wire::SurfaceOfPath(path) == wire::Surface::kResponses;
+  const auto surface = wire::SurfaceOfPath(path);
   for (auto it = body.begin(); it != body.end();) {
     if (it->is_null()) {
       it = body.erase(it);
@@ -67,7 +101,7 @@ Json SdkNormalize(Json body, std::string_view path) {
       ++it;
     }
   }
-  for (const auto& [key, value] : responses ? ResponsesDefaults() : ChatDefaults()) {
+  for (const auto& [key, value] : DefaultsOf(surface)) {
     // 1 equals 1.0: nlohmann compares numbers as values.
     if (auto it = body.find(std::string(key)); it != body.end() && *it == value) body.erase(it);
   }
@@ -76,11 +110,11 @@ Json SdkNormalize(Json body, std::string_view path) {
   }
   const bool tools = body.contains("tools");
   if (auto it = body.find("tool_choice");
-      it != body.end() &&
-      (*it == (tools ? Json("auto") : Json("none")) || (responses && *it == Json("auto")))) {
+      it != body.end() && DefaultToolChoice(*it, surface, tools)) {
     body.erase(it);
   }
-  if (auto it = body.find("stream_options"); it != body.end() && !responses && UsageOnly(*it))
+  const bool chat = surface != wire::Surface::kResponses && surface != wire::Surface::kMessages;
+  if (auto it = body.find("stream_options"); it != body.end() && chat && UsageOnly(*it))
     body.erase(it);
   return body;
 }
@@ -95,7 +129,11 @@ std::string_view SdkDefaultsHelp() {
   Responses API (a path ending in /responses): stream:false, store:true,
   background:false, temperature:1, top_p:1, top_logprobs:0, service_tier:"auto",
   truncation:"disabled", parallel_tool_calls:true, text:{"format":{"type":"text"}},
-  include:[], tool_choice:"auto" ("none" without tools))";
+  include:[], tool_choice:"auto" ("none" without tools);
+  Anthropic Messages (a path ending in /messages): stream:false, temperature:1,
+  service_tier:"auto", stop_sequences:[], thinking:{"type":"disabled"},
+  metadata:{}, tool_choice:{"type":"auto"} (disable_parallel_tool_use:false
+  too; {"type":"none"} without tools); max_tokens is required and compared)";
 }
 
 }  // namespace llmconform::mockllm

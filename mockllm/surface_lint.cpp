@@ -8,7 +8,11 @@ namespace llmconform::mockllm {
 std::vector<SurfaceWarning> SurfaceWarnings(const Exchange& x) {
   std::vector<SurfaceWarning> out;
   const auto surface = wire::SurfaceOfPath(x.request.path);
-  if (surface != wire::Surface::kResponses || x.response.status >= 400) return out;
+  const bool rules =
+      surface == wire::Surface::kResponses ||
+      (surface == wire::Surface::kMessages &&
+       !x.request.path.substr(0, x.request.path.find('?')).ends_with("/count_tokens"));
+  if (!rules || x.response.status >= 400) return out;
   wire::CanonicalResult result;
   // The chunk each event ends in: events are numbered from 1 as dispatched.
   std::vector<std::size_t> chunk_of_event;

@@ -1,6 +1,7 @@
 // The contract rules of an exchange's API surface (protocols/wire/surface.h),
-// for `mockllm lint`: a Responses API exchange's stream or body is read as a
-// client reads it, and every RESP-* rule of specs/wire/rules.json it breaks
+// for `mockllm lint`: a Responses API or Anthropic Messages exchange's stream
+// or body (a model call: not `…/messages/count_tokens`) is read as a client
+// reads it, and every RESP-* or MSG-* rule of specs/wire/rules.json it breaks
 // is a warning placed at the JSON pointer of the trace line that holds the
 // break (`/response/chunks/N` for the chunk its event ends in,
 // `/response/body/...` for a body). Warnings never fail lint: a recording is
