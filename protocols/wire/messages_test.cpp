@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/test_paths.h"
+#include "protocols/wire/oracle_ops.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -433,6 +434,34 @@ TEST(MessagesRules, CatalogueHoldsExactlyTheRulesTheCodeReports) {
     }
   }
   EXPECT_EQ(catalogued, std::set<std::string>(kMessagesRuleIds.begin(), kMessagesRuleIds.end()));
+}
+
+// `llmconform ref messages.accumulate` reads its schema's examples.
+TEST(MessagesOracle, TheOpReadsItsSchemaExamples) {
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
+                   "/specs/oracle/messages.accumulate.json");
+  const Json schema = Json::parse(in);
+  const auto ops = OracleOps();
+  const auto op = std::find_if(ops.begin(), ops.end(),
+                               [](const OracleOp& o) { return o.name == "messages.accumulate"; });
+  ASSERT_NE(op, ops.end());
+  std::vector<Json> out;
+  for (const Json& example : schema["examples"]) {
+    auto r = op->run(example);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ((*r)["surface"], "messages");
+    out.push_back(*r);
+  }
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0]["findings"], Json::array());
+  EXPECT_EQ(out[0]["items"][0]["signature"], "EqQB");
+  EXPECT_EQ(out[0]["items"][1]["arguments"], "{\"a\":1}");
+  EXPECT_EQ(out[0]["status"], "tool_use");
+  EXPECT_EQ(out[0]["usage"], (Json{{"input_tokens", 3}, {"output_tokens", 9}}));
+  EXPECT_EQ(out[1]["findings"][0]["rule"], "MSG-ONE-STOP");
+  EXPECT_EQ(out[2]["text"], "Hi");
+  EXPECT_EQ(out[3]["error"]["type"], "overloaded_error");
+  EXPECT_FALSE(op->run(Json{{"nothing", 1}}));
 }
 
 }  // namespace

@@ -49,18 +49,26 @@ std::expected<Json, Error> AccumulateOp(const Json& in) {
   return out;
 }
 
-// {"stream"} (a raw SSE body) or {"body"} (a parsed response body) -> the
-// canonical result (surface.h ToJson).
-std::expected<Json, Error> ResponsesAccumulateOp(const Json& in) {
+// {"stream"} (a raw SSE body) or {"body"} (a parsed response body) of
+// `surface` -> the canonical result (surface.h ToJson).
+std::expected<Json, Error> SurfaceAccumulateOp(Surface surface, const Json& in) {
   if (in.is_object() && in.contains("body") && !in.contains("stream")) {
-    return ToJson(ReadSurfaceBody(Surface::kResponses, in["body"]));
+    return ToJson(ReadSurfaceBody(surface, in["body"]));
   }
   auto stream = RequireString(in, "stream");
   if (!stream) {
     return std::unexpected(
         Error{Format("{} (or give \"body\": a response body)", stream.error().message)});
   }
-  return ToJson(AccumulateSurfaceStream(Surface::kResponses, *stream));
+  return ToJson(AccumulateSurfaceStream(surface, *stream));
+}
+
+std::expected<Json, Error> ResponsesAccumulateOp(const Json& in) {
+  return SurfaceAccumulateOp(Surface::kResponses, in);
+}
+
+std::expected<Json, Error> MessagesAccumulateOp(const Json& in) {
+  return SurfaceAccumulateOp(Surface::kMessages, in);
 }
 
 // {"stream"} or {"body", "status"?} -> {"deviations": [{"id","where","message"}]}.
@@ -102,6 +110,11 @@ std::vector<OracleOp> OracleOps() {
        "{\"body\"} -> {\"items\",\"text\",\"reasoning\",\"status\",\"usage\","
        "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
        ResponsesAccumulateOp},
+      {"messages.accumulate",
+       "accumulate an Anthropic Messages SSE body or read a message body: {\"stream\"} | "
+       "{\"body\"} -> {\"items\",\"text\",\"reasoning\",\"status\",\"usage\","
+       "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
+       MessagesAccumulateOp},
       {"wire.dialect",
        "deviations from OpenAI's wire format (specs/wire/dialects.json): {\"stream\"} | "
        "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",

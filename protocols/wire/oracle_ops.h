@@ -4,6 +4,8 @@
 //   responses.accumulate {"stream"} | {"body"} → the canonical result of
 //     protocols/wire/surface.h (items, text, reasoning, status, usage, error,
 //     findings located by event number and JSON pointer)
+//   messages.accumulate {"stream"} | {"body"} → the same for Anthropic's
+//     Messages API
 #pragma once
 
 #include <vector>
