@@ -6,8 +6,10 @@
 #include "base/utf8.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
+#include "harness/check/messages_generator.h"
 #include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/messages.h"
 #include "protocols/wire/responses.h"
 
 namespace llmconform::harness::check {
@@ -299,6 +301,10 @@ std::vector<OpRecord> WireOps() {
       {"responses.accumulate",
        ResponsesAccumulateInput(),
        {wire::kResponsesRuleIds.begin(), wire::kResponsesRuleIds.end()},
+       {}},
+      {"messages.accumulate",
+       MessagesAccumulateInput(),
+       {wire::kMessagesRuleIds.begin(), wire::kMessagesRuleIds.end()},
        {}},
       {"wire.dialect", WireDialect(), std::move(dialect_ids),
        [](const Json&, const Json& output, std::set<std::string>& rules) {
