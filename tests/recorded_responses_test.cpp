@@ -4,72 +4,29 @@
 // event says (also when re-split at random), every body reads, and
 // `mockllm::Server` replays each exchange byte for byte.
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
-#include "base/test_paths.h"
-#include "mockllm/import.h"
 #include "mockllm/lint.h"
-#include "mockllm/server.h"
-#include "mockllm/trace_files.h"
 #include "protocols/wire/responses.h"
+#include "tests/recorded_support.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
+using llmconform::recorded::Joined;
 using wire::Json;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
-const fs::path kCorpus = kRoot / "fixtures/recorded/openai-responses";
+const std::filesystem::path kCorpus =
+    llmconform::recorded::Root() / "fixtures/recorded/openai-responses";
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<mockllm::Trace> Corpus() {
-  std::vector<mockllm::Trace> out;
-  auto files = mockllm::TraceFiles({kCorpus.string()});
-  EXPECT_TRUE(files) << files.error().message;
-  if (!files) return out;
-  for (const auto& f : *files) {
-    auto t = mockllm::LoadTraceFile(f);
-    EXPECT_TRUE(t) << t.error().message;
-    if (t) out.push_back(std::move(*t));
-  }
-  return out;
-}
-
-std::string Joined(const mockllm::Exchange& x) {
-  std::string body;
-  for (const auto& c : x.response.chunks) body += c.raw;
-  return body;
-}
-
-struct Stream {
-  std::string where;
-  std::string body;
-};
-
-std::vector<Stream> Streams() {
-  std::vector<Stream> out;
-  for (const auto& t : Corpus()) {
-    for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
-      if (t.exchanges[i].response.streamed)
-        out.push_back({t.id + " exchange " + std::to_string(i + 1), Joined(t.exchanges[i])});
-    }
-  }
-  return out;
+std::vector<mockllm::Trace> Corpus() { return llmconform::recorded::Corpus(kCorpus); }
+std::vector<llmconform::recorded::Stream> Streams() {
+  return llmconform::recorded::Streams(kCorpus);
 }
 
 // The terminal event's response, found without the accumulator: the data of
@@ -160,27 +117,18 @@ RC_GTEST_PROP(RecordedResponses, AnySplitOfAStreamAccumulatesTheSame, ()) {
   static const auto streams = Streams();
   RC_PRE(!streams.empty());
   const auto& s = *rc::gen::elementOf(streams);
-  const auto whole = wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body);
-  wire::SseParser parser;
-  wire::ResponsesAccumulator acc;
-  std::size_t pos = 0;
-  while (pos < s.body.size()) {
-    const auto n =
-        *rc::gen::inRange<std::size_t>(1, std::min<std::size_t>(s.body.size() - pos, 97) + 1);
-    parser.Feed(std::string_view(s.body).substr(pos, n),
-                [&](const wire::SseEventView& ev) { acc.AddEvent(ev); });
-    pos += n;
-  }
-  parser.Finish();
-  acc.NoteComments(parser.comment_count());
-  RC_ASSERT(acc.Finish() == whole);
+  const auto sizes =
+      *rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(1, 98));
+  RC_ASSERT(llmconform::recorded::AccumulateInReads(wire::Surface::kResponses, s.body, sizes) ==
+            wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body));
 }
 
 // Lint passes every trace (contract breaks of recorded traffic are warnings).
 TEST(RecordedResponses, PassesLint) {
-  for (const auto& e : fs::directory_iterator(kCorpus)) {
+  for (const auto& e : std::filesystem::directory_iterator(kCorpus)) {
     if (!e.path().string().ends_with(".trace.jsonl")) continue;
-    const auto report = mockllm::LintTraceReport(Slurp(e.path()), e.path().string());
+    const auto report =
+        mockllm::LintTraceReport(llmconform::recorded::Slurp(e.path()), e.path().string());
     EXPECT_TRUE(report.problems.empty()) << report.problems[0];
   }
 }
@@ -188,46 +136,15 @@ TEST(RecordedResponses, PassesLint) {
 // Each source cassette kept under tests/import/responses/ imports (default
 // options) to its committed trace, byte for byte.
 TEST(RecordedResponses, IsWhatImportMakesOfTheSourceCassettes) {
-  std::size_t sources = 0;
-  for (const auto& e : fs::directory_iterator(kRoot / "tests/import/responses")) {
-    if (e.path().extension() != ".yaml") continue;
-    ++sources;
-    const std::string name = e.path().filename().string();
-    auto r = mockllm::ParseRecording(Slurp(e.path()), name);
-    ASSERT_TRUE(r) << r.error().message;
-    const fs::path committed = kCorpus / (mockllm::TraceStem(name) + ".trace.jsonl");
-    EXPECT_EQ(mockllm::WriteTrace(r->trace), Slurp(committed)) << committed;
-  }
-  EXPECT_GE(sources, 3u);
+  EXPECT_GE(llmconform::recorded::ExpectReimports(
+                llmconform::recorded::Root() / "tests/import/responses", kCorpus),
+            3u);
 }
 
 // mockllm replays every exchange, pinned, byte for byte: a stream as its
 // chunks joined, a body as recorded, with the recorded status.
 TEST(RecordedResponses, ReplaysByteForByte) {
-  auto traces = Corpus();
-  auto server = mockllm::Server::Start(traces, {});
-  ASSERT_TRUE(server) << server.error().message;
-  httplib::Client client("127.0.0.1", (*server)->port());
-  client.set_read_timeout(30, 0);
-  std::size_t replayed = 0;
-  for (const auto& t : traces) {
-    const httplib::Headers session{{"X-Mockllm-Session", "replay-" + t.id}};
-    for (const auto& x : t.exchanges) {
-      const std::string path = "/t/" + mockllm::UrlEncode(t.id) + x.request.path;
-      const std::string body = x.request.body ? Json(*x.request.body).dump() : "";
-      auto r = client.Post(path, session, body, "application/json");
-      ASSERT_TRUE(r) << t.id;
-      EXPECT_EQ(r->status, x.response.status) << t.id << " " << r->body.substr(0, 300);
-      if (x.response.streamed) {
-        EXPECT_EQ(r->body, Joined(x)) << t.id;
-      } else {
-        EXPECT_EQ(Json::parse(r->body, nullptr, false), Json(*x.response.body)) << t.id;
-      }
-      ++replayed;
-    }
-  }
-  EXPECT_GE(replayed, 20u);
-  (*server)->Stop();
+  EXPECT_GE(llmconform::recorded::ExpectReplaysByteForByte(Corpus()), 20u);
 }
 
 }  // namespace

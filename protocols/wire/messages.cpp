@@ -2,6 +2,7 @@
 #include "protocols/wire/messages.h"
 
 #include "base/format.h"
+#include "base/utf8.h"
 
 namespace llmconform::wire {
 
@@ -71,7 +72,7 @@ CanonicalResult ReadMessagesBody(const Json& body) {
   if (!out.status || !IsMessagesStopReason(*out.status))
     log.Report("MSG-STOP-REASON", 0, "/stop_reason",
                Format("stop_reason {} is not one of the documented values",
-                      reason == body.end() ? "missing" : reason->dump().substr(0, 60)));
+                      reason == body.end() ? "missing" : CapText(reason->dump(), 60)));
   auto usage = body.find("usage");
   if (usage != body.end() && usage->is_object()) {
     out.usage = *usage;

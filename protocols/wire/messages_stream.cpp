@@ -1,6 +1,7 @@
 // The Messages API's stream accumulator (messages.h).
 #include "base/format.h"
 #include "base/json_read.h"
+#include "base/utf8.h"
 #include "protocols/wire/messages.h"
 
 namespace llmconform::wire {
@@ -233,7 +234,7 @@ void MessagesAccumulator::OnMessageDelta(const Json& data) {
         !IsMessagesStopReason(reason->get_ref<const std::string&>()))
       Report("MSG-STOP-REASON", "/delta/stop_reason",
              Format("stop_reason {} is not one of the documented values",
-                    reason == delta->end() ? "missing" : reason->dump().substr(0, 60)));
+                    reason == delta->end() ? "missing" : CapText(reason->dump(), 60)));
   }
   auto u = data.find("usage");
   if (u == data.end() || !u->is_object()) {
@@ -261,7 +262,7 @@ void MessagesAccumulator::OnError(const Json& data) {
   auto body = ErrorBodyFromJson(data);
   if (!body || body->message.empty())
     Report("MSG-EVENT-JSON", "/error", "an error event without error.message");
-  if (!body) body = ErrorBody{data.dump().substr(0, 200), "", nullptr, nullptr};
+  if (!body) body = ErrorBody{CapText(data.dump(), 200), "", nullptr, nullptr};
   out_.error = std::move(body);
 }
 

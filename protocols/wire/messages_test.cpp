@@ -257,6 +257,16 @@ TEST(MessagesStream, EachBrokenRuleIsLocated) {
   EXPECT_EQ(seen, std::set<std::string>(kMessagesRuleIds.begin(), kMessagesRuleIds.end()));
 }
 
+// A quoted piece of data that is not JSON is cut between code points, so the
+// result stays valid UTF-8 (ToJson(...).dump() would throw otherwise).
+TEST(MessagesStream, QuotedDataIsCutBetweenCodePoints) {
+  const std::string data = std::string(79, 'x') + "\xC3\xA9 not json";
+  const auto r = Accumulate(Stream().Start().Raw("data: " + data + "\n\n").End().str());
+  ASSERT_EQ(Rules(r), std::vector<std::string>{"MSG-EVENT-JSON"});
+  EXPECT_NO_THROW((void)ToJson(r).dump());
+  EXPECT_EQ(r.findings[0].message.find("\xC3"), std::string::npos);
+}
+
 TEST(MessagesStream, RepeatedBreaksAreOneFindingWithACount) {
   Stream s;
   s.Start();

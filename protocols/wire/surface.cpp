@@ -137,7 +137,9 @@ std::optional<Surface> SurfaceFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<Surface> AllSurfaces() { return {Surface::kChat, Surface::kResponses, Surface::kMessages}; }
+std::vector<Surface> AllSurfaces() {
+  return {Surface::kChat, Surface::kResponses, Surface::kMessages};
+}
 
 std::optional<Surface> SurfaceOfPath(std::string_view path) {
   path = path.substr(0, path.find('?'));

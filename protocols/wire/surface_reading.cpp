@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "base/json_read.h"
+#include "base/utf8.h"
 
 namespace llmconform::wire {
 namespace {
@@ -57,7 +58,7 @@ std::optional<NamedEvent> ReadNamedEvent(const SseEventView& event, std::string_
   if (out.data.is_discarded() || !out.data.is_object()) {
     log.Report(json_rule, number, "",
                out.data.is_discarded()
-                   ? Format("data is not JSON: {}", event.data.substr(0, 80))
+                   ? Format("data is not JSON: {}", CapText(event.data, 80))
                    : Format("data is {}, not an object", JsonTypeNameWithArticle(out.data)));
     return std::nullopt;
   }
