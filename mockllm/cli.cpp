@@ -464,9 +464,9 @@ value with a control character. A response's framing headers (Content-Length,
 Transfer-Encoding, Connection, ...) are warned about ("…: warning: a framing
 header, not replayed"), not counted. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
-a file that cannot be read. A Responses API exchange is also read as a client
-reads it: each contract rule it breaks (RESP-* of specs/wire/rules.json) is a
-line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
+a file that cannot be read. A Responses API or Anthropic Messages exchange (a
+model call: not count_tokens) is also read as a client reads it: each contract
+rule it breaks (RESP-* and MSG-* of specs/wire/rules.json) is a line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
 alone (a recording is evidence, not a fixture to correct).)");
 }
 

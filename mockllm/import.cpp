@@ -810,6 +810,7 @@ std::string ProviderOfUrl(std::string_view url) {
   const std::string h = Lower(std::string(host));
   static constexpr std::pair<std::string_view, std::string_view> kHosts[] = {
       {"api.openai.com", "openai"},
+      {"api.anthropic.com", "anthropic"},
       {".openai.azure.com", "azure"},
       {".azure.com", "azure"},
       {"api.deepseek.com", "deepseek"},

@@ -52,6 +52,8 @@ TEST(MessagesImport, KeepsExchangesNamesTheSurfaceAndRedactsTheKey) {
   EXPECT_EQ(r->trace.exchanges[0].request.path, "/v1/messages");
   EXPECT_EQ(r->trace.exchanges[1].request.path, "/v1/messages/count_tokens");
   EXPECT_EQ(r->trace.header["surface"], "messages");
+  EXPECT_EQ(r->trace.header["provider"], "anthropic");  // from the host
+  EXPECT_EQ(r->trace.id, "anthropic/msg");
   const auto& headers = r->trace.exchanges[0].request.headers;
   EXPECT_EQ(headers["anthropic-version"], "2023-06-01");
   EXPECT_EQ(headers["x-api-key"].get<std::string>().find("sk-ant"), std::string::npos);
