@@ -192,7 +192,7 @@ rc::Gen<Json> MessagesAccumulateInput() {
             return Json{{"body", Json::array()}};
         }
       },
-      gen::resize(3, gen::container<std::vector<Block>>(block)), gen::inRange(0, 4));
+      gen::resize(3, gen::container<std::vector<Block>>(block)), gen::element(0, 1, 2, 3));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 
