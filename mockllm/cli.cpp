@@ -181,7 +181,8 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   crlf                  CRLF line ends          bom     a UTF-8 BOM first
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
   error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200 (on
-                        /responses the Responses API's own `event: error`)
+                        /responses the Responses API's own `event: error`, on
+                        /messages Anthropic's `event: error`)
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.
@@ -479,10 +480,10 @@ value with a control character. A response's framing headers (Content-Length,
 Transfer-Encoding, Connection, ...) are warned about ("…: warning: a framing
 header, not replayed"), not counted. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
-a file that cannot be read. A Responses API or Gemini exchange is also read as a
-client reads it: each contract rule it breaks (RESP-*, GEM-* of
-specs/wire/rules.json) is a
-line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
+a file that cannot be read. A Responses API, Gemini or Anthropic Messages
+exchange (a model call: not count_tokens) is also read as a client reads it:
+each contract rule it breaks (RESP-*, GEM-* and MSG-* of
+specs/wire/rules.json) is a line "FILE:LINE:COL: POINTER: warning: RULE: …", which leaves the exit code
 alone (a recording is evidence, not a fixture to correct).)");
 }
 

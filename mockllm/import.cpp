@@ -294,8 +294,8 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
                                         result.skipped, result.skipped == 1 ? "entry" : "entries",
                                         options.paths == ImportPaths::kChat
                                             ? "a /chat/completions path"
-                                            : "a /chat/completions, /responses or Gemini "
-                                              "/models/{model}:generateContent path")});
+                                            : "a /chat/completions, /responses, /messages or "
+                                              "Gemini /models/{model}:generateContent path")});
   }
   const std::string stem = TraceStem(name);
   result.trace.id = !options.trace_id.empty() ? options.trace_id
@@ -813,6 +813,7 @@ std::string ProviderOfUrl(std::string_view url) {
   const std::string h = Lower(std::string(host));
   static constexpr std::pair<std::string_view, std::string_view> kHosts[] = {
       {"api.openai.com", "openai"},
+      {"api.anthropic.com", "anthropic"},
       {".openai.azure.com", "azure"},
       {".azure.com", "azure"},
       {"api.deepseek.com", "deepseek"},

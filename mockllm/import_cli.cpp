@@ -28,16 +28,17 @@ void AddImport(CLI::App& cmd, ImportArgs& a) {
                  "Header field provider (default: from the request host, e.g. api.groq.com: groq)");
   auto* only_chat = cmd.add_flag(
       "--only-chat", a.only_chat,
-      "Import only Chat Completions exchanges (by default those of the Responses API and of "
-      "Gemini are kept too), skipping and counting the rest");
+      "Import only Chat Completions exchanges (by default those of the Responses API, "
+      "Gemini and Anthropic's Messages API are kept too), skipping and counting the rest");
   cmd.add_flag("--all-paths", a.all_paths,
                "Keep every exchange, whatever its path (by default only Chat Completions, "
-               "Responses API and Gemini exchanges are kept)")
+               "Responses API, Gemini and Messages API exchanges are kept)")
       ->excludes(only_chat);
   cmd.footer(R"(
 One trace per FILE, named after it (test_x[a].yaml: test_x-a-.trace.jsonl), with
 header fields origin "imported", source (the file name), source_format (vcr or
-har), surface (chat, responses or gemini, when every exchange kept is of that API),
+har), surface (chat, responses, gemini or messages, when every exchange kept is
+of that API),
 provider, model, skipped (entries left out) and, when a response is a stream,
 chunking "events": the recording does not say how the bytes arrived, so
 each SSE event is one chunk. Bodies stored with content-encoding gzip, deflate

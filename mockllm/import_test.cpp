@@ -234,10 +234,9 @@ TEST(ImportCassette, ErrorsAreLocated) {
   e = ParseCassette("interactions:\n" + std::string(kCassette.substr(
                                             kCassette.find("- request:\n    body: '{\"input"))),
                     "only-embeddings.yaml");
-  EXPECT_EQ(
-      e.error().message,
-      "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions, "
-      "/responses or Gemini /models/{model}:generateContent path)");
+  EXPECT_EQ(e.error().message,
+            "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions, "
+            "/responses, /messages or Gemini /models/{model}:generateContent path)");
 }
 
 constexpr std::string_view kResponsesCassette = R"(interactions:

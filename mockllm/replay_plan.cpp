@@ -128,8 +128,13 @@ std::string ReplaceEventData(std::string_view block, const std::string& data,
 
 // The injected error event in the shape of `surface`: Chat Completions'
 // `data: {"error":{…}}`, the Responses API's named `error` event with the
-// error's fields flat, `type: "error"` and the next `sequence_number`.
+// error's fields flat, `type: "error"` and the next `sequence_number`;
+// Anthropic Messages' named `error` event, `{"type":"error","error":{…}}`.
 std::string ErrorEvent(const Fault& f, llmconform::wire::Surface surface, std::int64_t events) {
+  if (surface == llmconform::wire::Surface::kMessages) {
+    const OJson data = {{"type", "error"}, {"error", f.error_event_error}};
+    return llmconform::wire::WriteSseEvent({.event = "error", .data = data.dump(), .id = ""});
+  }
   if (surface != llmconform::wire::Surface::kResponses)
     return llmconform::wire::WriteSseData(OJson{{"error", f.error_event_error}}.dump());
   OJson data = {{"type", "error"}};

@@ -1,5 +1,6 @@
 #include "mockllm/sdk_match.h"
 
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -72,6 +73,39 @@ void GeminiNormalize(Json& body) {
   }
 }
 
+// The same for Anthropic's Messages API (its API reference; `max_tokens` is
+// required and has no default, so it is always compared).
+Defaults MessagesDefaults() {
+  static const std::pair<std::string_view, Json> defaults[] = {
+      {"stream", false},
+      {"temperature", 1},
+      {"service_tier", "auto"},
+      {"stop_sequences", Json::array()},
+      {"thinking", {{"type", "disabled"}}},
+      {"metadata", Json::object()},
+  };
+  return defaults;
+}
+
+Defaults DefaultsOf(std::optional<wire::Surface> surface) {
+  if (surface == wire::Surface::kResponses) return ResponsesDefaults();
+  if (surface == wire::Surface::kMessages) return MessagesDefaults();
+  return ChatDefaults();
+}
+
+// Whether `choice` is the tool_choice a request means when it sends none.
+bool DefaultToolChoice(const Json& choice, std::optional<wire::Surface> surface, bool tools) {
+  if (surface == wire::Surface::kMessages) {
+    // {"type":"auto"} (parallel use allowed) with tools; {"type":"none"} without.
+    Json plain = choice;
+    if (plain.is_object() && plain.value("disable_parallel_tool_use", true) == false)
+      plain.erase("disable_parallel_tool_use");
+    return plain == Json{{"type", "auto"}} || (!tools && plain == Json{{"type", "none"}});
+  }
+  return choice == (tools ? Json("auto") : Json("none")) ||
+         (surface == wire::Surface::kResponses && choice == Json("auto"));
+}
+
 bool UsageOnly(const Json& options) {
   if (!options.is_object()) return false;
   for (auto it = options.begin(); it != options.end(); ++it) {
@@ -85,7 +119,6 @@ bool UsageOnly(const Json& options) {
 Json SdkNormalize(Json body, std::string_view path) {
   if (!body.is_object()) return body;
   const auto surface = wire::SurfaceOfPath(path);
-  const bool responses = surface == wire::Surface::kResponses;
   for (auto it = body.begin(); it != body.end();) {
     if (it->is_null()) {
       it = body.erase(it);
@@ -100,17 +133,17 @@ Json SdkNormalize(Json body, std::string_view path) {
     GeminiNormalize(body);
     return body;
   }
-  for (const auto& [key, value] : responses ? ResponsesDefaults() : ChatDefaults()) {
+  for (const auto& [key, value] : DefaultsOf(surface)) {
     // 1 equals 1.0: nlohmann compares numbers as values.
     if (auto it = body.find(std::string(key)); it != body.end() && *it == value) body.erase(it);
   }
   const bool tools = body.contains("tools");
   if (auto it = body.find("tool_choice");
-      it != body.end() &&
-      (*it == (tools ? Json("auto") : Json("none")) || (responses && *it == Json("auto")))) {
+      it != body.end() && DefaultToolChoice(*it, surface, tools)) {
     body.erase(it);
   }
-  if (auto it = body.find("stream_options"); it != body.end() && !responses && UsageOnly(*it))
+  const bool chat = surface != wire::Surface::kResponses && surface != wire::Surface::kMessages;
+  if (auto it = body.find("stream_options"); it != body.end() && chat && UsageOnly(*it))
     body.erase(it);
   return body;
 }
@@ -130,7 +163,11 @@ std::string_view SdkDefaultsHelp() {
   @google/genai and google-genai SDKs): generationConfig.candidateCount:1,
   generationConfig.responseMimeType:"text/plain", null fields of
   generationConfig and then generationConfig:{}, toolConfig:
-  {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{})";
+  {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{};
+  Anthropic Messages (a path ending in /messages): stream:false, temperature:1,
+  service_tier:"auto", stop_sequences:[], thinking:{"type":"disabled"},
+  metadata:{}, tool_choice:{"type":"auto"} (disable_parallel_tool_use:false
+  too; {"type":"none"} without tools); max_tokens is required and compared)";
 }
 
 }  // namespace llmconform::mockllm

@@ -6,7 +6,7 @@
 // client matches the requests of another. Applied to both sides: the
 // recorded body and the incoming one. The defaults are those of the request
 // path's API surface (protocols/wire/surface.h): Chat Completions unless the
-// path is the Responses API's.
+// path is the Responses API's or Anthropic Messages'.
 //
 // Top-level fields removed (docs/mockllm.md, "Matching"), on every surface:
 //   any field whose value is null; tools: [] (an empty list).
@@ -21,6 +21,11 @@
 //   top_logprobs: 0; service_tier: "auto"; truncation: "disabled";
 //   parallel_tool_calls: true; text: {"format":{"type":"text"}}; include: [];
 //   tool_choice: "auto" (with or without tools), "none" when there are no tools.
+// Anthropic Messages (`POST /v1/messages`):
+//   stream: false; temperature: 1; service_tier: "auto"; stop_sequences: [];
+//   thinking: {"type":"disabled"}; metadata: {}; tool_choice: {"type":"auto"}
+//   (also with disable_parallel_tool_use: false), {"type":"none"} without
+//   tools. max_tokens is required (the SDKs never default it): always compared.
 #pragma once
 
 #include <nlohmann/json.hpp>

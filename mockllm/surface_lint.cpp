@@ -10,10 +10,14 @@ std::vector<SurfaceWarning> SurfaceWarnings(const Exchange& x) {
   std::vector<SurfaceWarning> out;
   const auto surface = wire::SurfaceOfPath(x.request.path);
   // Chat Completions exchanges have their own lint (the WIRE-* rules); a
-  // Responses API error is no response. A Gemini error body is read: its
-  // status must fit its code (GEM-ERROR-STATUS).
+  // Responses API or Messages API error is no response, nor is a Messages
+  // count_tokens answer. A Gemini error body is read: its status must fit
+  // its code (GEM-ERROR-STATUS).
   if (!surface || *surface == wire::Surface::kChat) return out;
-  if (*surface == wire::Surface::kResponses && x.response.status >= 400) return out;
+  if (*surface == wire::Surface::kMessages &&
+      x.request.path.substr(0, x.request.path.find('?')).ends_with("/count_tokens"))
+    return out;
+  if (*surface != wire::Surface::kGemini && x.response.status >= 400) return out;
   wire::CanonicalResult result;
   // The chunk each event ends in: events are numbered from 1 as dispatched.
   std::vector<std::size_t> chunk_of_event;

@@ -1,7 +1,9 @@
 // The contract rules of an exchange's API surface (protocols/wire/surface.h),
-// for `mockllm lint`: a Responses API or Gemini exchange's stream or body is
-// read as a client reads it (a Gemini error body too), and every RESP-* or
-// GEM-* rule of specs/wire/rules.json it breaks
+// for `mockllm lint`: a Responses API, Gemini or Anthropic Messages
+// exchange's stream or body (a Messages model call: not
+// `…/messages/count_tokens`) is read as a client reads it (a Gemini error
+// body too), and every RESP-*, GEM-* or MSG-* rule of specs/wire/rules.json
+// it breaks
 // is a warning placed at the JSON pointer of the trace line that holds the
 // break (`/response/chunks/N` for the chunk its event ends in,
 // `/response/body/...` for a body). Warnings never fail lint: a recording is

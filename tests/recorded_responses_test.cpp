@@ -7,8 +7,6 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -18,14 +16,13 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
 namespace recorded = llmconform::recorded;
 using wire::Json;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
-const fs::path kCorpus = kRoot / "fixtures/recorded/openai-responses";
+const std::filesystem::path kCorpus =
+    llmconform::recorded::Root() / "fixtures/recorded/openai-responses";
 
 using recorded::Joined;
 using recorded::Stream;
@@ -121,20 +118,10 @@ RC_GTEST_PROP(RecordedResponses, AnySplitOfAStreamAccumulatesTheSame, ()) {
   static const auto streams = Streams();
   RC_PRE(!streams.empty());
   const auto& s = *rc::gen::elementOf(streams);
-  const auto whole = wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body);
-  wire::SseParser parser;
-  wire::ResponsesAccumulator acc;
-  std::size_t pos = 0;
-  while (pos < s.body.size()) {
-    const auto n =
-        *rc::gen::inRange<std::size_t>(1, std::min<std::size_t>(s.body.size() - pos, 97) + 1);
-    parser.Feed(std::string_view(s.body).substr(pos, n),
-                [&](const wire::SseEventView& ev) { acc.AddEvent(ev); });
-    pos += n;
-  }
-  parser.Finish();
-  acc.NoteComments(parser.comment_count());
-  RC_ASSERT(acc.Finish() == whole);
+  const auto sizes =
+      *rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(1, 98));
+  RC_ASSERT(llmconform::recorded::AccumulateInReads(wire::Surface::kResponses, s.body, sizes) ==
+            wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body));
 }
 
 // Lint passes every trace (contract breaks of recorded traffic are warnings).
@@ -143,7 +130,7 @@ TEST(RecordedResponses, PassesLint) { recorded::ExpectLintClean(kCorpus); }
 // Each source cassette kept under tests/import/responses/ imports (default
 // options) to its committed trace, byte for byte.
 TEST(RecordedResponses, IsWhatImportMakesOfTheSourceCassettes) {
-  recorded::ExpectImportMakesTheTraces(kRoot / "tests/import/responses", kCorpus);
+  recorded::ExpectImportMakesTheTraces(recorded::Root() / "tests/import/responses", kCorpus);
 }
 
 // mockllm replays every exchange, pinned, byte for byte: a stream as its

@@ -15,13 +15,20 @@
 #include <string>
 #include <vector>
 
+#include "base/test_paths.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
 #include "mockllm/server.h"
 #include "mockllm/trace.h"
 #include "mockllm/trace_files.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::recorded {
+
+inline const std::filesystem::path& Root() {
+  static const std::filesystem::path root = ::llmconform::test_paths::SourceRoot();
+  return root;
+}
 
 inline std::string Slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -64,6 +71,25 @@ inline std::vector<Stream> StreamsIn(const std::filesystem::path& dir) {
     }
   }
   return out;
+}
+
+// `body` read by `surface`'s accumulator in reads of the given sizes (the
+// last one takes what is left).
+inline wire::CanonicalResult AccumulateInReads(wire::Surface surface, std::string_view body,
+                                               const std::vector<std::size_t>& sizes) {
+  wire::SseParser parser;
+  auto acc = wire::MakeAccumulator(surface);
+  auto add = [&acc](const wire::SseEventView& ev) { acc->AddEvent(ev); };
+  std::size_t pos = 0;
+  for (std::size_t n : sizes) {
+    if (pos >= body.size()) break;
+    parser.Feed(body.substr(pos, n), add);
+    pos += n;
+  }
+  if (pos < body.size()) parser.Feed(body.substr(pos), add);
+  parser.Finish();
+  acc->NoteComments(parser.comment_count());
+  return acc->Finish();
 }
 
 // Lint passes every trace of `dir` (contract breaks of recorded traffic are

@@ -105,6 +105,7 @@ TEST(Generators, ReachEveryRuleTheirOpDecides) {
                                                     {"wire.dialect", 3000},
                                                     {"responses.accumulate", 2000},
                                                     {"gemini.accumulate", 2000},
+                                                    {"messages.accumulate", 2000},
                                                     {"toolcalls.checkConversation", 2000},
                                                     {"skill.buildSkillSystemPrompt", 300},
                                                     {"skill.buildInitialUserPrompt", 300},

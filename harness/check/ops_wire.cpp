@@ -7,9 +7,11 @@
 #include "harness/check/gemini_generator.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
+#include "harness/check/messages_generator.h"
 #include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/gemini.h"
+#include "protocols/wire/messages.h"
 #include "protocols/wire/responses.h"
 
 namespace llmconform::harness::check {
@@ -305,6 +307,10 @@ std::vector<OpRecord> WireOps() {
       {"gemini.accumulate",
        GeminiAccumulateInput(),
        {wire::kGeminiRuleIds.begin(), wire::kGeminiRuleIds.end()},
+       {}},
+      {"messages.accumulate",
+       MessagesAccumulateInput(),
+       {wire::kMessagesRuleIds.begin(), wire::kMessagesRuleIds.end()},
        {}},
       {"wire.dialect", WireDialect(), std::move(dialect_ids),
        [](const Json&, const Json& output, std::set<std::string>& rules) {

@@ -107,6 +107,11 @@ std::vector<OracleOp> OracleOps() {
        "{\"stream\"} | {\"body\"} -> {\"items\",\"text\",\"reasoning\",\"status\","
        "\"usage\",\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
        [](const Json& in) { return SurfaceAccumulateOp(Surface::kGemini, in); }},
+      {"messages.accumulate",
+       "accumulate an Anthropic Messages SSE body or read a message body: {\"stream\"} | "
+       "{\"body\"} -> {\"items\",\"text\",\"reasoning\",\"status\",\"usage\","
+       "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
+       [](const Json& in) { return SurfaceAccumulateOp(Surface::kMessages, in); }},
       {"wire.dialect",
        "deviations from OpenAI's wire format (specs/wire/dialects.json): {\"stream\"} | "
        "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",

@@ -6,6 +6,8 @@
 //     findings located by event number and JSON pointer)
 //   gemini.accumulate {"stream"} | {"body"} → the same for a Gemini API
 //     stream (streamGenerateContent?alt=sse) or body (generateContent)
+//   messages.accumulate {"stream"} | {"body"} → the same for Anthropic's
+//     Messages API
 #pragma once
 
 #include <vector>

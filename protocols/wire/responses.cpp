@@ -6,12 +6,6 @@
 namespace llmconform::wire {
 namespace {
 
-std::string StringAt(const Json& j, std::string_view key) {
-  if (!j.is_object()) return "";
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // The text of every part of `parts` whose type is `type`, joined.
 std::string PartsText(const Json& parts, std::string_view type, std::string_view field) {
   std::string out;
@@ -60,25 +54,28 @@ OutputItem ResponsesItemFromJson(const Json& item) {
 CanonicalResult ReadResponsesBody(const Json& body) {
   CanonicalResult out{.surface = Surface::kResponses};
   out.terminated = true;
-  auto report = [&out](std::string rule, std::string pointer, std::string what) {
-    out.findings.push_back(
-        {std::move(rule), Format("{}: {}", pointer.empty() ? "/" : pointer, what), 0, pointer});
+  FindingLog log(/*body=*/true);
+  auto report = [&log](std::string_view rule, std::string_view pointer, std::string what) {
+    log.Report(rule, 0, pointer, std::move(what));
   };
   if (!body.is_object()) {
     report("RESP-BODY-RESPONSE", "",
            Format("expected a response object, got {}", JsonTypeName(body)));
+    out.findings = log.Take();
     return out;
   }
   auto output = body.find("output");
   if (output == body.end() && body.contains("error")) {
     out.error = ErrorBodyFromJson(body);
     if (!out.error) report("RESP-BODY-RESPONSE", "/error", "an error body without a message");
+    out.findings = log.Take();
     return out;
   }
   if (output == body.end() || !output->is_array()) {
     report("RESP-BODY-RESPONSE", "/output",
            Format("expected the response's output array, got {}",
                   JsonTypeName(output == body.end() ? Json() : *output)));
+    out.findings = log.Take();
     return out;
   }
   out.id = StringAt(body, "id");
@@ -98,6 +95,7 @@ CanonicalResult ReadResponsesBody(const Json& body) {
   if (out.status == "incomplete" && !out.incomplete_reason)
     report("RESP-STATUS", "/incomplete_details",
            "status is \"incomplete\" but incomplete_details.reason is missing");
+  out.findings = log.Take();
   return out;
 }
 

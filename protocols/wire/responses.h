@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "protocols/wire/surface_reading.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::wire {
@@ -93,16 +94,13 @@ class ResponsesAccumulator final : public SurfaceAccumulator {
   // item_id), reporting when there is none or the two disagree.
   ItemState* ItemOf(const Json& data, std::string_view type);
   void CompareTerminalOutput(const Json& output);
-  void NoteOtherEvent(std::string_view type);
 
   CanonicalResult out_{.surface = Surface::kResponses};
   std::vector<ItemState> items_;
   std::map<std::int64_t, std::size_t> by_index_;              // output_index -> items_ position
   std::map<std::string, std::size_t, std::less<>> by_id_;     // item id -> items_ position
-  std::map<std::string, std::size_t, std::less<>> repeats_;   // rule -> further breaks
-  std::map<std::string, std::size_t, std::less<>> reported_;  // rule -> its finding
-  std::set<std::string, std::less<>> other_seen_;
-  std::size_t other_events_dropped_ = 0;
+  FindingLog log_;
+  OtherEvents other_;
   std::uint64_t next_sequence_ = 0;
   std::size_t terminal_event_ = 0;  // the terminal (or error) event's number, 0 before it
   bool any_json_ = false;           // a JSON event has been read (for RESP-CREATED-FIRST)

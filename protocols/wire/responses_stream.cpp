@@ -9,30 +9,8 @@
 namespace llmconform::wire {
 namespace {
 
-// At most this many distinct unmodelled event types are named.
-constexpr std::size_t kMaxOtherEvents = 64;
-
 bool IsTerminal(std::string_view type) {
   return type == "response.completed" || type == "response.failed" || type == "response.incomplete";
-}
-
-// `data[key]` as an index from 0 to 2^63 - 1, nullopt when absent or not one.
-std::optional<std::int64_t> IndexAt(const Json& data, std::string_view key) {
-  auto it = data.find(key);
-  if (it == data.end()) return std::nullopt;
-  if (it->is_number_unsigned()) {
-    const auto v = it->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      return std::nullopt;
-    return static_cast<std::int64_t>(v);
-  }
-  if (it->is_number_integer() && it->get<std::int64_t>() >= 0) return it->get<std::int64_t>();
-  return std::nullopt;
-}
-
-std::string StringAt(const Json& j, std::string_view key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // What RESP-TERMINAL-OUTPUT compares: the item as a client reads it. Not the
@@ -54,31 +32,11 @@ void ResponsesAccumulator::Report(std::string_view rule, std::string_view pointe
 
 void ResponsesAccumulator::ReportAt(std::string_view rule, std::size_t event,
                                     std::string_view pointer, std::string message) {
-  // One finding per rule (its first place); the others are counted.
-  if (reported_.contains(rule)) {
-    ++repeats_[std::string(rule)];
-    return;
-  }
-  reported_.emplace(std::string(rule), out_.findings.size());
-  const std::string where = event == 0 ? std::string("the stream") : Format("event {}", event);
-  out_.findings.push_back({std::string(rule),
-                           pointer.empty() ? Format("{}: {}", where, message)
-                                           : Format("{} {}: {}", where, pointer, message),
-                           event, std::string(pointer)});
+  log_.Report(rule, event, pointer, std::move(message));
 }
 
 void ResponsesAccumulator::NoteComments(std::size_t) {
   // Comments (keep-alives, ': OPENROUTER PROCESSING') are no event: clients skip them.
-}
-
-void ResponsesAccumulator::NoteOtherEvent(std::string_view type) {
-  if (other_seen_.contains(type)) return;
-  if (other_seen_.size() >= kMaxOtherEvents) {
-    ++other_events_dropped_;
-    return;
-  }
-  other_seen_.emplace(type);
-  out_.other_events.emplace_back(type);
 }
 
 void ResponsesAccumulator::AddEvent(const SseEventView& event) {
@@ -95,28 +53,10 @@ void ResponsesAccumulator::AddEvent(const SseEventView& event) {
            "event");
     return;
   }
-  const Json data = ReadJsonOrDiscarded(event.data);
-  if (data.is_discarded() || !data.is_object()) {
-    Report("RESP-EVENT-JSON", "",
-           data.is_discarded()
-               ? Format("data is not JSON: {}", event.data.substr(0, 80))
-               : Format("data is {}, not an object", JsonTypeNameWithArticle(data)));
-    return;
-  }
-  std::string type = StringAt(data, "type");
-  const bool named = event.event != "message";
-  if (type.empty()) {
-    Report("RESP-EVENT-JSON", "/type",
-           named ? Format("no \"type\" in data; the event's name '{}' is taken", event.event)
-                 : std::string("no \"type\" in data and the event has no name; skipped"));
-    if (!named) return;
-    type = std::string(event.event);
-  } else if (!named) {
-    Report("RESP-EVENT-NAME", "", Format("the event has no 'event:' name; its type is '{}'", type));
-  } else if (event.event != type) {
-    Report("RESP-EVENT-NAME", "/type",
-           Format("type '{}' differs from the event's name '{}'", type, event.event));
-  }
+  auto read = ReadNamedEvent(event, "RESP", out_.events, log_);
+  if (!read) return;
+  const Json& data = read->data;
+  const std::string& type = read->type;
   CheckSequence(data);
   if (!any_json_ && type != "response.created") {
     Report("RESP-CREATED-FIRST", "/type",
@@ -177,7 +117,7 @@ void ResponsesAccumulator::Dispatch(std::string_view type, const Json& data) {
   } else if (type == "error") {
     OnError(data);
   } else {
-    NoteOtherEvent(type);
+    other_.Note(type, out_.other_events);
   }
 }
 
@@ -448,11 +388,8 @@ CanonicalResult ResponsesAccumulator::Finish() {
     }
     out_.items.push_back(std::move(s.item));
   }
-  for (const auto& [rule, n] : repeats_) {
-    out_.findings[reported_[rule]].message += Format(" (and {} more)", n);
-  }
-  if (other_events_dropped_ > 0)
-    out_.other_events.push_back(Format("… {} more types", other_events_dropped_));
+  out_.findings = log_.Take();
+  other_.Finish(out_.other_events);
   return std::move(out_);
 }
 

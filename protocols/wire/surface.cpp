@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "protocols/wire/gemini.h"
+#include "protocols/wire/messages.h"
 #include "protocols/wire/responses.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -99,6 +100,7 @@ Json ItemToJson(const OutputItem& item) {
     case ItemKind::kReasoning:
       j["summary"] = item.summary;
       j["text"] = item.text;
+      if (item.signature) j["signature"] = *item.signature;
       break;
     case ItemKind::kFunctionCall:
       j["call_id"] = item.call_id;
@@ -114,6 +116,15 @@ Json ItemToJson(const OutputItem& item) {
   return j;
 }
 
+// Anthropic's `…/messages` and `…/messages/count_tokens` (the last segments,
+// last first), but not OpenAI Assistants' `…/threads/{id}/messages`.
+bool IsMessagesPath(const std::vector<std::string_view>& segments) {
+  if (segments.size() >= 2 && segments[0] == "count_tokens" && segments[1] == "messages")
+    return true;
+  return !segments.empty() && segments[0] == "messages" &&
+         !(segments.size() >= 3 && segments[2] == "threads");
+}
+
 }  // namespace
 
 std::string_view SurfaceName(Surface surface) {
@@ -124,6 +135,8 @@ std::string_view SurfaceName(Surface surface) {
       return "responses";
     case Surface::kGemini:
       return "gemini";
+    case Surface::kMessages:
+      return "messages";
   }
   return "chat";
 }
@@ -136,7 +149,7 @@ std::optional<Surface> SurfaceFromName(std::string_view name) {
 }
 
 std::vector<Surface> AllSurfaces() {
-  return {Surface::kChat, Surface::kResponses, Surface::kGemini};
+  return {Surface::kChat, Surface::kResponses, Surface::kGemini, Surface::kMessages};
 }
 
 std::optional<Surface> SurfaceOfPath(std::string_view path) {
@@ -152,6 +165,7 @@ std::optional<Surface> SurfaceOfPath(std::string_view path) {
     path = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
   }
   if (!segments.empty() && segments[0] == "responses") return Surface::kResponses;
+  if (IsMessagesPath(segments)) return Surface::kMessages;
   if (segments.size() >= 2 && segments[1] == "responses" && !segments[0].empty())
     return Surface::kResponses;
   if (segments.size() >= 3 && segments[2] == "responses" && segments[0] == "cancel")
@@ -227,6 +241,8 @@ std::unique_ptr<SurfaceAccumulator> MakeAccumulator(Surface surface) {
       return std::make_unique<ResponsesAccumulator>();
     case Surface::kGemini:
       return std::make_unique<GeminiAccumulator>();
+    case Surface::kMessages:
+      return std::make_unique<MessagesAccumulator>();
     case Surface::kChat:
       break;
   }
@@ -262,6 +278,8 @@ CanonicalResult ReadSurfaceBody(Surface surface, const Json& body) {
       return ReadResponsesBody(body);
     case Surface::kGemini:
       return ReadGeminiBody(body);
+    case Surface::kMessages:
+      return ReadMessagesBody(body);
     case Surface::kChat:
       break;
   }

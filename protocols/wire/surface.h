@@ -29,9 +29,11 @@ enum class Surface {
   kChat,       // OpenAI Chat Completions: unnamed `data:` chunks, `[DONE]`
   kResponses,  // OpenAI Responses API: named events, `data.type`, `sequence_number`
   kGemini,     // Google's Gemini API: unnamed `data:` GenerateContentResponses, no [DONE]
+  kMessages,   // Anthropic Messages API: named events, `data.type`, block `index`
 };
 
-// "chat" | "responses" | "gemini": the name in trace headers, journals and `--api`.
+// "chat" | "responses" | "gemini" | "messages": the name in trace headers,
+// journals and `--api`.
 std::string_view SurfaceName(Surface surface);
 std::optional<Surface> SurfaceFromName(std::string_view name);
 // Every surface, in enum order.
@@ -43,6 +45,8 @@ std::vector<Surface> AllSurfaces();
 // `…/responses/compact` and `…/responses/input_tokens` are the Responses API;
 // `…/models/{model}:generateContent` and `…:streamGenerateContent` (under
 // /v1beta, /v1 or Vertex AI's `…/publishers/google/models/`) are Gemini.
+// `…/messages` (create) and `…/messages/count_tokens` are Anthropic's
+// Messages API, but not `…/threads/{id}/messages` (OpenAI's Assistants).
 // nullopt for anything else.
 std::optional<Surface> SurfaceOfPath(std::string_view path);
 
@@ -78,6 +82,7 @@ struct OutputItem {
   std::vector<std::string> summary;      // reasoning: the summary parts' text
   std::optional<std::string> encrypted;  // reasoning: encrypted content, opaque (Gemini: the
                                          // thoughtSignature of any item)
+  std::optional<std::string> signature;  // reasoning: Anthropic's thinking signature, opaque
   std::string call_id;                   // function call: the id its result must cite
   std::string name;                      // function call: the function
   std::string arguments;                 // function call: JSON text as sent, not reparsed

@@ -10,7 +10,7 @@ namespace {
 TEST(Surface, NamesRoundTrip) {
   for (Surface s : AllSurfaces()) EXPECT_EQ(SurfaceFromName(SurfaceName(s)), s);
   EXPECT_EQ(SurfaceName(Surface::kResponses), "responses");
-  EXPECT_EQ(SurfaceFromName("messages"), std::nullopt);
+  EXPECT_EQ(SurfaceFromName("anthropic"), std::nullopt);
 }
 
 TEST(Surface, OfPath) {

@@ -1,0 +1,150 @@
+// End to end: the official `@anthropic-ai/sdk` reads every recorded Anthropic
+// Messages exchange of the corpus (fixtures/recorded/anthropic) from a real
+// `mockllm serve`, untouched: a stream with `messages.create({stream: true})`
+// (every event, the text deltas joined) and with `messages.stream()` (its
+// final message: text, thinking and its signature, tool calls, stop reason,
+// usage), a body with `messages.create()`, an HTTP error as the SDK's
+// APIError. What it reads must be what the recording's events (or body) say.
+//   node tests/e2e/mockllm_recorded_messages_sdk.mjs MOCKLLM_BINARY RECORDED_DIR
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import Anthropic from '@anthropic-ai/sdk';
+
+import { e2eArgs, replayUpTo, runTests, startMockllm } from './mockllm_process.mjs';
+
+const { binary, fixtures: recorded } = e2eArgs();
+const dir = join(recorded, 'anthropic');
+
+const server = await startMockllm(binary, ['serve', '--traces', dir, '--speed', '0']);
+let session = 0;
+
+// The message a recording says, read plainly: a body as it is; a stream's
+// blocks from content_block_start, their deltas joined in order, the stop
+// reason and usage of message_delta over message_start's.
+function finalOf(x) {
+  if (!x.response.chunks) return x.response.body;
+  let message;
+  const json = {};
+  for (const c of x.response.chunks) {
+    for (const m of (c.raw ?? '').matchAll(/^data: (.*)$/gm)) {
+      const d = JSON.parse(m[1]);
+      if (d.type === 'message_start') message = { ...d.message, content: [] };
+      if (d.type === 'content_block_start') message.content[d.index] = { ...d.content_block };
+      if (d.type === 'content_block_delta') {
+        const b = message.content[d.index];
+        if (d.delta.type === 'text_delta') b.text += d.delta.text;
+        if (d.delta.type === 'thinking_delta') b.thinking += d.delta.thinking;
+        if (d.delta.type === 'signature_delta') b.signature = d.delta.signature;
+        if (d.delta.type === 'input_json_delta') json[d.index] = (json[d.index] ?? '') + d.delta.partial_json;
+      }
+      if (d.type === 'message_delta') {
+        Object.assign(message, d.delta);
+        for (const [k, v] of Object.entries(d.usage ?? {})) if (v !== null) message.usage[k] = v;
+      }
+    }
+  }
+  for (const [i, text] of Object.entries(json)) if (text) message.content[i].input = JSON.parse(text);
+  return message;
+}
+const textOf = (m) =>
+  (m.content ?? [])
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+const callsOf = (m) =>
+  (m.content ?? []).filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, input: b.input }));
+const thinkingOf = (m) =>
+  (m.content ?? [])
+    .filter((b) => b.type === 'thinking')
+    .map((b) => ({ thinking: b.thinking, signature: b.signature }));
+
+// A client in a session of its own, brought to exchange `i` by replaying the ones before it.
+async function clientAt(id, exchanges, i) {
+  const name = `messages-sdk-${++session}`;
+  await replayUpTo(server.url, id, exchanges, i, name);
+  const x = exchanges[i];
+  return new Anthropic({
+    apiKey: 'test-key',
+    baseURL: `${server.url}/t/${encodeURIComponent(id)}${x.request.path.replace(/\/v1\/messages(\/count_tokens)?$/, '')}`,
+    defaultHeaders: { 'X-Mockllm-Session': name },
+    maxRetries: 0,
+  });
+}
+
+const tests = {};
+let streams = 0;
+for (const file of readdirSync(dir).filter((n) => n.endsWith('.trace.jsonl')).sort()) {
+  const lines = readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const id = JSON.parse(lines[0]).id;
+  const exchanges = lines.slice(1).map((l) => JSON.parse(l));
+  exchanges.forEach((x, i) => {
+    const name = `${id} exchange ${i + 1}`;
+    const countTokens = x.request.path.endsWith('/count_tokens');
+    const call = (client, body) => (countTokens ? client.messages.countTokens(body) : client.messages.create(body));
+    if (x.response.status >= 400) {
+      tests[`${name}: ${countTokens ? 'messages.countTokens' : 'messages.create'} gets an APIError`] = async () => {
+        const client = await clientAt(id, exchanges, i);
+        await assert.rejects(call(client, x.request.body), (e) => {
+          assert.ok(e instanceof Anthropic.APIError, `expected an APIError, got ${e}`);
+          assert.equal(e.status, x.response.status);
+          assert.equal(e.error?.error?.type, x.response.body.error.type);
+          return true;
+        });
+      };
+      return;
+    }
+    const final = finalOf(x);
+    if (!x.response.chunks) {
+      tests[`${name}: ${countTokens ? 'messages.countTokens' : 'messages.create'}`] = async () => {
+        const client = await clientAt(id, exchanges, i);
+        const m = await call(client, x.request.body);
+        if (countTokens) return assert.equal(m.input_tokens, final.input_tokens);
+        assert.equal(textOf(m), textOf(final));
+        assert.deepEqual(callsOf(m), callsOf(final));
+        assert.deepEqual(thinkingOf(m), thinkingOf(final));
+        assert.equal(m.stop_reason, final.stop_reason);
+        assert.deepEqual(m.usage, final.usage);
+      };
+      return;
+    }
+    streams++;
+    tests[`${name}: messages.create({stream: true})`] = async () => {
+      const client = await clientAt(id, exchanges, i);
+      const stream = await client.messages.create(x.request.body);
+      let text = '';
+      let events = 0;
+      let stop;
+      for await (const event of stream) {
+        events++;
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+        if (event.type === 'message_delta') stop = event.delta.stop_reason;
+      }
+      assert.ok(events > 0, 'no events read');
+      assert.equal(text, textOf(final));
+      assert.equal(stop, final.stop_reason);
+    };
+    tests[`${name}: messages.stream() finalMessage`] = async () => {
+      const client = await clientAt(id, exchanges, i);
+      const { stream: _, ...body } = x.request.body;
+      const m = await client.messages.stream(body).finalMessage();
+      assert.equal(textOf(m), textOf(final));
+      assert.deepEqual(callsOf(m), callsOf(final));
+      assert.deepEqual(thinkingOf(m), thinkingOf(final));
+      assert.equal(m.content.length, final.content.length);
+      assert.deepEqual(
+        m.content.map((b) => b.type),
+        final.content.map((b) => b.type),
+      );
+      assert.equal(m.stop_reason, final.stop_reason);
+      assert.equal(m.usage.output_tokens, final.usage.output_tokens);
+    };
+  });
+}
+try {
+  assert.ok(streams >= 12, `only ${streams} recorded Messages streams`);
+  await runTests(tests);
+} finally {
+  await server.stop();
+}
