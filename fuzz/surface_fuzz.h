@@ -1,4 +1,5 @@
-// The shared body of the API-surface fuzzers (responses_fuzz, messages_fuzz):
+// The shared body of the API-surface fuzzers (responses_fuzz, messages_fuzz,
+// gemini_fuzz):
 // a raw SSE body accumulated whole and in reads split at offsets taken from
 // its first bytes must give the same canonical result (else abort); the same
 // bytes read as a response body must not crash.
@@ -15,20 +16,8 @@ namespace llmconform::fuzz {
 
 inline int FuzzSurface(wire::Surface surface, std::string_view text) {
   const wire::CanonicalResult whole = wire::AccumulateSurfaceStream(surface, text);
-  wire::SseParser parser;
-  auto acc = wire::MakeAccumulator(surface);
-  std::size_t at = 0;
-  auto feed = [&](std::string_view piece) {
-    parser.Feed(piece, [&](const wire::SseEventView& ev) { acc->AddEvent(ev); });
-  };
-  for (std::size_t cut : Splits(text)) {
-    feed(text.substr(at, cut - at));
-    at = cut;
-  }
-  feed(text.substr(at));
-  parser.Finish();
-  acc->NoteComments(parser.comment_count());
-  if (!(acc->Finish() == whole)) std::abort();  // chunking changed the result
+  if (!(wire::AccumulateSurfaceStreamSplit(surface, text, Splits(text)) == whole))
+    std::abort();  // chunking changed the result
   const Json body = ReadJsonOrDiscarded(text);
   if (!body.is_discarded()) (void)wire::ReadSurfaceBody(surface, body);
   return 0;

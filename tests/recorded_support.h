@@ -77,19 +77,13 @@ inline std::vector<Stream> StreamsIn(const std::filesystem::path& dir) {
 // last one takes what is left).
 inline wire::CanonicalResult AccumulateInReads(wire::Surface surface, std::string_view body,
                                                const std::vector<std::size_t>& sizes) {
-  wire::SseParser parser;
-  auto acc = wire::MakeAccumulator(surface);
-  auto add = [&acc](const wire::SseEventView& ev) { acc->AddEvent(ev); };
-  std::size_t pos = 0;
+  std::vector<std::size_t> cuts;
+  std::size_t at = 0;
   for (std::size_t n : sizes) {
-    if (pos >= body.size()) break;
-    parser.Feed(body.substr(pos, n), add);
-    pos += n;
+    if (n == 0 || at + n >= body.size()) break;
+    cuts.push_back(at += n);
   }
-  if (pos < body.size()) parser.Feed(body.substr(pos), add);
-  parser.Finish();
-  acc->NoteComments(parser.comment_count());
-  return acc->Finish();
+  return wire::AccumulateSurfaceStreamSplit(surface, body, cuts);
 }
 
 // Lint passes every trace of `dir` (contract breaks of recorded traffic are
