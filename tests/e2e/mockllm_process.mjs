@@ -8,7 +8,8 @@
 // (at most 60 s). Every process started here is killed when the test process
 // exits, whatever happens, so no test leaves a server behind.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const running = new Set();
 const killAll = () => {
@@ -69,10 +70,25 @@ export function startMockllm(binary, args, { timeoutMs = 60000 } = {}) {
   });
 }
 
+// A trace file read whole: { id, header, exchanges } (the JSON lines after
+// the header, in order).
+export function readTrace(tracePath) {
+  const lines = readFileSync(tracePath, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const header = JSON.parse(lines[0]);
+  return { id: header.id, header, exchanges: lines.slice(1).map((l) => JSON.parse(l)) };
+}
+
+// Every trace of a corpus folder (its *.trace.jsonl files, by name).
+export function recordedCorpus(dir) {
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.trace.jsonl'))
+    .sort()
+    .map((n) => readTrace(join(dir, n)));
+}
+
 // The bytes of a trace's streamed response (a Buffer): its chunks joined.
 export function recordedStream(tracePath, exchangeIndex) {
-  const lines = readFileSync(tracePath, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const exchange = JSON.parse(lines[1 + exchangeIndex]);
+  const exchange = readTrace(tracePath).exchanges[exchangeIndex];
   return Buffer.concat(
     exchange.response.chunks.map((c) => (c.raw !== undefined ? Buffer.from(c.raw, 'utf8') : Buffer.from(c.raw_b64, 'base64'))),
   );
@@ -93,8 +109,7 @@ export async function replayUpTo(url, id, exchanges, i, session) {
 
 // The request body of a trace's exchange.
 export function recordedRequest(tracePath, exchangeIndex) {
-  const lines = readFileSync(tracePath, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  return JSON.parse(lines[1 + exchangeIndex]).request.body;
+  return readTrace(tracePath).exchanges[exchangeIndex].request.body;
 }
 
 // Runs the named async test functions in order, printing one line each;

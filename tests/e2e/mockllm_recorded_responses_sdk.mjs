@@ -7,12 +7,11 @@
 // (or body) says: output text, function calls (call_id, name, arguments).
 //   node tests/e2e/mockllm_recorded_responses_sdk.mjs MOCKLLM_BINARY RECORDED_DIR
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import OpenAI from 'openai';
 
-import { e2eArgs, replayUpTo, runTests, startMockllm } from './mockllm_process.mjs';
+import { e2eArgs, replayUpTo, runTests, startMockllm, recordedCorpus } from './mockllm_process.mjs';
 
 const { binary, fixtures: recorded } = e2eArgs();
 const dir = join(recorded, 'openai-responses');
@@ -57,10 +56,7 @@ async function clientAt(id, exchanges, i) {
 
 const tests = {};
 let streams = 0;
-for (const file of readdirSync(dir).filter((n) => n.endsWith('.trace.jsonl')).sort()) {
-  const lines = readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const id = JSON.parse(lines[0]).id;
-  const exchanges = lines.slice(1).map((l) => JSON.parse(l));
+for (const { id, exchanges } of recordedCorpus(dir)) {
   exchanges.forEach((x, i) => {
     const name = `${id} exchange ${i + 1}`;
     if (x.response.status >= 400) {
