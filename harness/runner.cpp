@@ -94,7 +94,9 @@ std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal) {
                                       e["dropped_before"].dump(), seq)};
     }
     const Json* request = e.contains("request") ? &e["request"] : nullptr;
-    if (request && request->is_object() && request->value("body_cut", false) == true)
+    // ParseJournal lets body_cut be null (absent): compare, never value<bool>.
+    if (request && request->is_object() && request->contains("body_cut") &&
+        (*request)["body_cut"] == true)
       return UnjudgeableReason{
           Format("the body of request seq {} was cut by mockllm's journal bounds", seq), true};
   }

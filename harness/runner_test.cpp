@@ -402,6 +402,17 @@ TEST(Runner, ParseJournalRefusesWhatIsNotAJournalWhereItIs) {
             "j.jsonl:2:1: entry 2: /: expected object, got null");
 }
 
+TEST(Runner, ANullBodyCutIsNoCut) {
+  // ParseJournal accepts body_cut: null as absent; the check must read it so.
+  const auto journal = ParseJournal("j.json", R"([{"request":{"body_cut":null},"response":{}}])");
+  ASSERT_TRUE(journal) << journal.error().message;
+  EXPECT_FALSE(UnjudgeableJournal(*journal));
+  const auto cut = ParseJournal("j.json", R"([{"seq":3,"request":{"body_cut":true}}])");
+  ASSERT_TRUE(cut) << cut.error().message;
+  ASSERT_TRUE(UnjudgeableJournal(*cut));
+  EXPECT_TRUE(UnjudgeableJournal(*cut)->body_cut);
+}
+
 RC_GTEST_PROP(Runner, WhatParseJournalAcceptsIsJudgeable, ()) {
   // An entry whose fields take any JSON value: refused, or every entry it
   // returns has the shape the rules read, and UnjudgeableJournal answers.

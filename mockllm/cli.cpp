@@ -304,8 +304,8 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       cmd.add_flag("--metrics", a.metrics,
                    "Also serve the Prometheus metrics of GET /__admin/metrics at GET /metrics");
   cmd.add_flag("--no-metrics", a.no_metrics,
-               "Count no metrics (GET /__admin/metrics answers 404); what counting costs is "
-               "bench/mockllm_metrics-cost.sh")
+               "Count no metrics (GET /__admin/metrics answers 404); "
+               "bench/mockllm_wrk-load.sh measures what counting costs")
       ->excludes(metrics);
   cmd.footer(kServeFooter);
 }

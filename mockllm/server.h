@@ -162,8 +162,8 @@ struct ServerOptions {
   // (mockllm/metrics.h).
   bool metrics = false;
   // false (serve --no-metrics): count nothing; GET /__admin/metrics and
-  // /metrics answer 404 mockllm_metrics_off. What counting costs under load
-  // is bench/mockllm_metrics-cost.sh.
+  // /metrics answer 404 mockllm_metrics_off. bench/mockllm_wrk-load.sh
+  // measures what counting costs under load.
   bool collect_metrics = true;
 };
 
