@@ -13,6 +13,7 @@
 
 #include "base/format.h"
 #include "base/json.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/wire/chat.h"
 #include "protocols/wire/inline_think.h"
@@ -146,7 +147,7 @@ struct GymbroService::Impl {
       return;
     }
     const std::string text = body["text"].get<std::string>();
-    const std::string system = body.value("system", std::string());
+    const std::string system = StringOf(body, "system");
     const std::string model = body.value("model", options.model);
     std::string request_id = req.get_header_value("X-Request-Id");
 

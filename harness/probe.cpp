@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "base/url.h"
 #include "base/utf8.h"
@@ -167,7 +168,7 @@ std::string ErrorText(const wire::ErrorBody& e) {
 ProbeItemResult JudgeStream(const ProbeItem& item, const std::string& body,
                             const std::vector<wire::Deviation>& deviations, ProbeItemResult r) {
   const bool error_item = item.feature == "error-mapping";
-  const bool asked_stream = item.body.value("stream", false);
+  const bool asked_stream = MemberOf(item.body, "stream") == true;
   const wire::AccumulatedStream acc = wire::AccumulateStream(body);
   const std::string where = Format("{}: HTTP {} stream", item.name, r.status);
   auto set = [&](ProbeOutcome o, std::string detail) {
@@ -244,7 +245,7 @@ ProbeItemResult JudgeStream(const ProbeItem& item, const std::string& body,
 
 ProbeItemResult JudgeBody(const ProbeItem& item, const std::string& body, ProbeItemResult r) {
   const bool error_item = item.feature == "error-mapping";
-  const bool asked_stream = item.body.value("stream", false);
+  const bool asked_stream = MemberOf(item.body, "stream") == true;
   const std::string where = Format("{}: HTTP {}", item.name, r.status);
   auto set = [&](ProbeOutcome o, std::string detail) {
     r.outcome = o;
@@ -577,7 +578,7 @@ int RunProbe(const ProbeArgs& a, net::HttpClient& http) {
   for (const ProbeItem& item : ProbeBattery(a.model)) {
     if (!wanted.contains(item.feature)) continue;
     const std::string body = item.body.dump();
-    const bool streams = item.body.value("stream", false);
+    const bool streams = MemberOf(item.body, "stream") == true;
     std::vector<std::pair<std::string, std::string>> headers = {
         {"content-type", "application/json"},
         {"accept", streams ? "text/event-stream" : "application/json"},

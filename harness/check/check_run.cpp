@@ -12,6 +12,7 @@
 
 #include "base/format.h"
 #include "base/hash.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/check/generators.h"
 #include "harness/check/op_schema.h"
@@ -554,7 +555,7 @@ reports::RunResult ToRunResult(const CheckReport& report,
               ? Format("{} case(s) disagree at {}{}", g.count, PointerList(g.pointers),
                        g.rule.empty() ? "" : Format(" (decided by {})", g.rule))
               : Format("{} case(s): the SUT answered with {}: {}", g.count, g.sut_failure,
-                       g.actual.value("detail", ""));
+                       StringOf(g.actual, "detail"));
       message +=
           Format("; minimal input{}: {}",
                  g.shrink_steps ? Format(" ({} shrinks)", g.shrink_steps) : "", Compact(g.input));

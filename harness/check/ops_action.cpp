@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_fields.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
 
@@ -100,7 +101,7 @@ std::vector<OpRecord> ActionOps() {
            ActionParse(),
            {"ACT-"},
            [](const Json& input, const Json& output, std::set<std::string>& rules) {
-             const std::string text = input.value("text", "");
+             const std::string text = StringOf(input, "text");
              const auto first = text.find_first_not_of(" \t\n\r\f\v");
              const std::string trimmed =
                  first == std::string::npos

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_fields.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
 
@@ -155,7 +156,7 @@ std::vector<OpRecord> SkillOps() {
          const std::string content = output.contains("content") && output["content"].is_string()
                                          ? output["content"].get<std::string>()
                                          : "";
-         const std::string text = input.value("text", "");
+         const std::string text = StringOf(input, "text");
          if (type == "CMD")
            rules.insert(content.starts_with("[CMD]") && !text.starts_with("[") &&
                                 text.find("[CMD]") == std::string::npos &&
@@ -163,7 +164,8 @@ std::vector<OpRecord> SkillOps() {
                             ? "SKILL-PARSE-6"
                             : "SKILL-PARSE-1");
          if (type == "ASK")
-           rules.insert(output.value("required", true) ? "SKILL-PARSE-2" : "SKILL-PARSE-3");
+           rules.insert((MemberOf(output, "required") != false) ? "SKILL-PARSE-2"
+                                                                : "SKILL-PARSE-3");
          if (type == "MESSAGE") rules.insert("SKILL-PARSE-4");
          if (type == "DONE") rules.insert("SKILL-PARSE-5");
          if (type == "UNKNOWN") rules.insert("SKILL-PARSE-6");
@@ -179,7 +181,7 @@ std::vector<OpRecord> SkillOps() {
        [](const Json& input, const Json& output, std::set<std::string>& rules) {
          if (!output.contains("text")) return;
          rules.insert("SKILL-CLEAN-1");
-         const std::string in = input.value("text", "");
+         const std::string in = StringOf(input, "text");
          const std::string out =
              output["text"].is_string() ? output["text"].get<std::string>() : "";
          if (in.find('\x1b') != std::string::npos) rules.insert("SKILL-CLEAN-2");

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 
 namespace llmconform::harness::check {
@@ -106,7 +107,7 @@ std::expected<std::vector<SutAnswer>, Error> Sut::Exchange(const std::vector<Jso
       requests.size(),
       [&](std::size_t i) {
         const Json& r = requests[i];
-        return Format(",\"op\":{},\"input\":{}}}\n", Dump(Json(r.value("op", ""))),
+        return Format(",\"op\":{},\"input\":{}}}\n", Dump(Json(StringOf(r, "op"))),
                       r.contains("input") ? Dump(r["input"]) : "null");
       },
       [&](std::size_t i, SutAnswer a) { answers[i] = std::move(a); }, Clock::time_point::max());

@@ -81,7 +81,8 @@ std::optional<CheckResult> CheckPost(const std::string& rule, const Context& c) 
   const Observation& obs = c.obs;
   const Json post = obs.outputs.value("post", Json::object());
   const Json body = post.value("body", Json());
-  const int status = post.value("status", 0);
+  const int status =
+      (MemberOf(post, "status").is_number_integer() ? MemberOf(post, "status").get<int>() : 0);
   if (status == 200 && body.is_object() && body.contains("message_id") &&
       body["message_id"].is_string() && !body["message_id"].get<std::string>().empty()) {
     return CheckResult::Pass(rule, "POST /api/v1/messages answered 200 {message_id}");
@@ -96,8 +97,7 @@ std::optional<CheckResult> CheckJoin(const std::string& rule, const Context& c) 
   const Expect& expect = c.expect;
   const gymbro::EventCheck& events = c.events;
   const Observation& obs = c.obs;
-  const std::string client_reply =
-      obs.outputs.value("client", Json::object()).value("reply", std::string());
+  const std::string client_reply = StringOf(MemberOf(obs.outputs, "client"), "reply");
   if (client_reply != events.reply) {
     return CheckResult::Fail(rule, "the client's reply is not the deltas joined by seq",
                              Evidence{events.reply, client_reply, "/client/reply"});
@@ -117,7 +117,7 @@ std::optional<CheckResult> CheckClientVerdict(const std::string& rule, const Con
   const gymbro::EventCheck& events = c.events;
   const Observation& obs = c.obs;
   const Json client = obs.outputs.value("client", Json::object());
-  const bool succeeded = client.value("succeeded", false);
+  const bool succeeded = (MemberOf(client, "succeeded") == true);
   if (succeeded == events.Succeeded()) {
     return CheckResult::Pass(rule, succeeded ? "the client took the completed reply"
                                              : "the client treated the stream as failed");

@@ -56,7 +56,7 @@ class MultiturnSuite final : public ProtocolSuite {
     obs.outputs["messages"] = multiturn_suite::ToJson(messages);
     if (ctx.llm_base_url.empty()) return obs;
 
-    const bool stream = scenario.input.value("stream", false);
+    const bool stream = MemberOf(scenario.input, "stream") == true;
     Json request{{"model", scenario.input.value("model", "gpt-4o-mini")},
                  {"messages", multiturn_suite::ToJson(messages)}};
     if (stream) request["stream"] = true;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 
 namespace llmconform::harness::skill_suite {
 
@@ -31,8 +32,8 @@ std::optional<CheckResult> WrongEnd(const std::string& rule, const Context& c,
                                     std::string_view reason, std::string_view message_contains) {
   if (!c.has_outputs()) return std::nullopt;
   const Json& end = c.obs.outputs.value("end", Json::object());
-  const std::string got_reason = end.is_object() ? end.value("reason", "") : "";
-  const std::string got_message = end.is_object() ? end.value("message", "") : "";
+  const std::string got_reason = end.is_object() ? StringOf(end, "reason") : "";
+  const std::string got_message = end.is_object() ? StringOf(end, "message") : "";
   if (got_reason != reason || got_message.find(message_contains) == std::string::npos) {
     return CheckResult::Fail(
         rule, "the session did not end as the protocol says",

@@ -47,8 +47,8 @@ std::expected<Conversation, Error> Analyse(const Script& script, const Scenario&
     const Json& e = journal[i];
     Turn t;
     t.entry = i;
-    t.method = e.value("method", "");
-    t.path = e.value("path", "");
+    t.method = StringOf(e, "method");
+    t.path = StringOf(e, "path");
     if (e.contains("request") && e["request"].contains("body") &&
         e["request"]["body"].is_object()) {
       t.body = &e["request"]["body"];
@@ -58,7 +58,7 @@ std::expected<Conversation, Error> Analyse(const Script& script, const Scenario&
     }
     if (e.contains("response") && e["response"].is_object()) {
       const Json& r = e["response"];
-      t.status = r.value("status", 0);
+      t.status = (MemberOf(r, "status").is_number_integer() ? MemberOf(r, "status").get<int>() : 0);
       if (r.contains("exchange") && r["exchange"].is_number_integer())
         t.exchange = r["exchange"].get<std::int64_t>();
     }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "harness/suites/skill_checks.h"
 #include "protocols/skill/clean_output.h"
 #include "protocols/skill/reply_rules.h"
@@ -287,7 +288,10 @@ CheckResult CheckParse(const std::string& rule, const Context& c, bool (*applies
 CheckResult CheckReplyRule(const std::string& rule, const Context& c) {
   std::set<std::int64_t> expected;
   for (const auto& f : c.scenario.expect.value("replyFindings", Json::array())) {
-    if (f.value("rule", "") == rule) expected.insert(f.value("reply", std::int64_t{-1}));
+    if (StringOf(f, "rule") == rule)
+      expected.insert((MemberOf(f, "reply").is_number_integer()
+                           ? MemberOf(f, "reply").get<std::int64_t>()
+                           : std::int64_t{-1}));
   }
   std::size_t checked = 0;
   std::vector<std::string> seen;
@@ -326,7 +330,7 @@ std::vector<const Json*> ReplyEvents(const Context& c) {
   std::vector<const Json*> out;
   if (!c.has_outputs()) return out;
   for (const auto& e : c.obs.outputs["transcript"]) {
-    if (e.value("event", "") == "reply") out.push_back(&e);
+    if (StringOf(e, "event") == "reply") out.push_back(&e);
   }
   return out;
 }

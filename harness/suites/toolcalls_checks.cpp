@@ -160,7 +160,7 @@ CheckResult CheckEngineTurns(const std::string& rule, const Context& c) {
 CheckResult CheckPhase(const std::string& rule, const Context& c) {
   const Json& outputs = c.obs.outputs;
   const Json& expect = c.scenario.expect;
-  const std::string want = expect.value("phase", "");
+  const std::string want = StringOf(expect, "phase");
   const std::string got = StringOf(outputs, "phase");
   if (want != got)
     return CheckResult::Fail(rule, "the run ended in another phase", {want, got, "outputs/phase"});

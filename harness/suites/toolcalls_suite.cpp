@@ -242,7 +242,7 @@ std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
   tc::EngineOptions options;
   options.model = in.value("model", "gpt-4o-mini");
   options.mode = in.value("mode", "run");
-  options.stream = in.value("stream", false);
+  options.stream = MemberOf(in, "stream") == true;
   options.active_agent_id = in.value("activeAgentId", "");
   tc::ExecutionEngine engine(transport, host, clock, options);
 

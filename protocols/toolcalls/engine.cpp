@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/engine.h"
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/toolcalls/frontmatter.h"
@@ -141,7 +142,7 @@ std::expected<ExecutionEngine::NodeView, std::string> ExecutionEngine::LoadNode(
     const Json agents = ReadJsonOrDiscarded(**agents_text);
     if (agents.is_object() && agents.contains("agents") && agents["agents"].is_array()) {
       for (const auto& a : agents["agents"]) {
-        if (a.is_object() && a.value("id", "") == v.agent_id) v.persona = a.value("persona", "");
+        if (a.is_object() && StringOf(a, "id") == v.agent_id) v.persona = StringOf(a, "persona");
       }
     }
   }

@@ -1,6 +1,7 @@
 #include "protocols/wire/chat.h"
 
 #include "base/format.h"
+#include "base/json_fields.h"
 
 namespace llmconform::wire {
 namespace {
@@ -266,7 +267,7 @@ std::optional<ErrorBody> ErrorBodyFromJson(const Json& j) {
   } else if (j.is_object() && j.contains("error")) {
     e = &j["error"];
   } else if (j.is_object() && j.contains("message") && !j.contains("choices") &&
-             (j.value("object", "") == "error" || j.contains("type") || j.contains("code"))) {
+             (StringOf(j, "object") == "error" || j.contains("type") || j.contains("code"))) {
     e = &j;  // vLLM < 0.10.1, Mistral: flat
   }
   if (!e) return std::nullopt;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "protocols/wire/stream_accumulator.h"
+
 namespace llmconform::wire {
 namespace {
 
@@ -42,6 +44,14 @@ TEST(Chat, RequestAndResponseRoundTrip) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->choices[0].message.Text(), "hi");
   EXPECT_EQ(ToJson(*p), resp);
+}
+
+TEST(Chat, FieldsOfAnotherTypeAreReadAsAbsentNotThrown) {
+  // A flat error body whose "object" is null is not an "error" object; no throw.
+  EXPECT_FALSE(ErrorBodyFromJson(Json::parse(R"({"message":"x","object":null})")));
+  EXPECT_TRUE(ErrorBodyFromJson(Json::parse(R"({"message":"x","object":null,"code":1})")));
+  const auto acc = AccumulateStream("data: {\"message\":\"x\",\"object\":7}\n\n");
+  EXPECT_FALSE(acc.error);
 }
 
 TEST(Chat, ErrorBodiesInEveryDialect) {

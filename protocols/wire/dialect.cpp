@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
@@ -40,16 +41,11 @@ constexpr WireMapping kWireToDialect[] = {
 
 // Ids only the detectors below report (no accumulator rule).
 constexpr std::string_view kOwnIds[] = {
-    "DIA-REASONING-DETAILS",
-    "DIA-TOOLCALL-WHOLE-DELTA",
-    "DIA-USAGE-EVERY-CHUNK",
-    "DIA-PADDING-FIELD",
-    "DIA-FINISH-REASON-OMITTED",
-    "DIA-FLAT-ERROR",
-    "DIA-ERROR-ARRAY",
-    "DIA-ERROR-WITH-200",
-    "DIA-THINK-TAGS-IN-CONTENT",
-    "DIA-CONTENT-FILTER-RESULTS",
+    "DIA-REASONING-DETAILS",     "DIA-TOOLCALL-WHOLE-DELTA",
+    "DIA-USAGE-EVERY-CHUNK",     "DIA-PADDING-FIELD",
+    "DIA-FINISH-REASON-OMITTED", "DIA-FLAT-ERROR",
+    "DIA-ERROR-ARRAY",           "DIA-ERROR-WITH-200",
+    "DIA-THINK-TAGS-IN-CONTENT", "DIA-CONTENT-FILTER-RESULTS",
     "DIA-NOT-JSON-BODY",
 };
 
@@ -218,7 +214,7 @@ std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<in
     if (status && *status < 400)
       r.Add("DIA-ERROR-WITH-200", "/error", Format("an error body with HTTP status {}", *status));
   } else if (!j.contains("choices") &&
-             (j.contains("detail") || j.contains("message") || j.value("object", "") == "error")) {
+             (j.contains("detail") || j.contains("message") || StringOf(j, "object") == "error")) {
     r.Add("DIA-FLAT-ERROR", j.contains("detail") ? "/detail" : "/message",
           "an error body without the `error` wrapper");
   }

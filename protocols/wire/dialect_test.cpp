@@ -59,6 +59,11 @@ TEST(Dialect, StreamDeviationsAreLocated) {
   EXPECT_NE(Find(ds, "DIA-FINISH-REASON-NOT-TOOL-CALLS"), nullptr);
 }
 
+TEST(Dialect, ABodyWithANullObjectFieldIsReadNotThrown) {
+  EXPECT_NO_THROW(DetectBodyDialect(R"({"object":null,"x":1})", 500));
+  EXPECT_TRUE(DetectBodyDialect(R"({"object":null,"x":1})", 500).empty());
+}
+
 TEST(Dialect, BodyDeviations) {
   EXPECT_EQ(Ids(DetectBodyDialect(R"({"error":{"code":429,"message":"x"}})", 200)),
             std::vector<std::string>{"DIA-ERROR-WITH-200"});
