@@ -5,14 +5,16 @@
 # same file, medians of 5 interleaved runs each, and mockllm's peak RSS against
 # the file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
 #   bench/import-speed.sh [MOCKLLM_BINARY]   (default: build/release/mockllm/mockllm)
-# Measured 2026-11-27, release build, 2 cores, quiet machine:
-#   ratio 9.30 (NOT met; 16.5 on 2026-11-23 before redaction ran all text rules
-#   in one RE2::Set pass and lint parsed each line once), peak RSS 2.98x (met).
-# Where the time goes now (perf, 24 MB HAR): nlohmann parsing of the HAR 24%,
-# lint's parse of the written trace 29% (its secret scan included), request
-# body parsing and redaction 17%, serialisation 14%, file reads and writes 11%.
-# The HAR parse alone is about 2.2x python's json.load: the target needs a
-# faster JSON reader than nlohmann for the input and the lint pass.
+# Measured 2026-11-29, release build, 2 cores (other builds running):
+#   ratio 6.30 (NOT met; 9.30 on 2026-11-27 before the HAR was parsed with
+#   simdjson, 16.5 on 2026-11-23), peak RSS 3.10x (2.98x before: the parser's
+#   string buffer now lives beside the text while the entries are copied out).
+# Where the time goes now (perf, 24 MB HAR): the lint pass over the written
+# trace 36% (its nlohmann parse of each line 24%, its secret scan 10%),
+# writing the trace 21% and the file 12%, reading the HAR 27% (the simdjson
+# parse itself under 4%; parsing and redacting each request body 10%).
+# The target needs the lint of an imported trace without a second nlohmann
+# parse (or a faster document model), which this figure leaves open.
 set -euo pipefail
 bin=${1:-build/release/mockllm/mockllm}
 work=$(mktemp -d)

@@ -1,19 +1,14 @@
 #include "mockllm/import.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
-#include <charconv>
-#include <functional>
 #include <optional>
 #include <utility>
 
 #include "base/format.h"
-#include "base/json_locate.h"
-#include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/canonical.h"
 #include "mockllm/content_coding.h"
+#include "mockllm/import_entries.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/gemini.h"
@@ -23,36 +18,6 @@ namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-// Where a body is in the recording, for an error about it: a YAML node's
-// line and column (0-based, as yaml-cpp marks them), or a JSON pointer into
-// a HAR document.
-struct BodyAt {
-  int line = -1, column = -1;
-  std::string pointer;
-};
-
-// One request/response pair as a recording holds it, before it becomes an
-// Exchange.
-struct RawEntry {
-  std::string where;  // "interaction 3", "entry 7"
-  std::string method = "POST";
-  std::string url;
-  Headers request_headers;
-  std::optional<std::string> request_bytes;
-  std::optional<OJson> request_json;  // a parsed-body variant
-  int status = 200;
-  Headers response_headers;
-  std::optional<std::string> response_bytes;
-  std::optional<OJson> response_json;  // a parsed-body variant
-  std::int64_t first_ms = 0;
-  std::int64_t last_ms = 0;
-  BodyAt request_at, response_at;
-};
-
-// "file:line:col" of a body, as the reader of its recording finds it.
-using LocateBody = std::function<std::string(const BodyAt&)>;
 
 // What one body may decode to, as a multiple of its encoded size
 // (gzip(gzip(256 MiB)) is 1.7 KB: each layer alone stays under the cap of one
@@ -181,8 +146,8 @@ std::vector<Chunk> EventChunks(std::string_view body, std::int64_t first_ms, std
   return out;
 }
 
-// Joins the entries into a trace: chat filter, decoding (within the file's
-// budgets), redaction. An error about a body is located by `locate`.
+}  // namespace
+
 std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::string_view name,
                                             std::string_view format, const ImportOptions& options,
                                             const LocateBody& locate) {
@@ -193,7 +158,9 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
   std::string provider = options.provider;
   std::string model;
   bool any_streamed = false;
-  std::optional<wire::Surface> trace_surface;  // of every exchange kept, when they share one
+  // The surface of every exchange kept ("" for one of none), unless they differ.
+  std::string_view trace_surface;
+  bool surfaces_differ = false;
   for (RawEntry& e : entries) {
     Exchange x;
     x.request.method = e.method;
@@ -210,10 +177,11 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       continue;
     }
     const auto surface = wire::SurfaceOfPath(x.request.path);
+    const std::string_view surface_name = surface ? wire::SurfaceName(*surface) : "";
     if (result.trace.exchanges.empty()) {
-      trace_surface = surface;
-    } else if (trace_surface != surface) {
-      trace_surface.reset();
+      trace_surface = surface_name;
+    } else if (trace_surface != surface_name) {
+      surfaces_differ = true;
     }
     if (provider.empty()) provider = ProviderOfUrl(e.url);
     HeaderObject request_headers;
@@ -309,7 +277,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
   h["origin"] = "imported";
   h["source"] = RedactText(source);
   h["source_format"] = format;
-  if (trace_surface) h["surface"] = wire::SurfaceName(*trace_surface);
+  if (!surfaces_differ && !trace_surface.empty()) h["surface"] = trace_surface;
   if (!provider.empty()) h["provider"] = provider;
   if (!model.empty()) h["model"] = model;
   if (any_streamed) h["chunking"] = "events";
@@ -319,472 +287,9 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
   return result;
 }
 
-// --- YAML cassettes ---------------------------------------------------------
-
-Error YamlError(std::string_view name, const YAML::Mark& mark, std::string_view what) {
-  if (mark.is_null()) return Error{Format("{}: {}", name, what)};
-  return Error{Format("{}:{}:{}: {}", name, mark.line + 1, mark.column + 1, what)};
-}
-
-struct YamlProblem {
-  YAML::Mark mark;
-  std::string what;
-};
-
-std::string RemoveBlanks(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') out += c;
-  }
-  return out;
-}
-
-constexpr std::string_view kBinaryTag = "tag:yaml.org,2002:binary";
-
-bool IsNumber(const std::string& s) {
-  if (s.empty()) return false;
-  const OJson j = ReadOrderedJsonOrDiscarded(s);
-  return !j.is_discarded() && j.is_number();
-}
-
-// What one body may expand to: aliases make a YAML text of a few hundred
-// bytes name a billion values ("billion laughs"). Counted as 64 bytes a value
-// plus the bytes of its text.
-constexpr std::size_t kMaxYamlExpansion = std::size_t{16} << 20;
-
-// A YAML node as JSON (YAML 1.2 core schema for plain scalars). Depth-limited,
-// and bounded by `budget` (kMaxYamlExpansion for a body), which it spends.
-std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t depth,
-                                             std::size_t& budget) {
-  if (depth > llmconform::kMaxJsonDepth)
-    return std::unexpected(YamlProblem{n.Mark(), "nests too deep"});
-  const std::size_t cost = 64 + (n.IsScalar() ? n.Scalar().size() : 0);
-  if (cost > budget) {
-    return std::unexpected(YamlProblem{
-        n.Mark(), Format("expands to more than {} bytes of values (aliases of aliases?)",
-                         kMaxYamlExpansion)});
-  }
-  budget -= cost;
-  switch (n.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return OJson(nullptr);
-    case YAML::NodeType::Sequence: {
-      OJson a = OJson::array();
-      for (const auto& e : n) {
-        auto v = YamlToJson(e, depth + 1, budget);
-        if (!v) return v;
-        a.push_back(std::move(*v));
-      }
-      return a;
-    }
-    case YAML::NodeType::Map: {
-      OJson o = OJson::object();
-      for (const auto& kv : n) {
-        if (!kv.first.IsScalar())
-          return std::unexpected(YamlProblem{kv.first.Mark(), "a key that is not a scalar"});
-        auto v = YamlToJson(kv.second, depth + 1, budget);
-        if (!v) return v;
-        o[kv.first.Scalar()] = std::move(*v);
-      }
-      return o;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string& s = n.Scalar();
-      if (n.Tag() == kBinaryTag) {
-        auto bytes = Base64Decode(RemoveBlanks(s));
-        if (!bytes) return std::unexpected(YamlProblem{n.Mark(), "!!binary value is not base64"});
-        return OJson(IsValidUtf8(*bytes) ? *bytes : s);
-      }
-      if (n.Tag() != "?") return OJson(s);  // quoted or explicitly tagged: text
-      if (s == "~" || s == "null" || s == "Null" || s == "NULL") return OJson(nullptr);
-      if (s == "true" || s == "True" || s == "TRUE") return OJson(true);
-      if (s == "false" || s == "False" || s == "FALSE") return OJson(false);
-      if (IsNumber(s)) return OJson::parse(s);
-      return OJson(s);
-    }
-  }
-  return OJson(nullptr);
-}
-
-// A scalar's bytes: `!!binary` decoded, anything else as written.
-std::expected<std::string, YamlProblem> ScalarBytes(const YAML::Node& n) {
-  if (n.Tag() == kBinaryTag) {
-    auto bytes = Base64Decode(RemoveBlanks(n.Scalar()));
-    if (!bytes) return std::unexpected(YamlProblem{n.Mark(), "!!binary value is not base64"});
-    return *bytes;
-  }
-  return n.Scalar();
-}
-
-struct YamlBody {
-  std::optional<std::string> bytes;
-  std::optional<OJson> json;
-};
-
-// `body` in any of the shapes cassettes use: a scalar (maybe !!binary),
-// {string: …}, {type: json|text, content: …}, the parsed JSON mapping itself;
-// or a sibling `parsed_body`.
-std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
-  YamlBody out;
-  std::size_t budget = kMaxYamlExpansion;
-  const YAML::Node parsed = parent["parsed_body"];
-  if (parsed && !parsed.IsNull()) {
-    if (parsed.IsScalar() && parsed.Tag() != "?") {
-      out.bytes = parsed.Scalar();
-      return out;
-    }
-    auto j = YamlToJson(parsed, 0, budget);
-    if (!j) return std::unexpected(j.error());
-    out.json = std::move(*j);
-    return out;
-  }
-  YAML::Node body = parent["body"];
-  if (!body || body.IsNull()) return out;
-  if (body.IsMap()) {
-    if (body["string"]) {
-      body = body["string"];
-    } else if (body["content"]) {
-      const YAML::Node content = body["content"];
-      const std::string type = body["type"] && body["type"].IsScalar() ? body["type"].Scalar() : "";
-      if (content.IsScalar() && (type != "json" || content.Tag() != "?")) {
-        auto bytes = ScalarBytes(content);
-        if (!bytes) return std::unexpected(bytes.error());
-        out.bytes = std::move(*bytes);
-        return out;
-      }
-      auto j = YamlToJson(content, 0, budget);
-      if (!j) return std::unexpected(j.error());
-      out.json = std::move(*j);
-      return out;
-    } else {
-      // The body itself as the parsed JSON mapping (pydantic-ai's Hugging Face
-      // cassettes store request bodies this way).
-      auto j = YamlToJson(body, 0, budget);
-      if (!j) return std::unexpected(j.error());
-      out.json = std::move(*j);
-      return out;
-    }
-    if (body.IsNull()) return out;
-  }
-  if (!body.IsScalar()) return std::unexpected(YamlProblem{body.Mark(), "body: expected a string"});
-  auto bytes = ScalarBytes(body);
-  if (!bytes) return std::unexpected(bytes.error());
-  out.bytes = std::move(*bytes);
-  return out;
-}
-
-std::expected<Headers, YamlProblem> HeadersOf(const YAML::Node& n) {
-  Headers out;
-  if (!n || n.IsNull()) return out;
-  if (!n.IsMap()) return std::unexpected(YamlProblem{n.Mark(), "headers: expected a mapping"});
-  for (const auto& kv : n) {
-    if (!kv.first.IsScalar())
-      return std::unexpected(YamlProblem{kv.first.Mark(), "headers: a name that is not a string"});
-    std::string value;
-    if (kv.second.IsSequence()) {
-      for (const auto& v : kv.second) {
-        if (!v.IsScalar())
-          return std::unexpected(YamlProblem{v.Mark(), "headers: expected string values"});
-        if (!value.empty()) value += ", ";
-        value += v.Scalar();
-      }
-    } else if (kv.second.IsScalar()) {
-      value = kv.second.Scalar();
-    } else if (!kv.second.IsNull()) {
-      return std::unexpected(
-          YamlProblem{kv.second.Mark(), "headers: expected a string or a list of strings"});
-    }
-    out.emplace_back(kv.first.Scalar(), std::move(value));
-  }
-  return out;
-}
-
-std::expected<std::string, YamlProblem> ScalarField(const YAML::Node& parent, const char* key,
-                                                    std::string_view what) {
-  const YAML::Node n = parent[key];
-  if (!n) return std::unexpected(YamlProblem{parent.Mark(), Format("{}: missing `{}`", what, key)});
-  if (!n.IsScalar())
-    return std::unexpected(YamlProblem{n.Mark(), Format("{}.{}: expected a string", what, key)});
-  return n.Scalar();
-}
-
-std::expected<int, YamlProblem> StatusOf(const YAML::Node& response) {
-  YAML::Node s = response["status"];
-  if (s && s.IsMap()) s = s["code"];
-  if (!s && response["status_code"]) s = response["status_code"];
-  if (!s) return std::unexpected(YamlProblem{response.Mark(), "response: missing `status`"});
-  if (!s.IsScalar())
-    return std::unexpected(YamlProblem{s.Mark(), "response.status: expected a number"});
-  int code = 0;
-  const std::string& t = s.Scalar();
-  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), code);
-  // 200-599, the range a trace holds (docs/trace-format.md): an import must
-  // write a trace its own reader takes.
-  if (ec != std::errc() || p != t.data() + t.size() || code < 200 || code > 599) {
-    return std::unexpected(YamlProblem{
-        s.Mark(),
-        Format("response.status: expected a final HTTP status code 200-599, got \"{}\"", t)});
-  }
-  return code;
-}
-
-// Where the body of a request or response mapping is: its `parsed_body` or
-// `body` node, else the mapping.
-BodyAt BodyMark(const YAML::Node& parent) {
-  YAML::Mark mark = parent.Mark();
-  for (const char* key : {"parsed_body", "body"}) {
-    if (const YAML::Node n = parent[key]; n && !n.IsNull()) {
-      mark = n.Mark();
-      break;
-    }
-  }
-  if (mark.is_null()) return {};
-  return {mark.line, mark.column, ""};
-}
-
-std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::Node& root) {
-  if (!root.IsMap())
-    return std::unexpected(
-        YamlProblem{root.Mark(), "expected a cassette (a mapping with `interactions`)"});
-  const YAML::Node interactions = root["interactions"];
-  if (!interactions) return std::unexpected(YamlProblem{root.Mark(), "missing `interactions`"});
-  if (!interactions.IsSequence())
-    return std::unexpected(YamlProblem{interactions.Mark(), "interactions: expected a list"});
-  std::vector<RawEntry> out;
-  std::size_t i = 0;
-  for (const auto& it : interactions) {
-    ++i;
-    RawEntry e;
-    e.where = Format("interaction {}", i);
-    if (!it.IsMap())
-      return std::unexpected(YamlProblem{it.Mark(), Format("{}: expected a mapping", e.where)});
-    const YAML::Node req = it["request"];
-    const YAML::Node res = it["response"];
-    if (!req || !req.IsMap())
-      return std::unexpected(
-          YamlProblem{it.Mark(), Format("{}: missing `request` mapping", e.where)});
-    if (!res || !res.IsMap())
-      return std::unexpected(
-          YamlProblem{it.Mark(), Format("{}: missing `response` mapping", e.where)});
-    auto method = ScalarField(req, "method", "request");
-    if (!method) return std::unexpected(method.error());
-    e.method = *method;
-    auto uri = ScalarField(req, "uri", "request");
-    if (!uri) return std::unexpected(uri.error());
-    e.url = *uri;
-    auto rh = HeadersOf(req["headers"]);
-    if (!rh) return std::unexpected(rh.error());
-    e.request_headers = std::move(*rh);
-    e.request_at = BodyMark(req);
-    auto rb = BodyOf(req);
-    if (!rb) return std::unexpected(rb.error());
-    e.request_bytes = std::move(rb->bytes);
-    e.request_json = std::move(rb->json);
-    auto status = StatusOf(res);
-    if (!status) return std::unexpected(status.error());
-    e.status = *status;
-    auto sh = HeadersOf(res["headers"]);
-    if (!sh) return std::unexpected(sh.error());
-    e.response_headers = std::move(*sh);
-    e.response_at = BodyMark(res);
-    auto sb = BodyOf(res);
-    if (!sb) return std::unexpected(sb.error());
-    e.response_bytes = std::move(sb->bytes);
-    e.response_json = std::move(sb->json);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-// --- HAR ---------------------------------------------------------------------
-
-using Json = nlohmann::json;
-
-struct HarProblem {
-  std::string pointer;
-  std::string what;
-};
-
-const Json* Member(const Json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
-
-std::expected<const Json*, HarProblem> Need(const Json& j, const std::string& pointer,
-                                            const char* key, Json::value_t type,
-                                            std::string_view type_name) {
-  const Json* m = Member(j, key);
-  if (!m) return std::unexpected(HarProblem{pointer, Format("missing `{}`", key)});
-  const bool ok = type == Json::value_t::number_integer ? m->is_number() : m->type() == type;
-  if (!ok) {
-    return std::unexpected(
-        HarProblem{pointer + "/" + key, Format("expected {}, got {}", type_name, m->type_name())});
-  }
-  return m;
-}
-
-std::expected<Headers, HarProblem> HarHeaders(const Json& parent, const std::string& pointer) {
-  Headers out;
-  const Json* h = Member(parent, "headers");
-  if (!h) return out;
-  if (!h->is_array()) return std::unexpected(HarProblem{pointer + "/headers", "expected an array"});
-  for (std::size_t i = 0; i < h->size(); ++i) {
-    const Json& e = (*h)[i];
-    const Json* n = Member(e, "name");
-    const Json* v = Member(e, "value");
-    if (!n || !n->is_string() || !v || !v->is_string()) {
-      return std::unexpected(HarProblem{Format("{}/headers/{}", pointer, i),
-                                        "expected {\"name\": string, \"value\": string}"});
-    }
-    out.emplace_back(n->get<std::string>(), v->get<std::string>());
-  }
-  return out;
-}
-
-std::int64_t Millis(const Json* j) {
-  if (!j || !j->is_number()) return 0;
-  const double d = j->get<double>();
-  if (!(d > 0) || d > 1e12) return 0;
-  return static_cast<std::int64_t>(d);
-}
-
-// Moves a string out of the parsed HAR: bodies are most of the file, and a copy
-// would hold them twice. `j` is a member of the caller's mutable document.
-std::string TakeString(const Json& j) {
-  return std::move(const_cast<Json&>(j).get_ref<std::string&>());
-}
-
-// Reads the entries of a HAR document, moving the bodies out of `root`.
-std::expected<std::vector<RawEntry>, HarProblem> HarEntries(Json& root) {
-  auto log = Need(root, "", "log", Json::value_t::object, "object");
-  if (!log) return std::unexpected(log.error());
-  auto entries = Need(**log, "/log", "entries", Json::value_t::array, "array");
-  if (!entries) return std::unexpected(entries.error());
-  std::vector<RawEntry> out;
-  out.reserve((*entries)->size());
-  for (std::size_t i = 0; i < (*entries)->size(); ++i) {
-    const Json& entry = (**entries)[i];
-    const std::string p = Format("/log/entries/{}", i);
-    RawEntry e;
-    e.where = Format("entry {}", i + 1);
-    e.request_at.pointer = p + "/request/postData/text";
-    e.response_at.pointer = p + "/response/content/text";
-    auto req = Need(entry, p, "request", Json::value_t::object, "object");
-    if (!req) return std::unexpected(req.error());
-    auto res = Need(entry, p, "response", Json::value_t::object, "object");
-    if (!res) return std::unexpected(res.error());
-    auto method = Need(**req, p + "/request", "method", Json::value_t::string, "string");
-    if (!method) return std::unexpected(method.error());
-    e.method = (*method)->get<std::string>();
-    auto url = Need(**req, p + "/request", "url", Json::value_t::string, "string");
-    if (!url) return std::unexpected(url.error());
-    e.url = (*url)->get<std::string>();
-    auto rh = HarHeaders(**req, p + "/request");
-    if (!rh) return std::unexpected(rh.error());
-    e.request_headers = std::move(*rh);
-    if (const Json* post = Member(**req, "postData")) {
-      if (const Json* text = Member(*post, "text")) {
-        if (!text->is_string())
-          return std::unexpected(HarProblem{p + "/request/postData/text",
-                                            Format("expected string, got {}", text->type_name())});
-        e.request_bytes = TakeString(*text);
-        const Json* enc = Member(*post, "encoding");
-        if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
-          auto bytes = Base64Decode(*e.request_bytes);
-          if (!bytes)
-            return std::unexpected(HarProblem{p + "/request/postData/text", "invalid base64"});
-          e.request_bytes = std::move(*bytes);
-        }
-      }
-    }
-    auto status = Need(**res, p + "/response", "status", Json::value_t::number_integer, "integer");
-    if (!status) return std::unexpected(status.error());
-    const double s = (*status)->get<double>();
-    if (!(s >= 200 && s <= 599))
-      return std::unexpected(
-          HarProblem{p + "/response/status", "expected a final HTTP status code 200-599"});
-    e.status = static_cast<int>(s);
-    auto sh = HarHeaders(**res, p + "/response");
-    if (!sh) return std::unexpected(sh.error());
-    e.response_headers = std::move(*sh);
-    if (const Json* content = Member(**res, "content")) {
-      if (const Json* text = Member(*content, "text")) {
-        if (!text->is_string())
-          return std::unexpected(HarProblem{p + "/response/content/text",
-                                            Format("expected string, got {}", text->type_name())});
-        const Json* enc = Member(*content, "encoding");
-        if (enc && enc->is_string() && enc->get<std::string>() == "base64") {
-          auto bytes = Base64Decode(text->get_ref<const std::string&>());
-          if (!bytes)
-            return std::unexpected(HarProblem{p + "/response/content/text", "invalid base64"});
-          e.response_bytes = std::move(*bytes);
-        } else {
-          e.response_bytes = TakeString(*text);
-        }
-      }
-    }
-    if (const Json* t = Member(entry, "timings")) {
-      e.first_ms = Millis(Member(*t, "wait"));
-      e.last_ms = e.first_ms + Millis(Member(*t, "receive"));
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-}  // namespace
-
-std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::string_view name,
-                                                 const ImportOptions& options) {
-  std::vector<RawEntry> entries;
-  try {
-    const YAML::Node root = YAML::Load(std::string(text));
-    auto got = CassetteEntries(root);
-    if (!got) return std::unexpected(YamlError(name, got.error().mark, got.error().what));
-    entries = std::move(*got);
-  } catch (const YAML::Exception& e) {
-    return std::unexpected(YamlError(name, e.mark, e.msg));
-  }
-  return Assemble(std::move(entries), name, "vcr", options, [name](const BodyAt& at) {
-    if (at.line < 0) return std::string(name);
-    return Format("{}:{}:{}", name, at.line + 1, at.column + 1);
-  });
-}
-
-std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_view name,
-                                            const ImportOptions& options) {
-  auto parsed = llmconform::ReadJson(name, text);
-  if (!parsed) {
-    return std::unexpected(Error{Format("{}:{}:{}: not JSON: {}", name, parsed.error().where.line,
-                                        parsed.error().where.column, parsed.error().what)});
-  }
-  Json root = std::move(*parsed);
-  auto entries = HarEntries(root);
-  root = Json();
-  if (!entries) {
-    const auto at = llmconform::LineColumnOf(
-        text, llmconform::LocateNearestJsonPointer(text, entries.error().pointer));
-    const std::string ptr = entries.error().pointer.empty() ? "" : entries.error().pointer + ": ";
-    return std::unexpected(
-        Error{Format("{}:{}:{}: {}{}", name, at.line, at.column, ptr, entries.error().what)});
-  }
-  return Assemble(std::move(*entries), name, "har", options, [name, text](const BodyAt& at) {
-    const auto lc =
-        llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, at.pointer));
-    return Format("{}:{}:{}", name, lc.line, lc.column);
-  });
-}
-
 std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
                                                   const ImportOptions& options) {
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '{') return ParseHar(text, name, options);
-    break;
-  }
+  if (FirstNonBlank(text) == '{') return ParseHar(text, name, options);
   return ParseCassette(text, name, options);
 }
 

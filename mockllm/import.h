@@ -78,6 +78,11 @@ std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_v
 // HAR when the first non-blank byte is '{', a cassette otherwise.
 std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
                                                   const ImportOptions& options = {});
+// The same, taking the text over: a HAR is parsed in place (its buffer grown
+// by the few bytes the parser may read past the end) rather than copied, and
+// the text is freed before this returns. `mockllm import` reads files so.
+std::expected<ImportResult, Error> ParseRecording(std::string&& text, std::string_view name,
+                                                  const ImportOptions& options = {});
 
 // The file name of `source` without its folder and its recording suffix
 // (.yaml, .yml, .har, .json), characters other than [A-Za-z0-9._-] as '-':

@@ -78,9 +78,8 @@ int RunImport(const ImportArgs& a) {
     const ImportPaths paths = a.all_paths   ? ImportPaths::kAll
                               : a.only_chat ? ImportPaths::kChat
                                             : ImportPaths::kSurfaces;
-    auto imported =
-        ParseRecording(*text, file, ImportOptions{.provider = a.provider, .paths = paths});
-    std::string().swap(*text);  // the recording is no longer needed: free it before writing
+    auto imported = ParseRecording(std::move(*text), file,
+                                   ImportOptions{.provider = a.provider, .paths = paths});
     if (!imported) {
       std::cerr << "mockllm: " << imported.error().message << std::endl;
       status = std::max(status, kExitUsage);

@@ -234,9 +234,10 @@ TEST(ImportCassette, ErrorsAreLocated) {
   e = ParseCassette("interactions:\n" + std::string(kCassette.substr(
                                             kCassette.find("- request:\n    body: '{\"input"))),
                     "only-embeddings.yaml");
-  EXPECT_EQ(e.error().message,
-            "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions, "
-            "/responses, /messages or Gemini /models/{model}:generateContent path)");
+  EXPECT_EQ(
+      e.error().message,
+      "only-embeddings.yaml: no exchange to import (1 entry skipped: not a /chat/completions, "
+      "/responses, /messages or Gemini /models/{model}:generateContent path)");
 }
 
 constexpr std::string_view kResponsesCassette = R"(interactions:
@@ -321,6 +322,23 @@ TEST(ImportHar, ErrorsAreLocated) {
             "b.har:2:2: /log/entries/0: missing `response`");
   EXPECT_EQ(ParseHar(std::string(10000, '['), "d.har").error().message,
             "d.har:1:513: not JSON: arrays and objects nest deeper than 512 levels");
+  // Nesting the HAR reader skips over is refused as deep as anywhere else.
+  const std::string deep_comment =
+      "{\"log\": {\"entries\": [], \"comment\": " + std::string(600, '[') + std::string(600, ']') +
+      "}}";
+  EXPECT_EQ(ParseHar(deep_comment, "e.har").error().message,
+            "e.har:1:546: not JSON: arrays and objects nest deeper than 512 levels");
+  // A UTF-8 byte order mark is allowed, as ReadJson allows it; the text is
+  // taken over as `mockllm import` reads a file.
+  EXPECT_EQ(
+      ParseRecording(std::string("\xEF\xBB\xBF{\"log\": {\"entries\": [\n {\"request\": {}}]}}"),
+                     "f.har")
+          .error()
+          .message,
+      "f.har:2:2: /log/entries/0: missing `response`");
+  // Invalid UTF-8 is not JSON, located.
+  EXPECT_EQ(ParseHar("{\"log\": \"\xFF\"}", "g.har").error().message.substr(0, 18),
+            "g.har:1:10: not JS");
 }
 
 // A HAR of `n` entries, each answered `bytes` (base64) with `coding` and
@@ -418,10 +436,16 @@ RC_GTEST_PROP(ImportParsers, DamagedRecordingsGiveAResultOrALocatedError, ()) {
     const char c = *rc::gen::elementOf(std::string("{}[]:,-'\"\n !&*|>#\\\x80"));
     text.insert(text.begin() + static_cast<std::ptrdiff_t>(pos), c);
   }
-  auto r = ParseRecording(text, "d.in");
+  auto r = ParseRecording(std::string_view(text), "d.in");
+  // Taken over (as `mockllm import` reads a file) a text is read in place: the
+  // same trace or the same error.
+  auto in_place = ParseRecording(std::string(text), "d.in");
+  RC_ASSERT(bool(r) == bool(in_place));
   if (!r) {
+    RC_ASSERT(r.error().message == in_place.error().message);
     RC_ASSERT(r.error().message.starts_with("d.in"));
   } else {
+    RC_ASSERT(WriteTrace(r->trace) == WriteTrace(in_place->trace));
     RC_ASSERT(LintTrace(WriteTrace(r->trace), "t").empty());
   }
 }
