@@ -65,6 +65,12 @@ TEST(ReadJson, RefusesDeepNestingBeforeParsing) {
   EXPECT_TRUE(ReadJson("x", ok).has_value());
   EXPECT_TRUE(ReadJson("x", R"(["[[[[[[", "{{{{"])", {.max_depth = 2}).has_value());
   EXPECT_FALSE(ReadJson("x", "[[[]]]", {.max_depth = 2}).has_value());
+  EXPECT_TRUE(ReadJson("x", "[[]]", {.max_depth = 2}).has_value());
+  EXPECT_EQ(ReadJson("x", std::string(513, '[') + std::string(513, ']')).error().message,
+            "x:1:513: arrays and objects nest deeper than 512 levels");
+  EXPECT_EQ(ReadJson("x", "{\"a\":[{\"b\":1}]}", {.max_depth = 2}).error().message,
+            "x:1:7: arrays and objects nest deeper than 2 levels");
+  EXPECT_TRUE(ReadJson("x", "{\"a\":[1]}", {.max_depth = 2}).has_value());
 }
 
 TEST(ReadJson, CountsLinesFromTheFirstLineGiven) {
@@ -112,6 +118,96 @@ RC_GTEST_PROP(ReadJsonProperties, DeepNestingIsAnErrorNotAStackOverflow, ()) {
   for (std::size_t i = 0; i < depth; ++i) text += objects ? "{\"a\":" : "[";
   CheckAnyText(text);
   RC_ASSERT(!ReadJson("p", text).has_value());
+}
+
+// ReadJson reads with simdjson and converts; what it gives must be what
+// nlohmann's own parser gives, to the type of each number and the order and
+// value of each member: the trace bodies it reads are replayed from it.
+void ExpectAsNlohmannReads(std::string_view text) {
+  SCOPED_TRACE(std::string(text));
+  auto ours = ReadJson("t", text);
+  auto ordered = ReadOrderedJson("t", text);
+  const auto theirs = nlohmann::json::parse(text, nullptr, false);
+  const auto theirs_ordered = nlohmann::ordered_json::parse(text, nullptr, false);
+  ASSERT_EQ(ours.has_value(), !theirs.is_discarded());
+  ASSERT_EQ(ordered.has_value(), !theirs_ordered.is_discarded());
+  if (!ours) return;
+  EXPECT_EQ(ours->dump(), theirs.dump());
+  EXPECT_EQ(ordered->dump(), theirs_ordered.dump());
+  EXPECT_EQ(ours->type(), theirs.type());
+  EXPECT_EQ(ordered->type(), theirs_ordered.type());
+  EXPECT_EQ(ReadJsonOrDiscarded(text).dump(), theirs.dump());
+  EXPECT_EQ(ReadOrderedJsonOrDiscarded(text).dump(), theirs_ordered.dump());
+}
+
+TEST(ReadJson, ReadsEveryValueAsNlohmannDoes) {
+  for (std::string_view text : {
+           "0",
+           "-0",
+           "-0.0",
+           "0.0",
+           "-5",
+           "5",
+           "1.5",
+           "1e2",
+           "1E-2",
+           "1e-400",
+           "-1e-400",
+           "9223372036854775807",
+           "9223372036854775808",
+           "18446744073709551615",
+           "18446744073709551616",
+           "-9223372036854775808",
+           "-9223372036854775809",
+           "123456789012345678901234567890",
+           "0.1",
+           "3.141592653589793238462643383279",
+           R"({"b":1,"a":2,"b":3})",
+           R"({"":[],"x":{}})",
+           R"([1,-1,1.0,-0,true,false,null])",
+           R"("\u00e9\ud83d\ude00\u0000\n")",
+           R"("\ud800")",
+           R"("\udc00x")",
+           "\xEF\xBB\xBF[1]",
+           " [1] ",
+           "[1] x",
+           "[1,]",
+           "{\"a\" 1}",
+           "",
+           "  ",
+           "nul",
+           "\"\x01\"",
+           "\"\t\"",
+           "[\"a\xC3\xA9\"]",
+           "01",
+           "1.",
+           "-",
+           "+1",
+           ".5",
+           "1e",
+           "[1]\n\n",
+           "\x0C[1]",
+       }) {
+    ExpectAsNlohmannReads(text);
+  }
+  // An empty view (a null pointer) is no JSON.
+  EXPECT_FALSE(ReadJson("e", std::string_view()).has_value());
+  EXPECT_TRUE(ReadJsonOrDiscarded(std::string_view()).is_discarded());
+  // Past the parser kept per thread, and back.
+  ExpectAsNlohmannReads("[\"" + std::string(100000, 'x') + "\", -0, 7]");
+  ExpectAsNlohmannReads(R"({"small": [1, 2]})");
+}
+
+RC_GTEST_PROP(ReadJsonProperties, ReadsWhatNlohmannWritesAsNlohmannReadsIt, ()) {
+  // JSON text from pieces of every kind of value, then damaged or not.
+  const auto pieces = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
+      "[", "]", "{", "}", ",", ":", "\"k\"", "\"k\":", "\"\\u00e9\"", "0", "-0", "-0.0", "7", "-7",
+      "2.50", "1e5", "18446744073709551616", "true", "null", " ", "\"a\\\"b\""));
+  std::string text;
+  for (const auto& p : pieces) text += p;
+  ExpectAsNlohmannReads(text);
+  const auto value = nlohmann::json::parse(text, nullptr, false);
+  if (!value.is_discarded()) ExpectAsNlohmannReads(value.dump());
 }
 
 }  // namespace

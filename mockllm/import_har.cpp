@@ -213,7 +213,9 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
     simdjson::dom::parser parser;
     element root;
     // ReadJson's depth: what one reader refuses for nesting, the other does too.
-    if (parser.allocate(json.size(), llmconform::kMaxJsonDepth) != simdjson::SUCCESS ||
+    // An empty text is no JSON (and simdjson would copy from a null pointer).
+    if (json.empty() ||
+        parser.allocate(json.size(), llmconform::kMaxJsonDepth) != simdjson::SUCCESS ||
         parser.parse(json.data(), json.size(), !padded).get(root) != simdjson::SUCCESS) {
       // Rare, and only to say where: ReadJson locates what simdjson refused.
       auto located = llmconform::ReadJson(name, text);

@@ -322,6 +322,8 @@ TEST(ImportHar, ErrorsAreLocated) {
             "b.har:2:2: /log/entries/0: missing `response`");
   EXPECT_EQ(ParseHar(std::string(10000, '['), "d.har").error().message,
             "d.har:1:513: not JSON: arrays and objects nest deeper than 512 levels");
+  EXPECT_EQ(ParseHar(std::string_view(), "n.har").error().message.substr(0, 18),
+            "n.har:1:1: not JSO");
   // Nesting the HAR reader skips over is refused as deep as anywhere else.
   const std::string deep_comment =
       "{\"log\": {\"entries\": [], \"comment\": " + std::string(600, '[') + std::string(600, ']') +
