@@ -33,7 +33,7 @@
 #include "harness/spec_hash.h"
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "reports/baseline.h"
 #include "reports/registry.h"
 #include "reports/reporter.h"

@@ -17,7 +17,7 @@
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/toolcalls_suite.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace llmconform::harness {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "base/file.h"
 #include "base/format.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "mockllm/dialects_cli.h"
 #include "mockllm/fault.h"
 #include "mockllm/http_listener.h"
@@ -449,7 +449,7 @@ int RunServe(const ServeArgs& a) {
   }
   if (!a.journal.empty()) {
     // Atomic: a reader (llmconform judge, CI) sees the whole journal or none.
-    if (auto written = harness::WriteFileAtomically(a.journal, JournalText(journal)); !written)
+    if (auto written = WriteFileAtomically(a.journal, JournalText(journal)); !written)
       return Diagnose(Format("cannot write the journal: {}", written.error().message)),
              kExitInternal;
   }

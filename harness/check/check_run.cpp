@@ -20,7 +20,7 @@
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/scenario.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace llmconform::harness::check {
 namespace {
