@@ -11,9 +11,10 @@
 #include <map>
 #include <sstream>
 
+#include "base/atomic_file.h"
 #include "base/file.h"
 #include "base/format.h"
-#include "base/atomic_file.h"
+#include "base/json_read.h"
 #include "mockllm/dialects_cli.h"
 #include "mockllm/fault.h"
 #include "mockllm/http_listener.h"
@@ -314,7 +315,7 @@ std::string JournalText(const nlohmann::json& journal) {
   std::string out = "[";
   for (std::size_t i = 0; i < journal.size(); ++i) {
     out += i ? ",\n" : "\n";
-    out += journal[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += DumpJson(journal[i]);
   }
   return out + (journal.empty() ? "]\n" : "\n]\n");
 }

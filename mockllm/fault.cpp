@@ -43,9 +43,8 @@ std::string KnownKeys() {
 
 std::unexpected<PointedError> Wrong(std::string pointer, std::string_view expected,
                                     const OJson& got) {
-  return std::unexpected(PointedError{
-      std::move(pointer), Format("expected {}, got {}", expected,
-                                 got.dump(-1, ' ', false, OJson::error_handler_t::replace))});
+  return std::unexpected(
+      PointedError{std::move(pointer), Format("expected {}, got {}", expected, DumpJson(got))});
 }
 
 // The longest wait a fault may ask for, as a trace's t_ms (trace.cpp): about

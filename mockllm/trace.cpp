@@ -10,6 +10,7 @@
 #include "base/format.h"
 #include "base/json.h"
 #include "base/json_locate.h"
+#include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/fault.h"
 #include "protocols/wire/sse.h"
@@ -303,7 +304,7 @@ void MergeExtra(OJson& j, const OJson& extra) {
   for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
 }
 
-std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
+std::string Dump(const OJson& j) { return DumpJson(j); }
 
 }  // namespace
 
@@ -319,9 +320,7 @@ std::optional<std::string> ResponseHeaderProblem(std::string_view name, std::str
     if (tchar(name[i])) continue;
     return Format(
         "the header name {} is not an HTTP token (byte {} is {})",
-        nlohmann::json(std::string(name.substr(0, 64)))
-            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-        i,
+        DumpJson(nlohmann::json(std::string(name.substr(0, 64)))), i,
         static_cast<unsigned char>(name[i]) < 0x21 || static_cast<unsigned char>(name[i]) >= 0x7f
             ? Format("0x{:02x}", static_cast<unsigned char>(name[i]))
             : Format("'{}'", name[i]));

@@ -30,7 +30,7 @@ std::string Excerpt(std::string_view line) {
   constexpr std::size_t kMax = 120;
   std::string out(line.substr(0, kMax));
   if (line.size() > kMax) out += "…";
-  return Json(out).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return DumpJson(Json(out));
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ std::string Sut::StatusText() {
 
 namespace {
 
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string Dump(const Json& j) { return DumpJson(j); }
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "base/json_fields.h"
+#include "base/json_read.h"
 
 namespace llmconform::harness::skill_suite {
 
@@ -13,9 +14,7 @@ std::span<const RuleCheck<Context>> Rules() {
   return rules;
 }
 
-std::string Quote(std::string_view s) {
-  return Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string Quote(std::string_view s) { return DumpJson(Json(std::string(s))); }
 
 CheckResult NoRequests(const std::string& rule) {
   return CheckResult::Fail(rule, "no request reached mockllm",

@@ -1,10 +1,11 @@
 #include "protocols/action/json_text.h"
 
+#include "base/json_read.h"
+
 namespace llmconform::action {
 
 std::string QuoteJson(std::string_view s) {
-  return nlohmann::ordered_json(std::string(s))
-      .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return DumpJson(nlohmann::ordered_json(std::string(s)));
 }
 
 }  // namespace llmconform::action

@@ -45,8 +45,7 @@ std::string Excerpt(std::string_view s) {
 std::string Describe(const Json& data, std::string_view key) {
   auto it = data.find(key);
   if (it == data.end()) return "nothing";
-  return Format("{} {}", JsonTypeName(*it),
-                Excerpt(it->dump(-1, ' ', false, Json::error_handler_t::replace)));
+  return Format("{} {}", JsonTypeName(*it), Excerpt(DumpJson(*it)));
 }
 
 class Checker {

@@ -38,10 +38,7 @@ bool IsExact(std::string_view content, std::size_t begin, std::size_t end) {
 }
 
 // A JSON string literal of `s`, invalid UTF-8 replaced by U+FFFD.
-std::string Quote(std::string_view s) {
-  return nlohmann::json(std::string(s))
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string Quote(std::string_view s) { return DumpJson(nlohmann::json(std::string(s))); }
 
 // Four hex digits at `s[i]`, or nullopt.
 std::optional<char32_t> Hex4(std::string_view s, std::size_t i) {
@@ -258,9 +255,7 @@ std::optional<SerpQueriesBlock> FindSerpQueriesBlock(std::string_view content) {
 }
 
 std::string FormatSerpQueriesBlock(const std::vector<std::string>& queries) {
-  return Format(
-      "<!-- <serp_queries>\n{}\n</serp_queries> -->",
-      nlohmann::json(queries).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return Format("<!-- <serp_queries>\n{}\n</serp_queries> -->", DumpJson(nlohmann::json(queries)));
 }
 
 SerpQueriesCheck CheckSerpQueries(std::string_view json) {

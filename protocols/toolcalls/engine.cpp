@@ -254,8 +254,7 @@ void ExecutionEngine::Record(EngineTurn turn) {
   Sandbox& sandbox = tools_.sandbox();
   auto where = sandbox.Resolve({Mount::kState, {"logs", "engine-turns.jsonl"}}, true);
   if (where && where->parent) {
-    (void)where->parent->Append(
-        where->name, turn.ToJson().dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    (void)where->parent->Append(where->name, DumpJson(turn.ToJson()) + "\n");
   }
   turns_.push_back(std::move(turn));
 }
@@ -281,9 +280,7 @@ RunOutcome ExecutionEngine::Loop() {
     if (options_.temperature) body["temperature"] = *options_.temperature;
     if (options_.stream) body["stream"] = true;
 
-    auto response = transport_.PostJson("/chat/completions",
-                                        body.dump(-1, ' ', false, Json::error_handler_t::replace),
-                                        options_.timeout);
+    auto response = transport_.PostJson("/chat/completions", DumpJson(body), options_.timeout);
     if (!response) return Fail(&turn, response.error().message);
     if (response->status != 200) {
       const Json err = ReadJsonOrDiscarded(response->body);
@@ -335,9 +332,7 @@ RunOutcome ExecutionEngine::Loop() {
     for (const auto& tc : message.tool_calls) {
       ToolRun run = tools_.Run(tc.id, tc.function.name, std::string_view(tc.function.arguments));
       answers.push_back(
-          {{"role", "tool"},
-           {"tool_call_id", tc.id},
-           {"content", run.result.dump(-1, ' ', false, OJson::error_handler_t::replace)}});
+          {{"role", "tool"}, {"tool_call_id", tc.id}, {"content", DumpJson(run.result)}});
       turn.tool_runs.push_back(std::move(run));
     }
     for (const auto& a : answers) window_.push_back(a);
