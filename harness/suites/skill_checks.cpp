@@ -14,8 +14,6 @@ std::span<const RuleCheck<Context>> Rules() {
   return rules;
 }
 
-std::string Quote(std::string_view s) { return DumpJson(Json(std::string(s))); }
-
 CheckResult NoRequests(const std::string& rule) {
   return CheckResult::Fail(rule, "no request reached mockllm",
                            {"at least one request", "none", "journal"});
@@ -34,10 +32,10 @@ std::optional<CheckResult> WrongEnd(const std::string& rule, const Context& c,
   const std::string got_reason = end.is_object() ? StringOf(end, "reason") : "";
   const std::string got_message = end.is_object() ? StringOf(end, "message") : "";
   if (got_reason != reason || got_message.find(message_contains) == std::string::npos) {
-    return CheckResult::Fail(
-        rule, "the session did not end as the protocol says",
-        {Format("{{\"reason\":\"{}\", a message containing {}}}", reason, Quote(message_contains)),
-         end.dump(), "outputs/end"});
+    return CheckResult::Fail(rule, "the session did not end as the protocol says",
+                             {Format("{{\"reason\":\"{}\", a message containing {}}}", reason,
+                                     QuoteJson(message_contains)),
+                              end.dump(), "outputs/end"});
   }
   // And as the scenario says, where it says so.
   const Json want = c.scenario.expect.value("end", Json::object());
