@@ -647,7 +647,7 @@ std::expected<Headers, HarProblem> HarHeaders(const Json& parent, const std::str
 std::int64_t Millis(const Json* j) {
   if (!j || !j->is_number()) return 0;
   const double d = j->get<double>();
-  if (!(d > 0) || d > 1e12) return 0;
+  if (!(d > 0) || d > static_cast<double>(kMaxTraceMs)) return 0;
   return static_cast<std::int64_t>(d);
 }
 

@@ -18,10 +18,6 @@
 namespace llmconform::mockllm {
 namespace {
 
-// The latest a recorded piece may be due: later times would overflow the
-// replay clock's arithmetic.
-constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;
-
 using llmconform::Format;
 
 std::unexpected<PointedError> Expected(std::string pointer, std::string_view what,
@@ -95,9 +91,9 @@ std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
     if (!c.contains("t_ms")) return Problem(where, "missing field \"t_ms\"");
     auto t = NonNegativeInt(c["t_ms"], where + "/t_ms");
     if (!t) return std::unexpected(t.error());
-    if (*t > kMaxTimeMs) {
+    if (*t > kMaxTraceMs) {
       return Problem(where + "/t_ms",
-                     Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *t));
+                     Format("expected at most {} ms (about 31 years), got {}", kMaxTraceMs, *t));
     }
     if (*t < last)
       return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *t, last));
@@ -131,9 +127,9 @@ std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
     if (e.contains("t_ms")) {
       auto v = NonNegativeInt(e["t_ms"], where + "/t_ms");
       if (!v) return std::unexpected(v.error());
-      if (*v > kMaxTimeMs) {
+      if (*v > kMaxTraceMs) {
         return Problem(where + "/t_ms",
-                       Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *v));
+                       Format("expected at most {} ms (about 31 years), got {}", kMaxTraceMs, *v));
       }
       if (*v < t)
         return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *v, t));
