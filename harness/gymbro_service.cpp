@@ -23,7 +23,6 @@
 namespace llmconform::harness {
 namespace {
 
-using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 using gymbro::StreamEvent;
 

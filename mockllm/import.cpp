@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_locate.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
@@ -599,8 +600,6 @@ std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::No
 }
 
 // --- HAR ---------------------------------------------------------------------
-
-using Json = nlohmann::json;
 
 struct HarProblem {
   std::string pointer;

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/json.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 
 namespace llmconform::mockllm {
-
-using Json = nlohmann::json;
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/hash.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/check/generators.h"
@@ -25,7 +26,6 @@
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 

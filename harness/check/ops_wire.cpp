@@ -3,11 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/utf8.h"
 #include "harness/check/gemini_generator.h"
 #include "harness/check/gen_text.h"
-#include "harness/check/op_record.h"
 #include "harness/check/messages_generator.h"
+#include "harness/check/op_record.h"
 #include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/gemini.h"
@@ -17,7 +18,6 @@
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 rc::Gen<Json> SseParse() {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 
@@ -20,7 +21,6 @@ namespace llmconform::harness::check {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Json = nlohmann::json;
 
 constexpr std::size_t kStderrTail = 2048;
 constexpr std::size_t kMaxLine = 16 * 1024 * 1024;  // an answer line longer than this is garbage

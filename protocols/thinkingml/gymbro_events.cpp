@@ -4,14 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::gymbro {
 namespace {
-
-using Json = nlohmann::json;
 
 // Fields a completed event must not use to carry the reply text.
 constexpr std::array<std::string_view, 5> kReplyTextFields = {"reply", "reply_text", "text",

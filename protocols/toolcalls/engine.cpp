@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/engine.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
@@ -15,8 +16,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr std::uint64_t kMaxInternalRead = 4 * 1024 * 1024;
 

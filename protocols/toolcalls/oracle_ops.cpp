@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/oracle_ops.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/toolcalls/clock.h"
@@ -13,8 +14,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 template <typename T>
 std::unexpected<Error> Err(const std::expected<T, Error>& e) {
