@@ -50,6 +50,13 @@ install(FILES ${PROJECT_BINARY_DIR}/llmconformConfig.cmake ${PROJECT_BINARY_DIR}
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/specs ${PROJECT_SOURCE_DIR}/fixtures
         DESTINATION ${CMAKE_INSTALL_DATADIR}/llmconform)
+# The build tree mirrors that layout (links to the checkout's folders), so a
+# program run from build/<preset>/ finds the bundled specs from any folder,
+# as an installed one does (harness/data_dir.h).
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/share/llmconform)
+foreach(_data specs fixtures)
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${_data} ${PROJECT_BINARY_DIR}/share/llmconform/${_data} SYMBOLIC)
+endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/docs)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -27,12 +27,13 @@
 #include "harness/oracle.h"
 #include "harness/parallel.h"
 #include "harness/probe.h"
+#include "harness/rule_index.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
 #include "harness/spec_hash.h"
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "reports/baseline.h"
 #include "reports/registry.h"
 #include "reports/reporter.h"
@@ -624,7 +625,9 @@ class ListCommand final : public Command {
   void Setup(CLI::App& app) override {
     app.add_option("--specs", specs_, "folder of specs/<protocol>/")->capture_default_str();
     app.add_option("--filter", filter_, "only scenarios whose <protocol>/<name> matches this glob");
-    app.add_flag("--rules", rules_, "list the rule catalogue instead of the scenarios");
+    app.add_flag("--rules", rules_,
+                 "list the rule catalogue instead of the scenarios: each rule (and each DIA-* "
+                 "dialect) with the functions that decide it, at file:line");
     app.add_flag("--json", json_, "print JSON instead of text");
   }
 
@@ -636,22 +639,13 @@ class ListCommand final : public Command {
     }
     nlohmann::json doc = nlohmann::json::array();
     if (rules_) {
-      for (const auto& [protocol, rules] : specs->rules) {
-        if (!filter_.empty() && !MatchesFilter(Scenario{.protocol = protocol, .name = ""}, filter_))
-          continue;
-        for (const auto& r : rules) {
-          if (json_) {
-            doc.push_back({{"protocol", protocol},
-                           {"id", r.id},
-                           {"severity", r.severity},
-                           {"source", r.source},
-                           {"text", r.text}});
-          } else {
-            std::cout << r.id << "  [" << r.severity << "]  " << r.source << "\n    " << r.text
-                      << '\n';
-          }
-        }
-      }
+      WriteRuleCatalogue(
+          specs->rules,
+          [&](std::string_view protocol) {
+            return filter_.empty() ||
+                   MatchesFilter(Scenario{.protocol = std::string(protocol), .name = ""}, filter_);
+          },
+          json_ ? &doc : nullptr, std::cout);
     } else {
       for (const auto& s : specs->scenarios) {
         if (!MatchesFilter(s, filter_)) continue;
@@ -931,7 +925,7 @@ int Main(int argc, char** argv) {
       "  llmconform run -j 4 --shard 1/2        half of them, four at a time\n"
       "  llmconform merge a/report.json b/report.json --out merged\n"
       "                                         one run's reports from shard reports\n"
-      "  llmconform list --rules                the rule catalogue\n"
+      "  llmconform list --rules                every rule, with the code that decides it\n"
       "  llmconform judge --scenario multiturn/s1-standard-assembly --journal j.json\n"
       "                                         judge your own client's traffic\n"
       "  llmconform ref --list                  the JSON oracle's operations\n"

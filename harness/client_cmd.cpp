@@ -11,13 +11,14 @@
 #include <cstring>
 #include <optional>
 
+#include "base/atomic_file.h"
 #include "base/child_process.h"
 #include "base/format.h"
+#include "base/json_read.h"
 #include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/toolcalls_suite.h"
-#include "mockllm/atomic_file.h"
 
 namespace llmconform::harness {
 namespace {
@@ -100,8 +101,7 @@ std::string Tail(const std::string& output) {
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
   if (t.empty()) return "";
   if (t.size() > 400) t = "…" + t.substr(t.size() - 400);
-  return "; its output ends: " +
-         nlohmann::json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return "; its output ends: " + DumpJson(nlohmann::json(t));
 }
 
 // Drives the scenario with the user's client instead of the reference one.

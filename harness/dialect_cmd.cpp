@@ -5,7 +5,7 @@
 #include <set>
 
 #include "base/format.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/trace_files.h"
 #include "protocols/wire/surface.h"

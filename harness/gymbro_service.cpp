@@ -23,11 +23,10 @@
 namespace llmconform::harness {
 namespace {
 
-using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 using gymbro::StreamEvent;
 
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string Dump(const Json& j) { return DumpJson(j); }
 
 // One message: its event stream as published so far.
 struct Broker {
@@ -243,7 +242,7 @@ struct GymbroService::Impl {
         "POST",
         options.upstream_base_url + "/chat/completions",
         {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}},
-        request.dump(-1, ' ', false, OJson::error_handler_t::replace)};
+        DumpJson(request)};
     int status = 0;
     std::string error_body;  // kept only when the upstream answers an error, up to 1 MiB
     auto result =

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/sse_check.h"
 #include "mockllm/server.h"
@@ -14,7 +15,6 @@
 namespace llmconform::harness {
 namespace {
 
-using Json = nlohmann::json;
 using std::chrono::milliseconds;
 
 struct Exchange {

@@ -117,7 +117,7 @@ int ServeOracle(std::istream& in, std::ostream& out) {
       // {"id","output"}, in the order dump() gives them.
       out << "{\"id\":" << DumpJson(answer["id"]) << ",\"output\":" << *written << "}\n";
     } else {
-      out << answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      out << DumpJson(answer) << '\n';
     }
     if (in.rdbuf()->in_avail() <= 0) out.flush();
   }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/json_read.h"
+
 namespace llmconform::harness {
 namespace {
 
@@ -162,7 +164,7 @@ RC_GTEST_PROP(OracleProperties, EveryOperationAnswersAnyInput, ()) {
   nlohmann::json input = nlohmann::json::object();
   const auto keys = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kFields));
   for (const auto& k : keys) input[k] = *ArbitraryJson(2);
-  std::istringstream in(input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  std::istringstream in(DumpJson(input));
   std::ostringstream out, err;
   const int code = RunOracle(op.name, in, out, err);
   RC_ASSERT(code == 0 || code == 2);

@@ -13,7 +13,7 @@
 #include "base/url.h"
 #include "base/utf8.h"
 #include "harness/dialect_cmd.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "mockllm/redaction.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_read.h"
 #include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
@@ -439,7 +440,7 @@ RC_GTEST_PROP(Runner, WhatParseJournalAcceptsIsJudgeable, ()) {
       entry[key.substr(0, slash)][key.substr(slash + 1)] = v;
     }
   }
-  const std::string text = "[" + entry.dump(-1, ' ', false, Json::error_handler_t::replace) + "]";
+  const std::string text = "[" + DumpJson(entry) + "]";
   const auto journal = ParseJournal("j.json", text);
   if (!journal) {
     RC_ASSERT(journal.error().message.starts_with("j.json:1:"));

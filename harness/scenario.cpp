@@ -246,7 +246,9 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
   std::error_code ec;
   if (!fs::is_directory(specs_dir, ec)) {
     return std::unexpected(Error{Format(
-        "{}: not a folder of specs (expected specs/<protocol>/rules.json)", specs_dir.string())});
+        "{}: not a folder of specs (expected specs/<protocol>/rules.json; name the folder with "
+        "--specs DIR)",
+        specs_dir.string())});
   }
   const fs::path base = specs_dir.has_parent_path() ? specs_dir.parent_path() : fs::path(".");
   auto display = [&](const fs::path& p) { return p.lexically_relative(base).generic_string(); };

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/utf8.h"
 #include "protocols/thinkingml/thinkingml.h"
@@ -13,7 +14,6 @@
 namespace llmconform::harness {
 namespace {
 
-using Json = nlohmann::json;
 using reports::CheckResult;
 using reports::Evidence;
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "harness/gymbro_service.h"
 #include "harness/gymbro_test_support.h"
 #include "harness/suites/suite_test_support.h"
@@ -15,7 +16,6 @@
 namespace llmconform::harness {
 namespace {
 
-using Json = nlohmann::json;
 using reports::CheckResult;
 using reports::Outcome;
 using std::chrono::milliseconds;

@@ -14,11 +14,10 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/json.h"
 #include "reports/result.h"
 
 namespace llmconform::harness {
-
-using Json = nlohmann::json;
 
 // One scenario file, specs/<protocol>/<name>.json:
 //   {"protocol","name","description","trace"?,"input":{…},"expect":{…},"rules":[ids…]}

@@ -56,7 +56,7 @@ void RemovePath(Json& j, const std::vector<std::string>& tokens, std::size_t dep
 }
 
 std::string Short(const Json& j) {
-  std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string s = DumpJson(j);
   constexpr std::size_t kMax = 200;
   if (s.size() > kMax) s = s.substr(0, Utf8Prefix(s, kMax)) + "…";
   return s;

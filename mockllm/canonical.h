@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/json.h"
 #include "base/json_read.h"
 
 namespace llmconform::mockllm {
 
-using Json = nlohmann::json;
 using llmconform::Error;
 
 // JSON pointers whose values are removed before comparing. A `*` token

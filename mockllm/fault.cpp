@@ -43,14 +43,9 @@ std::string KnownKeys() {
 
 std::unexpected<PointedError> Wrong(std::string pointer, std::string_view expected,
                                     const OJson& got) {
-  return std::unexpected(PointedError{
-      std::move(pointer), Format("expected {}, got {}", expected,
-                                 got.dump(-1, ' ', false, OJson::error_handler_t::replace))});
+  return std::unexpected(
+      PointedError{std::move(pointer), Format("expected {}, got {}", expected, DumpJson(got))});
 }
-
-// The longest wait a fault may ask for, as a trace's t_ms (trace.cpp): about
-// 31 years, so that no wait overflows a clock.
-constexpr std::int64_t kMaxFaultMs = 1'000'000'000'000;
 
 std::expected<std::int64_t, PointedError> Count(const OJson& j, std::string_view key) {
   const OJson& v = j[std::string(key)];
@@ -58,8 +53,8 @@ std::expected<std::int64_t, PointedError> Count(const OJson& j, std::string_view
       (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
     return Wrong(Format("/{}", key), "a non-negative integer", v);
   }
-  if (key.ends_with("_ms") && v.get<std::int64_t>() > kMaxFaultMs) {
-    return Wrong(Format("/{}", key), Format("at most {} ms (about 31 years)", kMaxFaultMs), v);
+  if (key.ends_with("_ms") && v.get<std::int64_t>() > kMaxTraceMs) {
+    return Wrong(Format("/{}", key), Format("at most {} ms (about 31 years)", kMaxTraceMs), v);
   }
   return v.get<std::int64_t>();
 }

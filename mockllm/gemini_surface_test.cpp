@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include "base/json.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
 #include "mockllm/sdk_match.h"
@@ -13,8 +14,6 @@
 
 namespace llmconform::mockllm {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr std::string_view kTrace =
     R"({"format":"llmconform-trace/1","id":"gem","surface":"gemini"}

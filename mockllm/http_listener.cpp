@@ -26,6 +26,7 @@
 #include <unordered_set>
 
 #include "base/format.h"
+#include "base/json_read.h"
 #include "mockllm/http_io.h"
 #include "protocols/wire/chat.h"
 
@@ -995,8 +996,7 @@ void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response
 
 void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                  "application/json");
+  res.set_content(DumpJson(body), "application/json");
 }
 
 std::vector<std::pair<std::string, std::string>> RequestHeaders(const httplib::Headers& headers) {

@@ -7,7 +7,7 @@
 
 #include "base/file.h"
 #include "base/format.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "mockllm/cli.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
@@ -96,7 +96,7 @@ int RunImport(const ImportArgs& a) {
       status = std::max(status, kExitUsage);
       continue;
     }
-    if (auto w = llmconform::harness::WriteFileAtomically(out, trace); !w) {
+    if (auto w = WriteFileAtomically(out, trace); !w) {
       std::cerr << "mockllm: " << w.error().message << std::endl;
       return kExitInternal;
     }
@@ -133,7 +133,7 @@ int RunExport(const ExportArgs& a) {
     traces.push_back(std::move(*t));
   }
   const std::string har = TracesToHar(traces, MOCKLLM_VERSION).dump(1) + "\n";
-  if (auto w = llmconform::harness::WriteFileAtomically(a.out, har); !w) {
+  if (auto w = WriteFileAtomically(a.out, har); !w) {
     std::cerr << "mockllm: " << w.error().message << std::endl;
     return kExitInternal;
   }

@@ -115,7 +115,7 @@ std::expected<Headers, HarProblem> HarHeaders(element parent, const std::string&
 std::int64_t Millis(std::optional<element> j) {
   if (!j || !IsNumber(j->type())) return 0;
   const double d = Num(*j);
-  if (!(d > 0) || d > 1e12) return 0;
+  if (!(d > 0) || d > static_cast<double>(kMaxTraceMs)) return 0;
   return static_cast<std::int64_t>(d);
 }
 

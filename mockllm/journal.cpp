@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/json.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 
 namespace llmconform::mockllm {
-
-using Json = nlohmann::json;
 
 namespace {
 
@@ -37,7 +36,7 @@ void Pack(JournalEntry& e, bool whole_bodies) {
     // Text within kMaxKeptBytes holds no longer string: it is kept as given.
     if (e.body_json.empty() || e.body_json.size() > kMaxKeptBytes) {
       if (!whole_bodies) e.body_cut = CapStrings(e.body);
-      e.body_json = e.body.dump(-1, ' ', false, Json::error_handler_t::replace);
+      e.body_json = DumpJson(e.body);
       if (!whole_bodies && e.body_json.size() > kMaxKeptBodyBytes) {
         e.body_json = CapText(e.body_json, kMaxKeptBytes);
         e.body_cut = true;
@@ -49,7 +48,7 @@ void Pack(JournalEntry& e, bool whole_bodies) {
   }
   if (!e.nearest.is_null()) {
     CapStrings(e.nearest);
-    e.nearest_json = e.nearest.dump(-1, ' ', false, Json::error_handler_t::replace);
+    e.nearest_json = DumpJson(e.nearest);
     if (e.nearest_json.size() > kMaxKeptBodyBytes)
       e.nearest_json = CapText(e.nearest_json, kMaxKeptBytes);
     e.nearest = nullptr;

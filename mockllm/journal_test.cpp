@@ -10,10 +10,10 @@
 #include <limits>
 #include <string>
 
+#include "base/json.h"
+
 namespace llmconform::mockllm {
 namespace {
-
-using Json = nlohmann::json;
 
 // A string around the interesting lengths: short, at the 64 KiB cap, past it.
 std::string GenText() {

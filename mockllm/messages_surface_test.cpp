@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "base/json.h"
 #include "mockllm/fault.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
@@ -17,8 +18,6 @@
 
 namespace llmconform::mockllm {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr std::string_view kCassette = R"(interactions:
 - request:

@@ -5,6 +5,7 @@
 
 #include "base/format.h"
 #include "base/hash.h"
+#include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/redaction.h"
 #include "mockllm/sdk_match.h"
@@ -23,8 +24,7 @@ std::string RequestLine(std::string_view method, std::string_view path) {
 
 // What a session remembers of its last faulted request, to know a retry.
 std::uint64_t RequestHash(std::string_view method, std::string_view path, const Json& body) {
-  return Fnv1a64(
-      Format("{} {}\n{}", method, path, body.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  return Fnv1a64(Format("{} {}\n{}", method, path, DumpJson(body)));
 }
 
 const OJson& NoFault() {
@@ -46,7 +46,7 @@ Json QuotedValue(const Json& value) {
     return s.size() <= kMaxQuotedBytes ? value : Json(CapText(s, kMaxQuotedBytes));
   }
   if (!value.is_structured()) return value;
-  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string text = DumpJson(value);
   return text.size() <= kMaxQuotedBytes ? value : Json(CapText(text, kMaxQuotedBytes));
 }
 

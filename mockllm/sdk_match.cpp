@@ -4,12 +4,12 @@
 #include <span>
 #include <utility>
 
+#include "base/json.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 namespace {
 
-using Json = nlohmann::json;
 using Defaults = std::span<const std::pair<std::string_view, Json>>;
 
 // Chat Completions fields whose value, when equal to this, is the API's default.

@@ -10,9 +10,10 @@
 #include <map>
 #include <string>
 
+#include "base/atomic_file.h"
 #include "base/file.h"
+#include "base/json_read.h"
 #include "base/format.h"
-#include "mockllm/atomic_file.h"
 #include "mockllm/cli.h"
 #include "mockllm/cli_support.h"
 #include "mockllm/fault.h"
@@ -152,7 +153,7 @@ std::string JournalText(const nlohmann::json& journal) {
   std::string out = "[";
   for (std::size_t i = 0; i < journal.size(); ++i) {
     out += i ? ",\n" : "\n";
-    out += journal[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += DumpJson(journal[i]);
   }
   return out + (journal.empty() ? "]\n" : "\n]\n");
 }
@@ -383,7 +384,7 @@ int RunServe(const ServeArgs& a) {
   }
   if (!a.journal.empty()) {
     // Atomic: a reader (llmconform judge, CI) sees the whole journal or none.
-    if (auto written = harness::WriteFileAtomically(a.journal, JournalText(journal)); !written)
+    if (auto written = WriteFileAtomically(a.journal, JournalText(journal)); !written)
       return Diagnose(Format("cannot write the journal: {}", written.error().message)),
              kExitInternal;
   }

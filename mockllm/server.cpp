@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "base/format.h"
+#include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/admin_api.h"
 #include "mockllm/cors.h"
@@ -349,7 +350,7 @@ struct Server::Impl {
             if (cursor->left == 0) break;
             --cursor->left;
             if (cursor->any) out += ',';
-            out += row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out += DumpJson(row);
             cursor->any = true;
           }
           const bool last = page.empty() || cursor->left == 0;
@@ -407,7 +408,7 @@ struct Server::Impl {
           if (cursor->dropped + dropped > 0) e["dropped_before"] = cursor->dropped + dropped;
           cursor->dropped = 0;
           if (cursor->any) out += ',';
-          out += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          out += DumpJson(e);
           cursor->any = wrote = true;
           if (--cursor->left == 0) break;
         }

@@ -10,16 +10,13 @@
 #include "base/format.h"
 #include "base/json.h"
 #include "base/json_locate.h"
+#include "base/json_read.h"
 #include "mockllm/canonical.h"
 #include "mockllm/fault.h"
 #include "protocols/wire/sse.h"
 
 namespace llmconform::mockllm {
 namespace {
-
-// The latest a recorded piece may be due: later times would overflow the
-// replay clock's arithmetic.
-constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;
 
 using llmconform::Format;
 
@@ -94,9 +91,9 @@ std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
     if (!c.contains("t_ms")) return Problem(where, "missing field \"t_ms\"");
     auto t = NonNegativeInt(c["t_ms"], where + "/t_ms");
     if (!t) return std::unexpected(t.error());
-    if (*t > kMaxTimeMs) {
+    if (*t > kMaxTraceMs) {
       return Problem(where + "/t_ms",
-                     Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *t));
+                     Format("expected at most {} ms (about 31 years), got {}", kMaxTraceMs, *t));
     }
     if (*t < last)
       return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *t, last));
@@ -130,9 +127,9 @@ std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
     if (e.contains("t_ms")) {
       auto v = NonNegativeInt(e["t_ms"], where + "/t_ms");
       if (!v) return std::unexpected(v.error());
-      if (*v > kMaxTimeMs) {
+      if (*v > kMaxTraceMs) {
         return Problem(where + "/t_ms",
-                       Format("expected at most {} ms (about 31 years), got {}", kMaxTimeMs, *v));
+                       Format("expected at most {} ms (about 31 years), got {}", kMaxTraceMs, *v));
       }
       if (*v < t)
         return Problem(where + "/t_ms", Format("t_ms goes backwards ({} after {})", *v, t));
@@ -303,7 +300,7 @@ void MergeExtra(OJson& j, const OJson& extra) {
   for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
 }
 
-std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
+std::string Dump(const OJson& j) { return DumpJson(j); }
 
 }  // namespace
 
@@ -319,9 +316,7 @@ std::optional<std::string> ResponseHeaderProblem(std::string_view name, std::str
     if (tchar(name[i])) continue;
     return Format(
         "the header name {} is not an HTTP token (byte {} is {})",
-        nlohmann::json(std::string(name.substr(0, 64)))
-            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-        i,
+        DumpJson(nlohmann::json(std::string(name.substr(0, 64)))), i,
         static_cast<unsigned char>(name[i]) < 0x21 || static_cast<unsigned char>(name[i]) >= 0x7f
             ? Format("0x{:02x}", static_cast<unsigned char>(name[i]))
             : Format("'{}'", name[i]));

@@ -52,6 +52,11 @@ using llmconform::Error;
 
 inline constexpr std::string_view kTraceFormat = "llmconform-trace/1";
 
+// The latest time a trace may name, in ms (a recorded piece's t_ms, a fault's
+// wait, a HAR entry's time): about 31 years, so that no time overflows the
+// replay clock's arithmetic.
+inline constexpr std::int64_t kMaxTraceMs = 1'000'000'000'000;
+
 struct Chunk {
   std::int64_t t_ms = 0;
   std::string raw;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/utf8.h"
 #include "reports/text.h"
 
 namespace llmconform::reports {
@@ -46,18 +47,12 @@ std::string Plural(int n, std::string_view noun) {
 }
 
 // Code points, as an estimate of terminal columns.
-std::size_t Columns(std::string_view s) {
-  return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
-}
+std::size_t Columns(std::string_view s) { return CountCodePoints(s); }
 
 // `s` cut to at most `columns` code points, the cut marked with an ellipsis.
 std::string Truncate(const std::string& s, std::size_t columns) {
   if (Columns(s) <= columns || columns == 0) return s;
-  std::size_t kept = 0, i = 0;
-  for (; i < s.size(); ++i) {
-    if ((s[i] & 0xC0) != 0x80 && kept++ == columns - 1) break;
-  }
-  return s.substr(0, i) + std::string(kEllipsis);
+  return s.substr(0, OffsetOfCodePoint(s, columns - 1)) + std::string(kEllipsis);
 }
 
 std::string PadLeft(const std::string& s, std::size_t width) {

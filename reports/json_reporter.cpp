@@ -9,8 +9,6 @@
 namespace llmconform::reports {
 namespace {
 
-using Json = nlohmann::json;
-
 // Reads the fields of one object of a report, remembering the first error,
 // prefixed with where the object is ("scenarios[2].checks[0]"; "" for the
 // root). After an error every further read is a no-op.

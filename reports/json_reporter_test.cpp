@@ -3,12 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "base/json.h"
 #include "reports/sample_run_test_support.h"
 
 namespace llmconform::reports {
 namespace {
-
-using Json = nlohmann::json;
 
 TEST(JsonReporter, MatchesGolden) {
   testing::ExpectMatchesGolden("report.json",

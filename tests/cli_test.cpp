@@ -127,7 +127,33 @@ TEST(Cli, ListShowsScenariosAndRules) {
   auto rules =
       RunProcess({kBinary, "list", "--rules", "--json", "--specs", (kRoot / "specs").string()});
   EXPECT_EQ(rules.exit_code, 0);
-  EXPECT_GE(nlohmann::json::parse(rules.out).size(), 9u);
+  const auto catalogue = nlohmann::json::parse(rules.out);
+  EXPECT_GE(catalogue.size(), 9u);
+  // Every rule names the code that decides it (harness/rule_index_test.cpp
+  // holds the index to the catalogues and the files).
+  for (const auto& rule : catalogue) {
+    ASSERT_TRUE(rule.contains("deciders")) << rule.dump();
+    EXPECT_FALSE(rule["deciders"].empty()) << rule["id"];
+    for (const auto& d : rule["deciders"])
+      EXPECT_TRUE(fs::is_regular_file(kRoot / d["file"].get<std::string>())) << d;
+  }
+}
+
+TEST(Cli, ListRulesFromAFolderWithoutSpecsFindsTheBundledOnes) {
+  TempDir elsewhere;
+  auto rules =
+      RunProcess({kBinary, "list", "--rules", "--filter", "action"}, "", elsewhere.path().string());
+  EXPECT_EQ(rules.exit_code, 0) << rules.err;
+  EXPECT_NE(rules.out.find("ACT-1  [must]  docs/seeds/004_b6d237810a3a28f8.txt"), std::string::npos)
+      << rules.out;
+  EXPECT_NE(rules.out.find("    decided by ReplyRule  harness/suites/action_checks.cpp:"),
+            std::string::npos)
+      << rules.out;
+  auto missing =
+      RunProcess({kBinary, "list", "--rules", "--specs", "nowhere"}, "", elsewhere.path().string());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nowhere: not a folder of specs"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("--specs DIR"), std::string::npos) << missing.err;
 }
 
 TEST(Cli, JudgeAppliesTheRulesToAnotherClientsJournal) {

@@ -10,8 +10,10 @@
 #include <set>
 #include <thread>
 
+#include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/hash.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/check/generators.h"
@@ -20,12 +22,10 @@
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/scenario.h"
-#include "mockllm/atomic_file.h"
 
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -490,7 +490,7 @@ std::string PointerList(const std::vector<std::string>& pointers) {
 
 std::string Compact(const Json& j) {
   constexpr std::size_t kMax = 600;
-  std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string s = DumpJson(j);
   if (s.size() > kMax) s = s.substr(0, kMax) + "…";
   return s;
 }

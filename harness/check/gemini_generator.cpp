@@ -3,12 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "harness/check/gen_text.h"
 
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 // One chunk's parts before it is written: their kind and, at `flaw`, a departure.

@@ -4,12 +4,11 @@
 #include <map>
 #include <set>
 
+#include "base/json.h"
 #include "harness/check/op_record.h"
 
 namespace llmconform::harness::check {
 namespace {
-
-using Json = nlohmann::json;
 
 // Every op's record, by name (harness/check/ops_<protocol>.cpp).
 const std::map<std::string, OpRecord, std::less<>>& Table() {

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/json.h"
 #include "base/test_paths.h"
 #include "harness/check/check_run.h"
 #include "harness/check/op_schema.h"
@@ -14,8 +15,6 @@
 
 namespace llmconform::harness::check {
 namespace {
-
-using Json = nlohmann::json;
 
 std::vector<Json> Inputs(std::string_view op, std::size_t n, std::uint64_t seed = 7) {
   const rc::Gen<Json>* gen = InputGenerator(op);

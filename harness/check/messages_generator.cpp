@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/utf8.h"
 #include "harness/check/gen_text.h"
 
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 // One content block before it is written: its kind and, at `flaw`, a departure.

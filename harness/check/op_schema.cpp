@@ -1,13 +1,12 @@
 #include "harness/check/op_schema.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "harness/json_location.h"
 #include "harness/scenario.h"
 
 namespace llmconform::harness::check {
 namespace {
-
-using Json = nlohmann::json;
 
 std::vector<std::string> Tokens(std::string_view pointer) {
   std::vector<std::string> out;

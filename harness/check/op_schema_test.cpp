@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/json.h"
 #include "base/test_paths.h"
 #include "harness/oracle.h"
 #include "harness/scratch_dir.h"
@@ -13,7 +14,6 @@
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
 TEST(Select, FollowsPointersAndMapsStarsOverArrays) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
@@ -10,7 +11,6 @@
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 rc::Gen<std::string> ActionReply() {

@@ -3,13 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "harness/check/gen_text.h"
 #include "harness/check/op_record.h"
 
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 rc::Gen<std::string> NodeId() {

@@ -3,11 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/utf8.h"
 #include "harness/check/gemini_generator.h"
 #include "harness/check/gen_text.h"
-#include "harness/check/op_record.h"
 #include "harness/check/messages_generator.h"
+#include "harness/check/op_record.h"
 #include "harness/check/responses_generator.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/gemini.h"
@@ -17,7 +18,6 @@
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 rc::Gen<Json> SseParse() {
@@ -123,8 +123,7 @@ rc::Gen<std::string> ChatStream() {
               data(choice(Json{{"tool_calls", Json::array({tc})}}, Json(nullptr)));
               if (c.variant != 3 && c.variant != 1) {
                 // Split between code points: each fragment is a JSON string.
-                std::size_t half = a.size() / 2;
-                while (half > 0 && (static_cast<unsigned char>(a[half]) & 0xC0) == 0x80) --half;
+                const std::size_t half = Utf8Prefix(a, a.size() / 2);
                 for (const std::string& part : {a.substr(0, half), a.substr(half)}) {
                   Json more{{"index", call}, {"function", {{"arguments", part}}}};
                   if (c.variant == 4) more["id"] = "call_" + std::to_string(call);

@@ -3,13 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/utf8.h"
 #include "harness/check/gen_text.h"
 
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 namespace gen = rc::gen;
 
 // One output item before it is written: its kind and, at `flaw`, a departure.

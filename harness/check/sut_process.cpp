@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 
@@ -20,7 +21,6 @@ namespace llmconform::harness::check {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Json = nlohmann::json;
 
 constexpr std::size_t kStderrTail = 2048;
 constexpr std::size_t kMaxLine = 16 * 1024 * 1024;  // an answer line longer than this is garbage
@@ -30,7 +30,7 @@ std::string Excerpt(std::string_view line) {
   constexpr std::size_t kMax = 120;
   std::string out(line.substr(0, kMax));
   if (line.size() > kMax) out += "…";
-  return Json(out).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return DumpJson(Json(out));
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ std::string Sut::StatusText() {
 
 namespace {
 
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string Dump(const Json& j) { return DumpJson(j); }
 
 }  // namespace
 

@@ -9,10 +9,11 @@
 #include <fstream>
 #include <string>
 
+#include "base/json.h"
+
 namespace llmconform::harness::check {
 namespace {
 
-using Json = nlohmann::json;
 using Kind = SutAnswer::Kind;
 
 // A SUT written in Python: `body` runs once per request line with `req`

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/format.h"
+#include "base/json_read.h"
 #include "protocols/action/json_spelling.h"
 #include "protocols/action/mcp_payload.h"
 
@@ -14,9 +15,7 @@ namespace {
 using reports::CheckResult;
 
 // A JSON value for evidence: compact, "(absent)" for a missing one.
-std::string Show(const Json* j) {
-  return j ? j->dump(-1, ' ', false, Json::error_handler_t::replace) : "(absent)";
-}
+std::string Show(const Json* j) { return j ? DumpJson(*j) : "(absent)"; }
 
 const Json* Member(const Json& object, std::string_view key) {
   if (!object.is_object()) return nullptr;

@@ -1,8 +1,11 @@
 // Rule dispatch of the protocol suites. Each suite has one table from rule ID
-// to the function that checks the rule (its `<protocol>_checks.cpp` or
-// `<protocol>_rules.cpp`), so a rule ID in a report leads to its check in one
-// step: grep the ID under harness/suites/. suite_rules_test.cpp holds every
-// table to its catalogue, specs/<protocol>/rules.json: one entry per rule.
+// to the function that checks the rule (in `<protocol>_checks.cpp`; skill:
+// skill_request_checks.cpp and skill_reply_checks.cpp; toolcalls: also
+// toolcalls_tool_checks.cpp), so a rule ID in a report leads to its check in
+// one step: `llmconform list --rules` prints each rule's check at file:line
+// (harness/rule_index.h, generated from these tables). suite_rules_test.cpp
+// holds every table to its catalogue, specs/<protocol>/rules.json: one entry
+// per rule.
 #pragma once
 
 #include <initializer_list>

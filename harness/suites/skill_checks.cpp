@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "base/json_fields.h"
+#include "base/json_read.h"
 
 namespace llmconform::harness::skill_suite {
 
@@ -11,10 +12,6 @@ std::span<const RuleCheck<Context>> Rules() {
   static const std::vector<RuleCheck<Context>> rules =
       JoinRuleTables({RequestRules(), ReplyRules()});
   return rules;
-}
-
-std::string Quote(std::string_view s) {
-  return Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 CheckResult NoRequests(const std::string& rule) {
@@ -35,10 +32,10 @@ std::optional<CheckResult> WrongEnd(const std::string& rule, const Context& c,
   const std::string got_reason = end.is_object() ? StringOf(end, "reason") : "";
   const std::string got_message = end.is_object() ? StringOf(end, "message") : "";
   if (got_reason != reason || got_message.find(message_contains) == std::string::npos) {
-    return CheckResult::Fail(
-        rule, "the session did not end as the protocol says",
-        {Format("{{\"reason\":\"{}\", a message containing {}}}", reason, Quote(message_contains)),
-         end.dump(), "outputs/end"});
+    return CheckResult::Fail(rule, "the session did not end as the protocol says",
+                             {Format("{{\"reason\":\"{}\", a message containing {}}}", reason,
+                                     QuoteJson(message_contains)),
+                              end.dump(), "outputs/end"});
   }
   // And as the scenario says, where it says so.
   const Json want = c.scenario.expect.value("end", Json::object());

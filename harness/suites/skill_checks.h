@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_quote.h"
 #include "harness/suite.h"
 #include "harness/suites/rule_table.h"
 #include "harness/suites/skill_conversation.h"
@@ -42,7 +43,7 @@ std::span<const RuleCheck<Context>> ReplyRules();
 // ---- shared by the checks
 
 // `s` as a JSON string literal (invalid UTF-8 shown as U+FFFD).
-std::string Quote(std::string_view s);
+using ::llmconform::QuoteJson;  // base/json_quote.h
 // The failure of a rule about requests when there were none.
 CheckResult NoRequests(const std::string& rule);
 // Whether a turn follows turn `k`.

@@ -76,8 +76,9 @@ CheckResult CheckClean(const std::string& rule, const Context& c, const CleanRul
     const ExpectedUser& want = *s.turn->next;
     if (!r.applies(want)) continue;
     if (std::string p = r.problem(want, s.payload); !p.empty()) {
-      return CheckResult::Fail(rule, Format("the output of {} was sent {}", Quote(want.command), p),
-                               {Quote(want.payload), Quote(s.payload), s.where});
+      return CheckResult::Fail(rule,
+                               Format("the output of {} was sent {}", QuoteJson(want.command), p),
+                               {QuoteJson(want.payload), QuoteJson(s.payload), s.where});
     }
     ++checked;
   }
@@ -117,13 +118,13 @@ constexpr CleanRule kClean3{[](const ExpectedUser& w) {
                               for (const auto& l : Lines(got)) {
                                 if (sk::TerminalPromptLength(l) > 0)
                                   return Format("with a prompt left at a line start ({})",
-                                                Quote(l));
+                                                QuoteJson(l));
                               }
                               // The rest of a prompt's line stays: every line of the reference is
                               // there.
                               for (const auto& l : Lines(w.payload)) {
                                 if (got.find(l) == std::string::npos)
-                                  return Format("without {}", Quote(l));
+                                  return Format("without {}", QuoteJson(l));
                               }
                               return "";
                             },
@@ -138,7 +139,7 @@ constexpr CleanRule kClean4{[](const ExpectedUser& w) {
                             [](const ExpectedUser&, const std::string& got) -> std::string {
                               for (const auto& l : Lines(got)) {
                                 if (sk::IsWindowsBannerLine(l))
-                                  return Format("with the banner line {}", Quote(l));
+                                  return Format("with the banner line {}", QuoteJson(l));
                               }
                               return "";
                             },
@@ -152,7 +153,7 @@ constexpr CleanRule kClean5{&AnyOutput,
                               for (const auto& l : Lines(got)) {
                                 if (l.empty()) return "with an empty line";
                                 if (sk::Trim(l) != l)
-                                  return Format("with an untrimmed line {}", Quote(l));
+                                  return Format("with an untrimmed line {}", QuoteJson(l));
                               }
                               return "";
                             },
@@ -168,7 +169,7 @@ constexpr CleanRule kClean6{[](const ExpectedUser& w) {
                               const std::string have = Lines(got).front();
                               return want == have ? ""
                                                   : Format("with the first line {} instead of {}",
-                                                           Quote(have), Quote(want));
+                                                           QuoteJson(have), QuoteJson(want));
                             },
                             "opening with the echoed command"};
 
@@ -184,7 +185,7 @@ constexpr CleanRule kClean7{
     [](const ExpectedUser& w, const std::string& got) -> std::string {
       std::set<std::string> seen;
       for (const auto& l : Lines(got)) {
-        if (!seen.insert(l).second) return Format("with the line {} repeated", Quote(l));
+        if (!seen.insert(l).second) return Format("with the line {} repeated", QuoteJson(l));
       }
       return Lines(got) == Lines(w.payload) ? "" : "without the first occurrences in order";
     },
@@ -267,9 +268,9 @@ CheckResult CheckParse(const std::string& rule, const Context& c, bool (*applies
     if (got) {
       const Json have = r.index < got->size() ? (*got)[r.index] : Json();
       if (have != want) {
-        return CheckResult::Fail(rule,
-                                 Format("the reply {} was parsed wrongly", Quote(*r.turn->reply)),
-                                 {want.dump(), have.dump(), Format("outputs/parsed/{}", r.index)});
+        return CheckResult::Fail(
+            rule, Format("the reply {} was parsed wrongly", QuoteJson(*r.turn->reply)),
+            {want.dump(), have.dump(), Format("outputs/parsed/{}", r.index)});
       }
     }
     ++checked;
@@ -305,7 +306,7 @@ CheckResult CheckReplyRule(const std::string& rule, const Context& c) {
     if (finding && !meant) {
       return CheckResult::Fail(rule,
                                Format("the model's reply breaks the rule: {}", finding->message),
-                               {"a reply that keeps the rule", Quote(*r.turn->reply),
+                               {"a reply that keeps the rule", QuoteJson(*r.turn->reply),
                                 Format("expect/replies/{}", *r.turn->exchange)});
     }
     if (!finding && meant) {
@@ -379,18 +380,18 @@ CheckResult CheckWaiting(const std::string& rule, const Context& c, sk::ReplyTyp
         return CheckResult::Fail(
             rule,
             Format("after the reply {} the next request does not carry what the state waits for",
-                   Quote(*t.reply)),
+                   QuoteJson(*t.reply)),
             {Format("a request with a {} message", sk::UserMessageKindName(*kinds.begin())),
-             m ? Quote(m->content) : "no further request",
+             m ? QuoteJson(m->content) : "no further request",
              HasLaterTurn(c, k) ? c.turns()[k + 1].Where() : "journal"});
       }
     }
     if (index < events.size() && events[index]->value("state", "") != state) {
       return CheckResult::Fail(
-          rule, Format("after the reply {} the session was not {}", Quote(*t.reply), state),
-          {Quote(state),
+          rule, Format("after the reply {} the session was not {}", QuoteJson(*t.reply), state),
+          {QuoteJson(state),
            events[index]->value("state", "").empty() ? "none"
-                                                     : Quote(events[index]->value("state", "")),
+                                                     : QuoteJson(events[index]->value("state", "")),
            "outputs/transcript"});
     }
     ++checked;

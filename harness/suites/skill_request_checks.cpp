@@ -125,7 +125,7 @@ CheckResult CheckMsg1(const std::string& rule, const Context& c) {
       [](const Turn& t) -> std::optional<Evidence> {
         if (!t.messages.empty() && t.messages[0].role == "system") return std::nullopt;
         return Evidence{"role \"system\"",
-                        t.messages.empty() ? "no messages" : Quote(t.messages[0].role),
+                        t.messages.empty() ? "no messages" : QuoteJson(t.messages[0].role),
                         t.Where("/request/body/messages/0/role")};
       },
       "a request does not start with the system message");
@@ -139,7 +139,8 @@ CheckResult CheckMsg2(const std::string& rule, const Context& c) {
       [&](const Turn& t) -> std::optional<Evidence> {
         const std::string got = t.messages.empty() ? "" : t.messages[0].content;
         if (got == first) return std::nullopt;
-        return Evidence{Quote(first), Quote(got), t.Where("/request/body/messages/0/content")};
+        return Evidence{QuoteJson(first), QuoteJson(got),
+                        t.Where("/request/body/messages/0/content")};
       },
       "the system message changed during the session");
 }
@@ -159,14 +160,14 @@ CheckResult CheckMsg3(const std::string& rule, const Context& c) {
       if (ms[i].role != want) {
         return CheckResult::Fail(
             rule, "the roles do not alternate user, assistant after the system message",
-            {want, Quote(ms[i].role),
+            {want, QuoteJson(ms[i].role),
              c.turns()[k].Where(Format("/request/body/messages/{}/role", i))});
       }
     }
     if (ms.empty() || ms.back().role != "user") {
       return CheckResult::Fail(
           rule, "a request does not end with a user message",
-          {"user", ms.empty() ? "no messages" : Quote(ms.back().role), c.turns()[k].Where()});
+          {"user", ms.empty() ? "no messages" : QuoteJson(ms.back().role), c.turns()[k].Where()});
     }
     if (k == 0) continue;
     const auto& prev = c.turns()[k - 1].messages;
@@ -195,7 +196,7 @@ CheckResult CheckMsg4(const std::string& rule, const Context& c) {
     if (a.role != "assistant" || a.content != prev.parsed->content) {
       return CheckResult::Fail(
           rule, "the assistant message sent back is not the parsed reply's content",
-          {Quote(prev.parsed->content), Quote(a.content),
+          {QuoteJson(prev.parsed->content), QuoteJson(a.content),
            t.Where(Format("/request/body/messages/{}/content", t.messages.size() - 2))});
     }
     ++checked;
@@ -278,7 +279,7 @@ std::optional<CheckResult> WrongContext(const std::string& rule, const Context& 
   }
   if (middle != p.want.context_section) {
     return CheckResult::Fail(rule, "the server context section is not as specified",
-                             {Quote(p.want.context_section), Quote(middle), p.where});
+                             {QuoteJson(p.want.context_section), QuoteJson(middle), p.where});
   }
   return std::nullopt;
 }
@@ -313,16 +314,16 @@ CheckResult CheckUser1(const std::string& rule, const Context& c) {
   const std::string want_head = want.substr(0, want.size() - sk::StepMarker(1, s.max_steps).size());
   if (t.messages.size() < 2 || t.messages[1].role != "user") {
     return CheckResult::Fail(rule, "the first request has no first user message",
-                             {Quote(want), Show(t.messages), t.Where()});
+                             {QuoteJson(want), Show(t.messages), t.Where()});
   }
   const sk::UserMessageParts parts = sk::SplitUserMessage(t.messages[1].content);
   const std::string head = parts.step ? parts.payload : t.messages[1].content;
   if (head != want_head) {
     return CheckResult::Fail(
         rule, "the first user message is not as §4.1 builds it",
-        {Quote(want_head), Quote(head), t.Where("/request/body/messages/1/content")});
+        {QuoteJson(want_head), QuoteJson(head), t.Where("/request/body/messages/1/content")});
   }
-  return CheckResult::Pass(rule, Format("the first user message is {}", Quote(want_head)));
+  return CheckResult::Pass(rule, Format("the first user message is {}", QuoteJson(want_head)));
 }
 
 CheckResult CheckFollowUp(const std::string& rule, const Context& c, sk::UserMessageKind kind) {
@@ -352,10 +353,11 @@ CheckResult CheckFollowUp(const std::string& rule, const Context& c, sk::UserMes
           want = sk::ContinueMessage(k + 2, c.max_steps());
           break;
       }
-      return CheckResult::Fail(rule,
-                               Format("after the reply {} the user message is not the {} template",
-                                      Quote(t.reply.value_or("")), sk::UserMessageKindName(kind)),
-                               {Quote(want), m ? Quote(m->content) : "no user message", where});
+      return CheckResult::Fail(
+          rule,
+          Format("after the reply {} the user message is not the {} template",
+                 QuoteJson(t.reply.value_or("")), sk::UserMessageKindName(kind)),
+          {QuoteJson(want), m ? QuoteJson(m->content) : "no user message", where});
     }
     ++checked;
   }
@@ -377,9 +379,9 @@ CheckResult CheckUser6(const std::string& rule, const Context& c) {
     if (!parts.step || *parts.step != step || *parts.max_steps != c.max_steps()) {
       return CheckResult::Fail(
           rule, "a user message does not end with the step marker that counts it",
-          {Quote(sk::StepMarker(step, c.max_steps())),
-           m ? Quote(m->content.substr(m->content.size() -
-                                       std::min<std::size_t>(m->content.size(), 24)))
+          {QuoteJson(sk::StepMarker(step, c.max_steps())),
+           m ? QuoteJson(m->content.substr(m->content.size() -
+                                           std::min<std::size_t>(m->content.size(), 24)))
              : "no user message",
            t.Where(Format("/request/body/messages/{}/content", t.messages.size() - 1))});
     }

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "protocols/skill/json_input.h"
 #include "protocols/skill/knowledge.h"
 #include "protocols/skill/text.h"
@@ -12,7 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sk = skill;
-using Json = nlohmann::json;
 
 // Reads the optional array `key` of objects with `read`.
 template <typename T, typename Read>

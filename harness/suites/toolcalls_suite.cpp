@@ -16,7 +16,7 @@
 #include "harness/http_transport.h"
 #include "harness/suites/toolcalls_checks.h"
 #include "harness/suites/toolcalls_journal.h"
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 #include "protocols/toolcalls/engine.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/posix_filesystem.h"

@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/json.h"
+
 namespace llmconform::action {
 namespace {
-
-using Json = nlohmann::json;
 
 // Answers every POST with a fixed response and remembers what it was sent.
 class FakeTransport final : public wire::ChatTransport {

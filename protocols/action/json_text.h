@@ -6,13 +6,13 @@
 #include <string_view>
 
 #include "base/json.h"
+#include "base/json_quote.h"
 #include "base/utf8.h"  // IsValidUtf8, which these helpers' users need too
 
 namespace llmconform::action {
 
-// `s` as a JSON string literal, for messages. Never throws: ill-formed UTF-8
-// is shown as U+FFFD.
-std::string QuoteJson(std::string_view s);
+// `s` as a JSON string literal, for messages: base/json_quote.h's QuoteJson.
+using ::llmconform::QuoteJson;
 
 // "a string", "a number", "an object", … for messages that say what was
 // found: base/json.h's JsonTypeNameWithArticle.

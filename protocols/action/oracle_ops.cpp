@@ -1,6 +1,7 @@
 #include "protocols/action/oracle_ops.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_read.h"
 #include "protocols/action/assistant_response.h"
 #include "protocols/action/json_input.h"
@@ -11,8 +12,6 @@
 
 namespace llmconform::action {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<Json, Error> Parse(const Json& in) {
   auto input = ParseInputFromJson(in);

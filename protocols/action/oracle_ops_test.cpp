@@ -2,14 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "base/json.h"
 #include "base/json_read.h"
 #include "protocols/action/json_spelling.h"
 #include "protocols/action/mcp_payload.h"
 
 namespace llmconform::action {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<Json, Error> RunParse(const Json& in) {
   for (const auto& op : OracleOps()) {

@@ -1,14 +1,13 @@
 #include "protocols/multiturn/oracle_ops.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "protocols/multiturn/json_input.h"
 #include "protocols/multiturn/multiturn.h"
 
 namespace llmconform::multiturn {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<Json, Error> Estimate(const Json& in) {
   auto text = RequireString(in, "text");

@@ -1,11 +1,10 @@
 #include "protocols/skill/json_input.h"
 
 #include "base/format.h"
+#include "base/json.h"
 
 namespace llmconform::skill {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<std::string, Error> ScalarText(const Json& v, const JsonPointer& at) {
   if (v.is_string()) return v.get<std::string>();

@@ -1,5 +1,6 @@
 #include "protocols/skill/oracle_ops.h"
 
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "protocols/skill/clean_output.h"
 #include "protocols/skill/json_input.h"
@@ -10,8 +11,6 @@
 
 namespace llmconform::skill {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<Json, Error> ParseOp(const Json& in) {
   auto text = RequireString(in, "text");
@@ -37,9 +36,9 @@ std::expected<Json, Error> SystemPromptOp(const Json& in) {
 std::expected<Json, Error> InitialPromptOp(const Json& in) {
   auto input = InitialPromptInputFromJson(in);
   if (!input) return std::unexpected(input.error());
-  return Json{{"text", BuildInitialUserPrompt(input->skill_name, input->parameters,
-                                              input->custom_prompt, input->step,
-                                              input->max_steps)}};
+  return Json{
+      {"text", BuildInitialUserPrompt(input->skill_name, input->parameters, input->custom_prompt,
+                                      input->step, input->max_steps)}};
 }
 
 std::expected<Json, Error> CheckReplyOp(const Json& in) {

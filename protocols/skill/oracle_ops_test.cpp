@@ -2,12 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "base/json.h"
 #include "protocols/skill/system_prompt.h"
 
 namespace llmconform::skill {
 namespace {
-
-using Json = nlohmann::json;
 
 std::expected<Json, Error> Call(std::string_view name, const Json& in) {
   for (const auto& op : OracleOps()) {

@@ -4,14 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::gymbro {
 namespace {
-
-using Json = nlohmann::json;
 
 // Fields a completed event must not use to carry the reply text.
 constexpr std::array<std::string_view, 5> kReplyTextFields = {"reply", "reply_text", "text",
@@ -45,8 +44,7 @@ std::string Excerpt(std::string_view s) {
 std::string Describe(const Json& data, std::string_view key) {
   auto it = data.find(key);
   if (it == data.end()) return "nothing";
-  return Format("{} {}", JsonTypeName(*it),
-                Excerpt(it->dump(-1, ' ', false, Json::error_handler_t::replace)));
+  return Format("{} {}", JsonTypeName(*it), Excerpt(DumpJson(*it)));
 }
 
 class Checker {

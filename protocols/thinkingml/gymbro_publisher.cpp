@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json.h"
+#include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/thinkingml/delta_splitter.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 // Insertion-ordered, so the ids come first as in the seed's examples.
 
-std::string Dump(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
+std::string Dump(const OJson& j) { return DumpJson(j); }
 
 void AddRoute(OJson& j, const RouteInfo& route) {
   j["provider"] = route.provider;

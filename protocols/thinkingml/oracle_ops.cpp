@@ -1,6 +1,7 @@
 #include "protocols/thinkingml/oracle_ops.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "protocols/thinkingml/gymbro_events.h"
 #include "protocols/thinkingml/thinkingml.h"
@@ -8,8 +9,6 @@
 
 namespace llmconform::thinkingml {
 namespace {
-
-using Json = nlohmann::json;
 
 Json OptionalText(const std::optional<std::string_view>& s) { return s ? Json(*s) : Json(nullptr); }
 

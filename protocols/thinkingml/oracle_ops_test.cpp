@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/json.h"
+
 namespace llmconform::thinkingml {
 namespace {
-
-using Json = nlohmann::json;
 
 const OracleOp& Op(std::string_view name) {
   static const std::vector<OracleOp> ops = OracleOps();

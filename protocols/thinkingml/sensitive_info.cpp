@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/utf8.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -271,13 +272,9 @@ namespace {
 // The length of the UTF-8 character that ends right before `t[end]` when it is
 // a CJK ideograph (U+3400–U+9FFF, three bytes), else 0.
 std::size_t CjkBefore(std::string_view t, std::size_t end) {
-  if (end < 3) return 0;
-  const auto b0 = static_cast<unsigned char>(t[end - 3]);
-  const auto b1 = static_cast<unsigned char>(t[end - 2]);
-  const auto b2 = static_cast<unsigned char>(t[end - 1]);
-  if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
-  const char32_t cp = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
-  return (b0 & 0xF0) == 0xE0 && cp >= 0x3400 && cp <= 0x9FFF ? 3 : 0;
+  char32_t cp = 0;
+  if (end < 3 || DecodeUtf8(t.substr(0, end), end - 3, cp) != 3) return 0;
+  return cp >= 0x3400 && cp <= 0x9FFF ? 3 : 0;
 }
 
 // Skips ASCII spaces and U+3000 backwards from `end`.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/format.h"
+#include "base/json_quote.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/thinkingml/sensitive_info.h"
@@ -35,12 +36,6 @@ bool IsExact(std::string_view content, std::size_t begin, std::size_t end) {
   const std::string_view line = c.substr(kHead.size(), c.size() - kHead.size() - kTail.size());
   return line.size() >= 2 && line.front() == '[' && line.back() == ']' &&
          line.find('\n') == std::string_view::npos;
-}
-
-// A JSON string literal of `s`, invalid UTF-8 replaced by U+FFFD.
-std::string Quote(std::string_view s) {
-  return nlohmann::json(std::string(s))
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Four hex digits at `s[i]`, or nullopt.
@@ -193,7 +188,7 @@ void CheckQueries(const std::vector<std::string>& queries,
     if (std::find(queries.begin(), queries.begin() + static_cast<std::ptrdiff_t>(i), q) !=
         queries.begin() + static_cast<std::ptrdiff_t>(i)) {
       findings.push_back(
-          {"TML-4.5", Format("serp query {} {} repeats an earlier query", i + 1, Quote(q))});
+          {"TML-4.5", Format("serp query {} {} repeats an earlier query", i + 1, QuoteJson(q))});
     }
     const bool known = i < facts.size();
     if (const std::size_t n = known ? facts[i].code_points : CountCodePoints(q);
@@ -204,7 +199,8 @@ void CheckQueries(const std::vector<std::string>& queries,
     }
     if (known && !facts[i].trigger) continue;
     if (auto what = DescribeSensitiveInfo(q)) {
-      findings.push_back({"TML-4.7", Format("serp query {} {} holds {}", i + 1, Quote(q), *what)});
+      findings.push_back(
+          {"TML-4.7", Format("serp query {} {} holds {}", i + 1, QuoteJson(q), *what)});
     }
   }
 }
@@ -258,9 +254,7 @@ std::optional<SerpQueriesBlock> FindSerpQueriesBlock(std::string_view content) {
 }
 
 std::string FormatSerpQueriesBlock(const std::vector<std::string>& queries) {
-  return Format(
-      "<!-- <serp_queries>\n{}\n</serp_queries> -->",
-      nlohmann::json(queries).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return Format("<!-- <serp_queries>\n{}\n</serp_queries> -->", DumpJson(nlohmann::json(queries)));
 }
 
 SerpQueriesCheck CheckSerpQueries(std::string_view json) {
@@ -281,7 +275,7 @@ SerpQueriesCheck CheckSerpQueries(std::string_view json) {
         {"TML-4.3",
          parsed.is_discarded()
              ? Format("the serp_queries block does not hold valid JSON: {}",
-                      Quote(json.substr(0, 120)))
+                      QuoteJson(json.substr(0, 120)))
              : Format("the serp_queries block holds a JSON {}, expected an array of strings",
                       JsonTypeName(parsed))});
     return out;

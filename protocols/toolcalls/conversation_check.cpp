@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "protocols/toolcalls/tool_schemas.h"
@@ -13,8 +14,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 struct Call {
   std::string id;

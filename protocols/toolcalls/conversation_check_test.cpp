@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "base/json.h"
+
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 Json Call(const std::string& id, const std::string& name = "fs_read",
           const std::string& args = R"({"path":"@pkg/a"})") {

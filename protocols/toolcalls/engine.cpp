@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/engine.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
@@ -15,8 +16,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr std::uint64_t kMaxInternalRead = 4 * 1024 * 1024;
 
@@ -254,8 +253,7 @@ void ExecutionEngine::Record(EngineTurn turn) {
   Sandbox& sandbox = tools_.sandbox();
   auto where = sandbox.Resolve({Mount::kState, {"logs", "engine-turns.jsonl"}}, true);
   if (where && where->parent) {
-    (void)where->parent->Append(
-        where->name, turn.ToJson().dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    (void)where->parent->Append(where->name, DumpJson(turn.ToJson()) + "\n");
   }
   turns_.push_back(std::move(turn));
 }
@@ -281,9 +279,7 @@ RunOutcome ExecutionEngine::Loop() {
     if (options_.temperature) body["temperature"] = *options_.temperature;
     if (options_.stream) body["stream"] = true;
 
-    auto response = transport_.PostJson("/chat/completions",
-                                        body.dump(-1, ' ', false, Json::error_handler_t::replace),
-                                        options_.timeout);
+    auto response = transport_.PostJson("/chat/completions", DumpJson(body), options_.timeout);
     if (!response) return Fail(&turn, response.error().message);
     if (response->status != 200) {
       const Json err = ReadJsonOrDiscarded(response->body);
@@ -335,9 +331,7 @@ RunOutcome ExecutionEngine::Loop() {
     for (const auto& tc : message.tool_calls) {
       ToolRun run = tools_.Run(tc.id, tc.function.name, std::string_view(tc.function.arguments));
       answers.push_back(
-          {{"role", "tool"},
-           {"tool_call_id", tc.id},
-           {"content", run.result.dump(-1, ' ', false, OJson::error_handler_t::replace)}});
+          {{"role", "tool"}, {"tool_call_id", tc.id}, {"content", DumpJson(run.result)}});
       turn.tool_runs.push_back(std::move(run));
     }
     for (const auto& a : answers) window_.push_back(a);

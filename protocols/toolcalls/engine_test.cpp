@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "base/json.h"
 #include "protocols/toolcalls/conversation_check.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/memory_filesystem.h"
@@ -11,8 +12,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 // Answers POSTs from a script and keeps every request body.
 class ScriptedTransport final : public wire::ChatTransport {

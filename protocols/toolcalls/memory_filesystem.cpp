@@ -130,6 +130,8 @@ class MemoryDir final : public Dir {
     auto child = Find(name);
     if (child && child->kind == EntryKind::kDirectory)
       return Fail(FsErrorKind::kIsDirectory, "renameat", name);
+    if (child && child->kind == EntryKind::kOther)
+      return Fail(FsErrorKind::kNotRegular, "renameat", name);
     // A new node, as rename gives a new inode: open readers keep the old one.
     auto n = std::make_shared<Node>();
     n->kind = EntryKind::kFile;

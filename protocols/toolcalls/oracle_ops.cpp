@@ -1,7 +1,9 @@
 #include "protocols/toolcalls/oracle_ops.h"
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_fields.h"
+#include "base/json_read.h"
 #include "protocols/toolcalls/clock.h"
 #include "protocols/toolcalls/conversation_check.h"
 #include "protocols/toolcalls/posix_filesystem.h"
@@ -12,8 +14,6 @@
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 template <typename T>
 std::unexpected<Error> Err(const std::expected<T, Error>& e) {
@@ -56,8 +56,7 @@ std::expected<Json, Error> ToolHostOp(const Json& in) {
       args->is_string()
           ? host.Run(*id, *tool, std::string_view(args->get_ref<const std::string&>()))
           : host.Run(*id, *tool, ToOrdered(*args));
-  return Json{{"result", ToPlain(run.result)},
-              {"content", run.result.dump(-1, ' ', false, OJson::error_handler_t::replace)}};
+  return Json{{"result", ToPlain(run.result)}, {"content", DumpJson(run.result)}};
 }
 
 std::expected<Json, Error> RunDirectiveOp(const Json& in) {

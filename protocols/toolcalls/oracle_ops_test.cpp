@@ -7,11 +7,10 @@
 #include <fstream>
 
 #include "base/format.h"
+#include "base/json.h"
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 const OracleOp& Op(std::string_view name) {
   static const std::vector<OracleOp> ops = OracleOps();

@@ -183,17 +183,7 @@ class PosixDir final : public Dir {
   std::expected<std::unique_ptr<File>, FsError> OpenFile(const std::string& name) override {
     Fd fd(::openat(fd_.get(), name.c_str(),
                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-    if (fd.get() < 0) {
-      const int err = errno;
-      struct stat st {};
-      // A socket cannot be opened at all (ENXIO): say what it is.
-      if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-          !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        if (auto plain = CheckPlainFile(st, "openat", name); !plain)
-          return std::unexpected(plain.error());
-      }
-      return Fail("openat", name, err);
-    }
+    if (fd.get() < 0) return OpenFailure(name, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return Fail("fstat", name, errno);
     if (S_ISDIR(st.st_mode)) return Fail("openat", name, EISDIR);
@@ -291,7 +281,7 @@ class PosixDir final : public Dir {
   std::expected<void, FsError> Append(const std::string& name, std::string_view content) override {
     Fd fd(::openat(fd_.get(), name.c_str(),
                    O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666));
-    if (fd.get() < 0) return Fail("openat", name, errno);
+    if (fd.get() < 0) return OpenFailure(name, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return Fail("fstat", name, errno);
     if (auto plain = CheckPlainFile(st, "openat", name); !plain)
@@ -300,6 +290,19 @@ class PosixDir final : public Dir {
   }
 
  private:
+  // The error of an openat(2) of `name` that failed with `err`. A socket
+  // cannot be opened at all, nor a fifo without a reader for writing without
+  // blocking (ENXIO): such an entry is named for what it is, kNotRegular.
+  std::unexpected<FsError> OpenFailure(const std::string& name, int err) {
+    struct stat st {};
+    if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) &&
+        !S_ISDIR(st.st_mode)) {
+      if (auto plain = CheckPlainFile(st, "openat", name); !plain)
+        return std::unexpected(plain.error());
+    }
+    return Fail("openat", name, err);
+  }
+
   static mode_t CurrentUmask() {
     // umask(2) can only be read by setting it; read once, at first use.
     static const mode_t mask = [] {

@@ -217,8 +217,7 @@ void ToolHost::Audit(const ToolRun& run) {
                           where->physical.Display());
     return;
   }
-  auto appended = where->parent->Append(
-      where->name, line.dump(-1, ' ', false, OJson::error_handler_t::replace) + "\n");
+  auto appended = where->parent->Append(where->name, DumpJson(line) + "\n");
   audit_error_ = appended ? "" : "@state/logs/execution.jsonl: " + appended.error().message;
 }
 

@@ -1,9 +1,9 @@
 #include "protocols/toolcalls/tool_schemas.h"
 
+#include "base/json.h"
+
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 Json PathProperty(const char* what) {
   return {{"type", "string"},

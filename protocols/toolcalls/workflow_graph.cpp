@@ -5,13 +5,12 @@
 #include <set>
 
 #include "base/format.h"
+#include "base/json.h"
 #include "base/json_read.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::toolcalls {
 namespace {
-
-using Json = nlohmann::json;
 
 struct Bad {
   std::string message;

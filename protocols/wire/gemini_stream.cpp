@@ -287,7 +287,7 @@ void GeminiAccumulator::ReadPart(Candidate& c, const Json& part, std::size_t eve
       if (!args->is_object())
         Report("GEM-FUNCTION-CALL", event, at + "/functionCall/args",
                Format("args is {}, not an object", JsonTypeNameWithArticle(*args)));
-      item.arguments = args->dump(-1, ' ', false, Json::error_handler_t::replace);
+      item.arguments = DumpJson(*args);
     }
     items.push_back(std::move(item));
     return;

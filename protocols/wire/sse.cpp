@@ -101,6 +101,7 @@ void SseParser::Finish() {
   skip_lf_ = false;
 }
 
+// Decides WIRE-SSE-FRAMING: each line as WHATWG HTML §9.2.6 processes it.
 void SseParser::ProcessLine(std::string_view line, bool in_input, Sink sink, void* ctx) {
   if (line.empty()) {
     if (has_data_) {

@@ -8,10 +8,10 @@
 
 #include "base/error.h"
 
-namespace llmconform::harness {
+namespace llmconform {
 
 // Creates missing parent folders. Error: "PATH: cannot write: REASON".
 std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path,
                                                std::string_view content);
 
-}  // namespace llmconform::harness
+}  // namespace llmconform

@@ -1,4 +1,4 @@
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 
 #include "base/format.h"
 
-namespace llmconform::harness {
+namespace llmconform {
 
 std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path,
                                                std::string_view content) {
@@ -57,4 +57,4 @@ std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path
   return {};
 }
 
-}  // namespace llmconform::harness
+}  // namespace llmconform

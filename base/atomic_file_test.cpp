@@ -1,4 +1,4 @@
-#include "mockllm/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-namespace llmconform::harness {
+namespace llmconform {
 namespace {
 
 namespace fs = std::filesystem;
@@ -42,4 +42,4 @@ TEST(WriteFileAtomically, ReportsWhereAndWhy) {
 }
 
 }  // namespace
-}  // namespace llmconform::harness
+}  // namespace llmconform
