@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <set>
 #include <stdexcept>
@@ -78,6 +80,19 @@ TEST(ClientReading, TakesInlineReasoningOffTheText) {
           R"({"choices":[{"index":0,"message":{"role":"assistant","content":"<think>\nhm\n</think>\n\nYes."},"finish_reason":"stop"}]})"});
   EXPECT_EQ(r["text"], "Yes.");
   EXPECT_EQ(r["reasoning"], "hm");
+}
+
+// Any bytes read as any kind of reply: an object with every output field.
+RC_GTEST_PROP(ClientReading, AnyBytesReadAsAnObjectWithEveryField,
+              (const std::string& body, bool stream, bool cut, int pick)) {
+  constexpr int kStatus[] = {200, 400, 429, 500};
+  const std::string sse = "data: " + body + "\n\n";
+  for (const std::string* b : {&body, &sse}) {
+    const Json r = ReadReply(
+        Reply{.status = kStatus[(pick % 4 + 4) % 4], .body = *b, .stream = stream, .cut = cut});
+    for (const char* key : {"text", "reasoning", "tool_calls", "usage", "finish", "error"})
+      RC_ASSERT(r.contains(key));
+  }
 }
 
 TEST(RepliesSent, CountsAttemptsAndKeepsTheRefusedReplies) {
