@@ -245,6 +245,14 @@ class ExpectedFailuresOption {
 
 // ---- run -------------------------------------------------------------------
 
+// Keeps the scenarios of `profile`: "client" those of the client profile
+// (specs/client/), "protocols" every other one.
+void SelectProfile(SpecSet& specs, std::string_view profile) {
+  const bool client = profile == kClientProfile;
+  std::erase_if(specs.scenarios,
+                [&](const Scenario& s) { return (s.protocol == kClientProfile) != client; });
+}
+
 class RunCommand final : public Command {
  public:
   void Setup(CLI::App& app) override {
@@ -281,6 +289,11 @@ class RunCommand final : public Command {
     app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--profile", profile_,
+                   "protocols|client: the seed protocols' scenarios (default), or the client "
+                   "profile's (specs/client/: one Chat Completions exchange each, judged on what "
+                   "any SDK read; docs/gate.md \"Client profile\")")
+        ->check(CLI::IsMember({"protocols", "client"}));
     app.add_option("--dialects", dialects_,
                    "all|NAME,...: run every scenario with a trace once per provider dialect, its "
                    "replies rewritten into it (`mockllm dialects` lists them; docs/dialects.md); "
@@ -294,8 +307,10 @@ class RunCommand final : public Command {
       std::cerr << specs.error().message << '\n';
       return kExitUsage;
     }
+    SelectProfile(*specs, profile_);
     if (specs->scenarios.empty()) {
-      std::cerr << "llmconform run: no scenarios under " << specs_ << '\n';
+      std::cerr << "llmconform run: no scenarios of profile " << profile_ << " under " << specs_
+                << '\n';
       return kExitUsage;
     }
     if (!baseline_.Load("run")) return kExitUsage;
@@ -383,6 +398,7 @@ class RunCommand final : public Command {
   std::string client_cmd_;
   double client_timeout_s_ = 60;
   std::string dialects_;
+  std::string profile_ = "protocols";
 };
 
 // ---- merge -----------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/parallel.h"
+#include "harness/replies_sent.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 #include "mockllm/dialect_rewrite.h"
@@ -130,6 +131,7 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
         std::find(ids.begin(), ids.end(), "DIA-THINK-TAGS-IN-CONTENT") != ids.end();
   }
   std::unique_ptr<mockllm::Server> server;
+  std::optional<mockllm::Trace> replayed;  // kept for the client profile's reading of the replies
   if (!s.trace.empty()) {
     auto trace = mockllm::LoadTraceFile(source_root / s.trace);
     if (!trace)
@@ -148,6 +150,7 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
       for (const char* field : {"reasoning_content", "reasoning", "reasoning_details"})
         server_options.ignore_paths.push_back(Format("/messages/*/{}", field));
     }
+    if (s.protocol == kClientProfile) replayed = *trace;
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);
@@ -169,6 +172,7 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   if (server) {
     obs->journal = server->Journal();
     server->Stop();
+    if (replayed) AnnotateReplies(obs->journal, *replayed, dialect);
     // The rules judge every request: a journal that lost some is no ground.
     if (auto why = UnjudgeableJournal(obs->journal)) {
       return std::unexpected(

@@ -67,6 +67,10 @@ struct UnjudgeableReason {
 };
 std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal);
 
+// The protocol of the client profile (specs/client/): its journal entries
+// carry what mockllm sent (harness/replies_sent.h, AnnotateReplies).
+inline constexpr std::string_view kClientProfile = "client";
+
 // One scenario's observation, as a run makes it: the scenario's trace (if it
 // names one) replayed by an in-process mockllm on an ephemeral loopback port
 // at `speed`, `suite` driven against it with `work_dir` as its scratch
@@ -74,6 +78,8 @@ std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal);
 // `source_root`. With a `dialect`, replies are rewritten into it and the
 // reasoning fields a client echoes back in later requests (reasoning_content,
 // reasoning, reasoning_details of messages) are left out of request matching.
+// For a scenario of the client profile, each journal entry gets the reply
+// mockllm sent for it (AnnotateReplies).
 // Errors say which step failed ("trace …: …", "mockllm could
 // not start: …", "the driver threw: …", "the driver could not run the
 // scenario: …").

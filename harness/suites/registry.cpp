@@ -4,6 +4,8 @@
 
 #include "harness/suites/action_checks.h"
 #include "harness/suites/action_suite.h"
+#include "harness/suites/client_checks.h"
+#include "harness/suites/client_suite.h"
 #include "harness/suites/gymbro_checks.h"
 #include "harness/suites/gymbro_suite.h"
 #include "harness/suites/multiturn_checks.h"
@@ -20,6 +22,7 @@ namespace llmconform::harness {
 std::span<const SuiteKind> Suites() {
   static constexpr std::array kSuites = {
       SuiteKind{"action", &MakeActionSuite, [] { return RuleIdsOf(action_suite::Rules()); }},
+      SuiteKind{"client", &MakeClientSuite, [] { return RuleIdsOf(client_suite::Rules()); }},
       SuiteKind{"gymbro", &MakeGymbroSuite, [] { return RuleIdsOf(gymbro_suite::GymbroRules()); }},
       SuiteKind{"multiturn", &MakeMultiturnSuite,
                 [] { return RuleIdsOf(multiturn_suite::Rules()); }},

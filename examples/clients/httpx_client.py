@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""A client-profile adapter on httpx (Debian: python3-httpx); docs/gate.md "Client profile".
+Run: llmconform run --profile client --client-cmd '/usr/bin/python3 examples/clients/httpx_client.py'"""
+import json, os, re, time  # noqa: E401
+
+import httpx
+
+inp = json.load(open(os.environ["LLMCONFORM_INPUT"]))
+opts = inp.get("options", {})
+body = {"model": inp["model"], "messages": inp["messages"], **({"tools": inp["tools"]} if "tools" in inp else {}),
+        **({"stream": True} if inp.get("stream") else {}), **opts.get("params", {})}
+url = os.environ["OPENAI_BASE_URL"] + "/chat/completions"
+headers = {"authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", "")}
+out = {"text": "", "reasoning": "", "tool_calls": [], "usage": None, "finish": None, "error": None, "attempts": 0}
+
+
+def error_in(j):
+    if isinstance(j, list) and j and isinstance(j[0], dict):
+        return j[0].get("error")
+    if isinstance(j, dict):
+        return j.get("error") or (j if j.get("object") == "error" else None)
+    return None
+
+
+def add_chunk(chunk, calls):
+    if chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage"):
+        out["usage"] = chunk.get("usage") or chunk["x_groq"]["usage"]
+    for choice in chunk.get("choices") or []:
+        out["finish"] = choice.get("finish_reason") or out["finish"]
+        d = choice.get("delta") or {}
+        content = d.get("content")
+        blocks = content if isinstance(content, list) else []
+        out["text"] += content if isinstance(content, str) else "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        thinking = [b.get("thinking") for b in blocks if b.get("type") == "thinking"]
+        out["reasoning"] += d.get("reasoning_content") or d.get("reasoning") or "".join(t if isinstance(t, str) else "".join(p.get("text", "") for p in t or []) for t in thinking)
+        for tc in d.get("tool_calls") or []:
+            key = tc.get("index", "id:" + str(tc.get("id") or len(calls)))
+            call = calls.setdefault(key, {"id": "", "name": "", "arguments": ""})
+            fn = tc.get("function") or {}
+            call["id"] = call["id"] or tc.get("id") or ""
+            call["name"] = call["name"] or fn.get("name") or ""
+            call["arguments"] += fn.get("arguments") or ""
+
+
+def read_stream(r):
+    calls, done, error = {}, False, None
+    for line in r.iter_lines():
+        line = line.rstrip("\r\n")  # httpx 0.23 keeps the line end
+        if not line.startswith("data:"):
+            continue  # comments, blank lines, other fields
+        data = line[5:].removeprefix(" ")
+        if data == "[DONE]":
+            done = True
+            continue
+        chunk = json.loads(data)
+        if error_in(chunk) and not error:
+            error = {"status": None, "kind": "in_stream", "message": error_in(chunk).get("message", "")}
+        elif not error_in(chunk):
+            add_chunk(chunk, calls)
+    out["tool_calls"] = list(calls.values())
+    if not error and not done and not out["finish"]:
+        error = {"status": None, "kind": "cut", "message": "the stream ended unfinished"}
+    return error
+
+
+def call(client):
+    while True:
+        out["attempts"] += 1
+        with client.stream("POST", url, json=body, headers=headers) as r:
+            if r.status_code == 200 and "event-stream" in r.headers.get("content-type", ""):
+                return read_stream(r)
+            text = r.read().decode("utf-8", "replace")
+        try:
+            j = json.loads(text)
+        except ValueError:  # not JSON
+            j = None
+        err = error_in(j)
+        limited = r.status_code == 429 or (err or {}).get("code") in (429, "429", "rate_limit_exceeded")
+        wait = r.headers.get("retry-after-ms") or (r.headers.get("retry-after") and float(r.headers["retry-after"]) * 1000)
+        if limited and wait and float(wait) <= 2000 and out["attempts"] <= opts.get("max_retries", 2):
+            time.sleep(float(wait) / 1000)
+            continue
+        if r.status_code >= 400 or err or not isinstance(j, dict) or not j.get("choices"):
+            return {"status": r.status_code if r.status_code >= 400 else None, "kind": "http" if r.status_code >= 400 else "in_body", "message": (err or {}).get("message", text[:200])}
+        calls, choice = {}, j["choices"][0]  # a whole message reads as one delta
+        add_chunk({"choices": [{"delta": choice.get("message") or {}, "finish_reason": choice.get("finish_reason")}], "usage": j.get("usage")}, calls)
+        out["tool_calls"] = list(calls.values())
+        return None
+
+
+try:
+    with httpx.Client(timeout=30) as client:
+        out["error"] = call(client)
+except (httpx.HTTPError, ValueError) as e:
+    out["error"] = {"status": None, "kind": "cut" if isinstance(e, httpx.TransportError) else type(e).__name__, "message": str(e)}
+m = re.match(r"<think>\n?([\s\S]*?)\n?</think>(?:\r?\n){0,2}", out["text"])
+if m:
+    out["reasoning"] = (out["reasoning"] + "\n" if out["reasoning"] else "") + m.group(1)
+    out["text"] = out["text"][m.end():]
+json.dump(out, open(os.environ["LLMCONFORM_OUTPUT"], "w"))

@@ -1,0 +1,103 @@
+#include "harness/replies_sent.h"
+
+#include <charconv>
+#include <optional>
+
+#include "mockllm/dialect_rewrite.h"
+#include "mockllm/fault.h"
+#include "mockllm/replay_plan.h"
+#include "protocols/wire/surface.h"
+
+namespace llmconform::harness {
+namespace {
+
+using Json = nlohmann::json;
+
+std::optional<long long> ParseNumber(const std::string& text, double scale) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0) return std::nullopt;
+  return static_cast<long long>(v * scale);
+}
+
+// The wait a reply names: retry-after-ms, else retry-after in seconds.
+Json RetryAfterMs(const mockllm::ResponsePlan& plan) {
+  std::optional<long long> ms, s;
+  for (const auto& [name, value] : plan.headers) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (lower == "retry-after-ms") ms = ParseNumber(value, 1);
+    if (lower == "retry-after") s = ParseNumber(value, 1000);
+  }
+  if (ms) return *ms;
+  if (s) return *s;
+  return nullptr;
+}
+
+std::optional<Json> Replied(const Json& entry, const mockllm::Trace& trace,
+                            const mockllm::Dialect* dialect) {
+  if (!entry.is_object() || !entry.contains("response")) return std::nullopt;
+  const Json& response = entry["response"];
+  if (!response.is_object() || !response.contains("exchange") ||
+      !response["exchange"].is_number_integer() || response["exchange"].get<std::int64_t>() < 0)
+    return std::nullopt;
+  const auto x = response["exchange"].get<std::size_t>();
+  if (x >= trace.exchanges.size()) return std::nullopt;
+  const mockllm::Exchange& exchange = trace.exchanges[x];
+  OJson fault = OJson::object();
+  if (entry.contains("fault") && entry["fault"].is_object())
+    fault = OJson::parse(entry["fault"].dump());
+  mockllm::ResponsePlan plan;
+  if (dialect && !dialect->steps.empty()) {
+    plan = mockllm::PlanDialectResponse(exchange, *dialect, fault, 0);
+  } else {
+    auto f = mockllm::FaultFromJson(fault);
+    if (!f) return std::nullopt;
+    const auto surface = wire::SurfaceOfPath(exchange.request.path).value_or(wire::Surface::kChat);
+    plan = mockllm::PlanResponse(exchange.response, *f, 0, surface);
+  }
+  return Json{{"status", plan.status},
+              {"content_type", plan.content_type},
+              {"retry_after_ms", RetryAfterMs(plan)},
+              {"stream", plan.chunked},
+              {"cut", plan.cut},
+              {"body", plan.Body()}};
+}
+
+const Json& BodyOf(const Json& entry) {
+  static const Json kNull;
+  if (!entry.is_object() || !entry.contains("request") || !entry["request"].is_object())
+    return kNull;
+  const Json& request = entry["request"];
+  return request.contains("body") ? request["body"] : kNull;
+}
+
+}  // namespace
+
+void AnnotateReplies(Json& journal, const mockllm::Trace& trace, const std::string& dialect) {
+  if (!journal.is_array()) return;
+  const mockllm::Dialect* d = dialect.empty() ? nullptr : mockllm::FindDialect(dialect);
+  Json refused = Json::array();
+  for (std::size_t i = 0; i < journal.size(); ++i) {
+    Json& entry = journal[i];
+    std::optional<Json> replied;
+    try {
+      replied = Replied(entry, trace, d);
+    } catch (const std::exception&) {
+      replied.reset();  // a journal entry of another shape: nothing to add
+    }
+    if (!entry.is_object()) continue;
+    if (i > 0 && (BodyOf(entry).is_null() || BodyOf(journal[i - 1]) != BodyOf(entry)))
+      refused = Json::array();
+    entry["attempt"] = refused.size() + 1;
+    entry["refused"] = refused;
+    if (replied) {
+      entry["replied"] = *replied;
+      refused.push_back(std::move(*replied));
+    } else {
+      refused.push_back(nullptr);
+    }
+  }
+}
+
+}  // namespace llmconform::harness

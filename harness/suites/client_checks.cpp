@@ -1,0 +1,247 @@
+#include "harness/suites/client_checks.h"
+
+#include <array>
+#include <optional>
+
+#include "base/format.h"
+#include "base/json_fields.h"
+#include "base/json_read.h"
+#include "harness/suites/client_reading.h"
+#include "protocols/wire/chat.h"
+
+namespace llmconform::harness::client_suite {
+namespace {
+
+using reports::CheckResult;
+using Json = nlohmann::json;
+
+const Json& Output(const Context& c) { return c.obs.outputs; }
+
+std::string Short(const Json& v) {
+  std::string s = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return s.size() > 300 ? s.substr(0, 300) + "…" : s;
+}
+
+// Why the rule cannot judge: no reply, or the client's output leaves `field` out.
+std::optional<CheckResult> NotJudgeable(const std::string& rule, const Context& c,
+                                        std::string_view field) {
+  if (c.reference.is_null())
+    return CheckResult::Fail(rule, "no request of the client was answered from the trace",
+                             {"a request mockllm answered", "none", "journal"});
+  if (!Output(c).is_object() || !Output(c).contains(field))
+    return CheckResult::Skip(
+        rule, Format("unsupported: the client's output has no \"{}\" (its SDK does not expose it)",
+                     field));
+  return std::nullopt;
+}
+
+// For the rules about a successful reply: skipped on an error reply, failed
+// when the client reported an error on a success.
+std::optional<CheckResult> NotASuccess(const std::string& rule, const Context& c,
+                                       std::string_view field) {
+  if (auto no = NotJudgeable(rule, c, field)) return no;
+  if (!c.reference["error"].is_null())
+    return CheckResult::Skip(rule, Format("the reply is an error ({}): no {} to read",
+                                          Short(c.reference["error"]), field));
+  const Json& error = MemberOf(Output(c), "error");
+  if (!error.is_null())
+    return CheckResult::Fail(
+        rule,
+        Format("the client reported an error where the reply was a success: {}", Short(error)),
+        {"error: null", Short(error), "LLMCONFORM_OUTPUT/error"});
+  return std::nullopt;
+}
+
+CheckResult Compare(const std::string& rule, const Context& c, std::string_view field,
+                    std::string_view what) {
+  const Json& got = MemberOf(Output(c), field);
+  const Json& want = c.reference[std::string(field)];
+  if (got == want) return CheckResult::Pass(rule, Format("the client read the {}", what));
+  return CheckResult::Fail(rule, Format("the client read another {} than the reply carries", what),
+                           {Short(want), Short(got), Format("LLMCONFORM_OUTPUT/{}", field)});
+}
+
+CheckResult CheckText(const std::string& rule, const Context& c) {
+  if (auto no = NotASuccess(rule, c, "text")) return *no;
+  return Compare(rule, c, "text", "text (all of it, reasoning taken off)");
+}
+
+CheckResult CheckReasoning(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "reasoning")) return *no;
+  if (c.reference["reasoning"] == "")
+    return CheckResult::Skip(rule, "the reply carries no reasoning in this dialect");
+  if (auto no = NotASuccess(rule, c, "reasoning")) return *no;
+  return Compare(rule, c, "reasoning", "reasoning");
+}
+
+CheckResult CheckToolCalls(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "tool_calls")) return *no;
+  if (c.reference["tool_calls"].empty())
+    return CheckResult::Skip(rule, "the reply carries no tool call");
+  if (auto no = NotASuccess(rule, c, "tool_calls")) return *no;
+  const Json& got = Output(c)["tool_calls"];
+  const Json& want = c.reference["tool_calls"];
+  const std::string where = "LLMCONFORM_OUTPUT/tool_calls";
+  if (!got.is_array() || got.size() != want.size())
+    return CheckResult::Fail(
+        rule,
+        Format("the reply carries {} tool call(s); the client read {}", want.size(),
+               got.is_array() ? Format("{}", got.size()) : Short(got)),
+        {Short(want), Short(got), where});
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const Json& g = got[i];
+    const std::string at = Format("{}/{}", where, i);
+    for (const char* key : {"name", "arguments"}) {
+      if (MemberOf(g, key) != want[i][key])
+        return CheckResult::Fail(rule, Format("tool call {}: another {} than the reply's", i, key),
+                                 {Short(want[i][key]), Short(MemberOf(g, key)), at + "/" + key});
+    }
+    if (want[i]["id"] != "" && MemberOf(g, "id") != want[i]["id"])
+      return CheckResult::Fail(rule, Format("tool call {}: another id than the reply's", i),
+                               {Short(want[i]["id"]), Short(MemberOf(g, "id")), at + "/id"});
+    if (ReadJsonOrDiscarded(StringOf(g, "arguments")).is_discarded())
+      return CheckResult::Fail(rule, Format("tool call {}: its arguments do not parse as JSON", i),
+                               {"JSON text", Short(MemberOf(g, "arguments")), at + "/arguments"});
+  }
+  return CheckResult::Pass(
+      rule, Format("the client read {} tool call(s), in order, whole, arguments that parse",
+                   want.size()));
+}
+
+CheckResult CheckUsage(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "usage")) return *no;
+  if (c.reference["usage"].is_null()) return CheckResult::Skip(rule, "the reply carries no usage");
+  if (auto no = NotASuccess(rule, c, "usage")) return *no;
+  const Json& got = Output(c)["usage"];
+  for (const char* key : {"prompt_tokens", "completion_tokens", "total_tokens"}) {
+    const Json& want = MemberOf(c.reference["usage"], key);
+    if (!want.is_null() && MemberOf(got, key) != want)
+      return CheckResult::Fail(
+          rule, Format("the client read another usage ({})", key),
+          {Short(c.reference["usage"]), Short(got), "LLMCONFORM_OUTPUT/usage"});
+  }
+  return CheckResult::Pass(rule, "the client read the reply's token usage");
+}
+
+CheckResult CheckErrorSurfaced(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "error")) return *no;
+  const Json& want = c.reference["error"];
+  if (want.is_null() || want["kind"] == "cut")
+    return CheckResult::Skip(rule, "the reply is not an error");
+  const Json& got = Output(c)["error"];
+  if (!got.is_object())
+    return CheckResult::Fail(
+        rule,
+        Format("the reply is an error ({}: {}) and the client raised none: it read text {}",
+               StringOf(want, "kind"), StringOf(want, "message"),
+               Short(MemberOf(Output(c), "text"))),
+        {Short(want), Short(got), "LLMCONFORM_OUTPUT/error"});
+  const Json& status = MemberOf(got, "status");
+  if (want["status"].is_number() && status.is_number() && status != want["status"])
+    return CheckResult::Fail(
+        rule, "the client's error names another HTTP status",
+        {Short(want["status"]), Short(status), "LLMCONFORM_OUTPUT/error/status"});
+  return CheckResult::Pass(rule, Format("the client raised the {} error", StringOf(want, "kind")));
+}
+
+CheckResult CheckCutRaised(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "error")) return *no;
+  if (MemberOf(c.reference["error"], "kind") != "cut")
+    return CheckResult::Skip(rule, "the reply was not cut");
+  if (!Output(c)["error"].is_object())
+    return CheckResult::Fail(
+        rule,
+        Format("the stream broke off and the client raised no error: it kept the truncated text {}",
+               Short(MemberOf(Output(c), "text"))),
+        {"an error", "error: null", "LLMCONFORM_OUTPUT/error"});
+  return CheckResult::Pass(rule, "the client raised an error for the cut stream");
+}
+
+// A streamed success whose body has `what` (no [DONE], comments): judged by
+// CLIENT-TEXT's comparison.
+CheckResult StreamCompleted(const std::string& rule, const Context& c, bool applies,
+                            std::string_view why_not, std::string_view what) {
+  if (auto no = NotJudgeable(rule, c, "text")) return *no;
+  if (!applies) return CheckResult::Skip(rule, std::string(why_not));
+  if (auto no = NotASuccess(rule, c, "text")) return *no;
+  CheckResult r = Compare(rule, c, "text", "text");
+  if (r.outcome == reports::Outcome::kPass)
+    return CheckResult::Pass(rule, Format("the client read the whole stream {}", what));
+  return r;
+}
+
+CheckResult CheckNoDone(const std::string& rule, const Context& c) {
+  const Json& replied = MemberOf(c.entry, "replied");
+  const bool applies = MemberOf(replied, "stream") == true &&
+                       StringOf(replied, "body").find("[DONE]") == std::string::npos;
+  return StreamCompleted(rule, c, applies, "the stream ends with data: [DONE]", "without [DONE]");
+}
+
+CheckResult CheckKeepAlive(const std::string& rule, const Context& c) {
+  const Json& replied = MemberOf(c.entry, "replied");
+  const bool applies =
+      MemberOf(replied, "stream") == true && CommentLines(StringOf(replied, "body")) > 0;
+  return StreamCompleted(rule, c, applies, "the stream has no comment lines",
+                         "past its keep-alive comments");
+}
+
+bool RateLimited(const Json& replied) {
+  const Json& status = MemberOf(replied, "status");
+  if (status == 429) return true;
+  if (status != 200) return false;
+  auto e = wire::ErrorBodyFromJson(ReadJsonOrDiscarded(StringOf(replied, "body")));
+  return e && (e->code == 429 || e->code == "429" || e->code == "rate_limit_exceeded");
+}
+
+CheckResult CheckRetry(const std::string& rule, const Context& c) {
+  if (c.reference.is_null())
+    return CheckResult::Fail(rule, "no request of the client was answered from the trace",
+                             {"a request mockllm answered", "none", "journal"});
+  const Json& options = MemberOf(c.scenario.input, "options");
+  const Json& limit_json = MemberOf(options, "max_retries");
+  const long long limit = limit_json.is_number_integer() ? limit_json.get<long long>() : 2;
+  const Json& refused = ArrayOf(c.entry, "refused");
+  const long long attempts = static_cast<long long>(refused.size()) + 1;
+  bool any = RateLimited(MemberOf(c.entry, "replied"));
+  for (const Json& r : refused) any = any || RateLimited(r);
+  if (!any) return CheckResult::Skip(rule, "no rate limit was answered");
+  if (RateLimited(MemberOf(c.entry, "replied")) && attempts - 1 < limit)
+    return CheckResult::Fail(
+        rule,
+        Format("the client gave up after {} attempt(s): the rate limit named its wait and the "
+               "call allows {} retries",
+               attempts, limit),
+        {Format("a retry after the wait ({} ms)",
+                Short(MemberOf(MemberOf(c.entry, "replied"), "retry_after_ms"))),
+         Format("{} attempt(s)", attempts), "journal"});
+  if (attempts - 1 > limit)
+    return CheckResult::Fail(
+        rule, Format("the client retried {} times; the call allows {}", attempts - 1, limit),
+        {Format("at most {} retries", limit), Format("{} retries", attempts - 1), "journal"});
+  const Json& counted = MemberOf(Output(c), "attempts");
+  if (counted.is_number() && counted != attempts)
+    return CheckResult::Fail(
+        rule,
+        Format("the client counts {} attempt(s); mockllm answered {}", Short(counted), attempts),
+        {Format("{}", attempts), Short(counted), "LLMCONFORM_OUTPUT/attempts"});
+  return CheckResult::Pass(rule,
+                           Format("the client retried the rate limit ({} attempts)", attempts));
+}
+
+constexpr std::array kRules = {
+    RuleCheck<Context>{"CLIENT-TEXT", &CheckText},
+    RuleCheck<Context>{"CLIENT-REASONING", &CheckReasoning},
+    RuleCheck<Context>{"CLIENT-TOOL-CALLS", &CheckToolCalls},
+    RuleCheck<Context>{"CLIENT-USAGE", &CheckUsage},
+    RuleCheck<Context>{"CLIENT-ERROR-SURFACED", &CheckErrorSurfaced},
+    RuleCheck<Context>{"CLIENT-CUT-RAISED", &CheckCutRaised},
+    RuleCheck<Context>{"CLIENT-NO-DONE", &CheckNoDone},
+    RuleCheck<Context>{"CLIENT-KEEPALIVE", &CheckKeepAlive},
+    RuleCheck<Context>{"CLIENT-RETRY-429", &CheckRetry},
+};
+
+}  // namespace
+
+std::span<const RuleCheck<Context>> Rules() { return kRules; }
+
+}  // namespace llmconform::harness::client_suite

@@ -1,0 +1,110 @@
+#include "harness/suites/client_suite.h"
+
+#include "base/format.h"
+#include "base/json_fields.h"
+#include "harness/http_transport.h"
+#include "harness/suites/client_checks.h"
+#include "harness/suites/client_reading.h"
+
+namespace llmconform::harness {
+namespace {
+
+using reports::CheckResult;
+using Json = nlohmann::json;
+
+constexpr auto kTimeout = std::chrono::seconds(30);
+const JsonPointer kInput("/input");
+
+// The request body the input describes.
+Json RequestOf(const Json& input) {
+  Json request{{"model", input["model"]}, {"messages", input["messages"]}};
+  if (input.contains("tools")) request["tools"] = input["tools"];
+  if (MemberOf(input, "stream") == true) request["stream"] = true;
+  const Json& params = MemberOf(MemberOf(input, "options"), "params");
+  if (params.is_object())
+    for (const auto& [key, value] : params.items()) request[key] = value;
+  return request;
+}
+
+class ClientSuite final : public ProtocolSuite {
+ public:
+  std::string_view protocol() const override { return "client"; }
+
+  std::expected<void, Error> ReadInput(const Scenario& s) const override {
+    const Json& in = s.input;
+    if (auto surface = RequireString(in, kInput, "surface"); !surface) {
+      return std::unexpected(surface.error());
+    } else if (*surface != "chat") {
+      return std::unexpected(
+          ErrorAt(kInput / "surface", Format("\"{}\": only \"chat\" is implemented", *surface)));
+    }
+    if (auto m = RequireString(in, kInput, "model"); !m) return std::unexpected(m.error());
+    if (auto m = RequireArray(in, kInput, "messages"); !m) return std::unexpected(m.error());
+    if (auto b = OptionalBool(in, kInput, "stream"); !b) return std::unexpected(b.error());
+    if (in.contains("tools") && !in["tools"].is_array())
+      return std::unexpected(ErrorAt(kInput / "tools", "expected array"));
+    auto options = OptionalObject(in, kInput, "options");
+    if (!options) return std::unexpected(options.error());
+    if (*options) {
+      const JsonPointer at = kInput / "options";
+      if (auto n = OptionalInt(**options, at, "max_retries"); !n) {
+        return std::unexpected(n.error());
+      } else if (*n && (**n < 0 || **n > 10)) {
+        return std::unexpected(ErrorAt(at / "max_retries", "expected 0 to 10"));
+      }
+      if (auto p = OptionalObject(**options, at, "params"); !p) return std::unexpected(p.error());
+    }
+    return {};
+  }
+
+  std::expected<Observation, Error> Drive(const Scenario& s, const DriveContext& ctx) override {
+    if (auto ok = ReadInput(s); !ok) return std::unexpected(ok.error().Within(s.name));
+    Observation obs;
+    if (ctx.llm_base_url.empty()) return obs;
+    std::string streamed;
+    auto transport = MakeHttpTransport(ctx.llm_base_url);
+    auto response = transport->PostJson("/chat/completions", RequestOf(s.input).dump(), kTimeout,
+                                        [&](std::string_view bytes) {
+                                          streamed.append(bytes);
+                                          return true;
+                                        });
+    client_suite::Reply reply;
+    std::string content_type;
+    if (response) {
+      reply.status = response->status;
+      if (auto t = response->headers.find("content-type"); t != response->headers.end())
+        content_type = t->second;
+      if (response->body.empty()) response->body = streamed;
+      reply.body = response->body;
+    } else {
+      // Broken off after the headers (a cut): what arrived is what was read.
+      reply.body = streamed;
+      reply.cut = true;
+      reply.stream = true;
+    }
+    reply.content_type = content_type;
+    obs.outputs = client_suite::ReadReply(reply);
+    if (!response && obs.outputs["error"].is_null())
+      obs.outputs["error"] = {
+          {"status", nullptr}, {"kind", "cut"}, {"message", response.error().message}};
+    return obs;
+  }
+
+  std::vector<CheckResult> Check(const Scenario& s, const Observation& obs) const override {
+    Json entry;
+    for (const Json& e : obs.journal)
+      if (e.is_object() && e.contains("replied")) entry = e;
+    const Json reference = client_suite::ReadReplied(MemberOf(entry, "replied"));
+    std::vector<CheckResult> out;
+    for (const auto& rule : s.rules)
+      out.push_back(RunRuleCheck(client_suite::Rules(), rule,
+                                 client_suite::Context{s, obs, entry, reference}));
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ProtocolSuite> MakeClientSuite() { return std::make_unique<ClientSuite>(); }
+
+}  // namespace llmconform::harness

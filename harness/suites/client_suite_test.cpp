@@ -1,0 +1,201 @@
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "base/test_paths.h"
+#include "harness/replies_sent.h"
+#include "harness/runner.h"
+#include "harness/suites/client_reading.h"
+#include "harness/suites/registry.h"
+#include "mockllm/dialect_rewrite.h"
+#include "reports/reporter.h"
+
+namespace llmconform::harness {
+namespace {
+
+namespace fs = std::filesystem;
+using client_suite::ReadReply;
+using client_suite::Reply;
+using Json = nlohmann::json;
+using reports::Outcome;
+
+const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+
+std::string Chunk(const Json& delta, const Json& finish = nullptr) {
+  return "data: " +
+         Json{{"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}.dump() +
+         "\n\n";
+}
+
+TEST(ClientReading, JoinsAStreamAndItsUsage) {
+  const std::string body =
+      ": keep-alive\n\n" + Chunk({{"content", "Hel"}}) + Chunk({{"content", "lo"}}, "stop") +
+      "data: {\"choices\":[],\"usage\":{\"total_tokens\":3}}\n\ndata: [DONE]\n\n";
+  const Json r =
+      ReadReply(Reply{.content_type = "text/event-stream", .body = body, .stream = true});
+  EXPECT_EQ(r["text"], "Hello");
+  EXPECT_EQ(r["usage"]["total_tokens"], 3);
+  EXPECT_EQ(r["finish"], "stop");
+  EXPECT_TRUE(r["error"].is_null());
+  EXPECT_EQ(client_suite::CommentLines(body), 1u);
+}
+
+TEST(ClientReading, TakesWholeToolCallsWithoutIndexInOrder) {
+  const Json a = {
+      {"id", "a"}, {"type", "function"}, {"function", {{"name", "f"}, {"arguments", "{\"x\":1}"}}}};
+  const Json b = {
+      {"id", "b"}, {"type", "function"}, {"function", {{"name", "g"}, {"arguments", "{}"}}}};
+  const std::string body =
+      Chunk({{"tool_calls", {a}}}) + Chunk({{"tool_calls", {b}}}, "stop") + "data: [DONE]\n\n";
+  const Json r = ReadReply(Reply{.body = body, .stream = true});
+  ASSERT_EQ(r["tool_calls"].size(), 2u);
+  EXPECT_EQ(r["tool_calls"][0], (Json{{"id", "a"}, {"name", "f"}, {"arguments", "{\"x\":1}"}}));
+  EXPECT_EQ(r["tool_calls"][1]["name"], "g");
+}
+
+TEST(ClientReading, NamesEachKindOfError) {
+  const std::string event =
+      Chunk({{"content", "Hi"}}) + "data: {\"error\":{\"message\":\"boom\"}}\n\n";
+  EXPECT_EQ(ReadReply(Reply{.body = event, .stream = true})["error"]["kind"], "in_stream");
+  const std::string cut = Chunk({{"content", "Hi"}});
+  const Json r = ReadReply(Reply{.body = cut, .stream = true, .cut = true});
+  EXPECT_EQ(r["error"]["kind"], "cut");
+  EXPECT_EQ(r["text"], "Hi");  // what arrived before the cut
+  const Json in_200 =
+      ReadReply(Reply{.body = R"({"error":{"code":429,"message":"Provider returned error"}})"});
+  EXPECT_EQ(in_200["error"]["kind"], "in_body");
+  EXPECT_TRUE(in_200["error"]["status"].is_null());
+  const Json flat = ReadReply(Reply{.status = 400, .body = R"({"object":"error","message":"no"})"});
+  EXPECT_EQ(flat["error"], (Json{{"status", 400}, {"kind", "http"}, {"message", "no"}}));
+  EXPECT_EQ(ReadReply(Reply{.body = "<html>"})["error"]["kind"], "malformed");
+}
+
+TEST(ClientReading, TakesInlineReasoningOffTheText) {
+  const Json r = ReadReply(Reply{
+      .body =
+          R"({"choices":[{"index":0,"message":{"role":"assistant","content":"<think>\nhm\n</think>\n\nYes."},"finish_reason":"stop"}]})"});
+  EXPECT_EQ(r["text"], "Yes.");
+  EXPECT_EQ(r["reasoning"], "hm");
+}
+
+// Any bytes read as any kind of reply: an object with every output field.
+RC_GTEST_PROP(ClientReading, AnyBytesReadAsAnObjectWithEveryField,
+              (const std::string& body, bool stream, bool cut, int pick)) {
+  constexpr int kStatus[] = {200, 400, 429, 500};
+  const std::string sse = "data: " + body + "\n\n";
+  for (const std::string* b : {&body, &sse}) {
+    const Json r = ReadReply(
+        Reply{.status = kStatus[(pick % 4 + 4) % 4], .body = *b, .stream = stream, .cut = cut});
+    for (const char* key : {"text", "reasoning", "tool_calls", "usage", "finish", "error"})
+      RC_ASSERT(r.contains(key));
+  }
+}
+
+TEST(RepliesSent, CountsAttemptsAndKeepsTheRefusedReplies) {
+  auto trace = mockllm::LoadTraceFile(kRoot / "fixtures/synthesized/client-retry-429.trace.jsonl");
+  ASSERT_TRUE(trace) << trace.error().message;
+  const Json body = {{"model", "gpt-4o-mini"}};
+  Json journal = Json::array();
+  for (int x : {0, 1})
+    journal.push_back({{"seq", x + 1},
+                       {"request", {{"body", body}}},
+                       {"response", {{"status", x == 0 ? 429 : 200}, {"exchange", x}}}});
+  AnnotateReplies(journal, *trace, "openrouter");
+  EXPECT_EQ(journal[0]["attempt"], 1);
+  EXPECT_EQ(journal[1]["attempt"], 2);
+  ASSERT_EQ(journal[1]["refused"].size(), 1u);
+  // OpenRouter answers the 429 as a 200 with the error body.
+  EXPECT_EQ(journal[1]["refused"][0]["status"], 200);
+  EXPECT_EQ(journal[0]["replied"]["retry_after_ms"], 100) << journal.dump();
+  EXPECT_NE(journal[1]["replied"]["body"].get<std::string>().find("Hello there"),
+            std::string::npos);
+}
+
+const SpecSet& Specs() {
+  static const SpecSet specs = [] {
+    auto loaded = LoadSpecs(kRoot / "specs", kRoot);
+    if (!loaded) throw std::runtime_error(loaded.error().message);
+    return std::move(*loaded);
+  }();
+  return specs;
+}
+
+const Scenario& Find(std::string_view name) {
+  for (const auto& s : Specs().scenarios)
+    if (s.protocol == "client" && s.name == name) return s;
+  throw std::runtime_error("no scenario client/" + std::string(name));
+}
+
+std::vector<reports::CheckResult> CheckWith(const Scenario& s, const Json& outputs,
+                                            const std::string& body, int status = 200) {
+  Observation obs;
+  obs.outputs = outputs;
+  Json replied = {{"status", status},
+                  {"content_type", "application/json"},
+                  {"stream", false},
+                  {"cut", false},
+                  {"body", body}};
+  Json entry = Json::object();
+  entry["replied"] = std::move(replied);
+  entry["attempt"] = 1;
+  entry["refused"] = Json::array();
+  obs.journal = Json::array();
+  obs.journal.push_back(std::move(entry));
+  return FindSuite("client")->make()->Check(s, obs);
+}
+
+TEST(ClientChecks, AFieldLeftOutIsUnsupportedNotFailed) {
+  const auto checks = CheckWith(
+      Find("plain-text"), {{"text", "Hi"}, {"error", nullptr}},
+      R"({"choices":[{"index":0,"message":{"role":"assistant","content":"Hi","reasoning_content":"r"}}],"usage":{"total_tokens":2}})");
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].outcome, Outcome::kPass) << checks[0].message;
+  for (int i : {1, 2}) {
+    EXPECT_EQ(checks[i].outcome, Outcome::kSkip) << checks[i].rule;
+    EXPECT_NE(checks[i].message.find("unsupported"), std::string::npos) << checks[i].message;
+  }
+}
+
+TEST(ClientChecks, AnErrorIn200ThatRaisesNothingFails) {
+  const auto checks = CheckWith(Find("rate-limited"), {{"text", ""}, {"error", nullptr}},
+                                R"({"error":{"code":429,"message":"Provider returned error"}})");
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].outcome, Outcome::kFail);
+  EXPECT_NE(checks[0].message.find("raised none"), std::string::npos) << checks[0].message;
+}
+
+TEST(ClientChecks, ATextThatDiffersFailsWithBoth) {
+  const auto checks = CheckWith(Find("plain-text"), {{"text", "H"}, {"error", nullptr}},
+                                R"({"choices":[{"index":0,"message":{"content":"Hi"}}]})");
+  EXPECT_EQ(checks[0].outcome, Outcome::kFail);
+  ASSERT_TRUE(checks[0].evidence);
+  EXPECT_EQ(checks[0].evidence->expected, "\"Hi\"");
+}
+
+// The reference client passes every rule of the profile in every dialect.
+TEST(ClientProfile, TheReferencePassesEveryDialect) {
+  RunOptions options;
+  options.source_root = kRoot;
+  options.filter = "client/*";
+  options.jobs = 2;
+  for (const auto& d : mockllm::BuiltinDialects()) options.dialects.push_back(d.name);
+  reports::Reporter quiet;
+  const reports::RunResult run = RunScenarios(Specs(), options, quiet);
+  ASSERT_GE(run.scenarios.size(), 14u * options.dialects.size());
+  std::set<std::string> passed;
+  for (const auto& s : run.scenarios) {
+    for (const auto& c : s.checks) {
+      EXPECT_TRUE(c.outcome == Outcome::kPass || c.outcome == Outcome::kSkip)
+          << s.info.Id() << " " << c.rule << ": " << c.message;
+      if (c.outcome == Outcome::kPass) passed.insert(c.rule);
+    }
+  }
+  EXPECT_EQ(passed.size(), FindSuite("client")->rule_ids().size());  // each rule judged somewhere
+}
+
+}  // namespace
+}  // namespace llmconform::harness
