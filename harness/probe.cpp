@@ -183,7 +183,7 @@ ProbeItemResult JudgeStream(const ProbeItem& item, const std::string& body,
                             Format("{}, error in the stream: {}", where, ErrorText(*acc.error)));
   }
   for (const auto& f : acc.findings) {
-    if (wire::DialectOfWireRule(f.rule).empty())
+    if (!wire::IsDeviationId(f.rule))
       return set(ProbeOutcome::kFail, Format("{}: {} ({})", where, f.message, f.rule));
   }
   if (acc.chunks == 0) {

@@ -24,6 +24,12 @@
 //
 // Faults (mockllm/fault.h) and --speed apply on top: the server plans the
 // rewritten reply exactly as it plans a recorded one.
+//
+// A stream is rewritten on its SSE events as protocols/wire/sse_blocks.h
+// frames them (field names compared exactly, a BOM kept first). The parts:
+// mockllm/dialect/stream_events.h (the event list), mockllm/dialect/rewrites.h
+// (each deviation's stream and body rewrite and the table of them), and
+// mockllm/dialect/catalogue.cpp (reading the dialects).
 #pragma once
 
 #include <expected>

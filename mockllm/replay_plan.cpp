@@ -5,39 +5,12 @@
 
 #include "base/format.h"
 #include "protocols/wire/sse.h"
+#include "protocols/wire/sse_blocks.h"
 
 namespace llmconform::mockllm {
 namespace {
 
 using llmconform::Format;
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-struct Boundary {
-  std::size_t end;  // offset just past the blank line
-  bool has_data;    // the block it ends holds a data field
-};
-
-std::vector<Boundary> BlockBoundaries(std::string_view s) {
-  std::vector<Boundary> out;
-  std::size_t pos = s.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
-  bool has_data = false;
-  while (pos < s.size()) {
-    const auto eol = s.find_first_of("\r\n", pos);
-    if (eol == std::string_view::npos) break;
-    std::size_t next = eol + 1;
-    if (s[eol] == '\r' && next < s.size() && s[next] == '\n') ++next;
-    const std::string_view line = s.substr(pos, eol - pos);
-    if (line.empty()) {
-      out.push_back({next, has_data});
-      has_data = false;
-    } else if (line.substr(0, 4) == "data" && (line.size() == 4 || line[4] == ':')) {
-      has_data = true;
-    }
-    pos = next;
-  }
-  return out;
-}
 
 std::string Join(const std::vector<Piece>& pieces) {
   std::string out;
@@ -45,14 +18,11 @@ std::string Join(const std::vector<Piece>& pieces) {
   return out;
 }
 
-// The recorded time of the byte at `offset` (the last piece's time past the end).
-std::int64_t TimeAt(const std::vector<Piece>& pieces, std::size_t offset) {
-  std::size_t at = 0;
-  for (const Piece& p : pieces) {
-    at += p.bytes.size();
-    if (offset < at) return p.at_ms;
-  }
-  return pieces.empty() ? 0 : pieces.back().at_ms;
+// The pieces as a stream timed by their recorded times.
+llmconform::wire::TimedStream Timed(const std::vector<Piece>& pieces) {
+  llmconform::wire::TimedStream stream;
+  for (const Piece& p : pieces) stream.Append(p.bytes, p.at_ms);
+  return stream;
 }
 
 // Makes a piece start at `offset`; returns its index (pieces.size() at the end).
@@ -79,19 +49,14 @@ std::size_t SplitAt(std::vector<Piece>& pieces, std::size_t offset) {
 struct Block {
   std::string bytes;
   std::int64_t at_ms;
-  bool has_data;
+  bool has_data;  // an event: a complete block holding a data field
 };
 
 std::vector<Block> ToBlocks(const std::vector<Piece>& pieces) {
-  const std::string all = Join(pieces);
+  const llmconform::wire::TimedStream stream = Timed(pieces);
   std::vector<Block> blocks;
-  std::size_t start = 0;
-  for (const Boundary& b : BlockBoundaries(all)) {
-    blocks.push_back({all.substr(start, b.end - start), TimeAt(pieces, b.end - 1), b.has_data});
-    start = b.end;
-  }
-  if (start < all.size())
-    blocks.push_back({all.substr(start), TimeAt(pieces, all.size() - 1), false});
+  for (const llmconform::wire::SseBlock& b : llmconform::wire::SplitSseBlocks(stream))
+    blocks.push_back({std::string(b.In(stream.bytes())), b.t_ms, b.IsEvent()});
   return blocks;
 }
 
@@ -203,12 +168,12 @@ void InsertKeepAlives(std::vector<Piece>& pieces, std::int64_t every_ms) {
 }
 
 void Resplit(std::vector<Piece>& pieces, std::uint64_t seed) {
-  const std::string all = Join(pieces);
+  const llmconform::wire::TimedStream stream = Timed(pieces);
   std::vector<Piece> out;
   std::size_t offset = 0;
-  for (std::string& bytes : SeededSplit(all, seed)) {
+  for (std::string& bytes : SeededSplit(stream.bytes(), seed)) {
     offset += bytes.size();
-    out.push_back(Piece{TimeAt(pieces, offset - 1), 0, std::move(bytes)});
+    out.push_back(Piece{stream.TimeAt(offset - 1), 0, std::move(bytes)});
   }
   pieces = std::move(out);
 }
@@ -217,7 +182,7 @@ void Resplit(std::vector<Piece>& pieces, std::uint64_t seed) {
 std::size_t EndOfEvents(const std::vector<Piece>& pieces, std::int64_t n) {
   const std::string all = Join(pieces);
   if (n <= 0) return 0;
-  const auto ends = SseEventEnds(all);
+  const auto ends = llmconform::wire::SseEventEnds(all);
   if (static_cast<std::size_t>(n) <= ends.size()) return ends[static_cast<std::size_t>(n) - 1];
   return all.size();
 }
@@ -271,14 +236,6 @@ std::size_t ResponsePlan::BodySize() const {
   std::size_t n = 0;
   for (const Piece& p : pieces) n += p.bytes.size();
   return n;
-}
-
-std::vector<std::size_t> SseEventEnds(std::string_view stream) {
-  std::vector<std::size_t> ends;
-  for (const Boundary& b : BlockBoundaries(stream)) {
-    if (b.has_data) ends.push_back(b.end);
-  }
-  return ends;
 }
 
 std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
@@ -356,7 +313,7 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
   }
   if (f.bom) {
     if (plan.pieces.empty()) plan.pieces.push_back(Piece{});
-    plan.pieces.front().bytes.insert(0, kBom);
+    plan.pieces.front().bytes.insert(0, llmconform::wire::kSseBom);
   }
   if (plan.chunked && f.keepalive_ms > 0) InsertKeepAlives(plan.pieces, f.keepalive_ms);
   if (f.resplit) Resplit(plan.pieces, f.seed.value_or(seed));
@@ -364,7 +321,8 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
   if (f.stall_ms > 0) {
     const std::size_t at = plan.chunked ? EndOfEvents(plan.pieces, f.stall_after_events) : 0;
     const std::size_t index = SplitAt(plan.pieces, at);
-    if (index == plan.pieces.size()) plan.pieces.push_back(Piece{TimeAt(plan.pieces, at), 0, ""});
+    if (index == plan.pieces.size())
+      plan.pieces.push_back(Piece{Timed(plan.pieces).TimeAt(at), 0, ""});
     plan.pieces[index].stall_ms_before = f.stall_ms;
   }
   if (plan.chunked && f.cut_after_events) {

@@ -12,6 +12,7 @@
 
 #include "mockllm/fault.h"
 #include "mockllm/trace.h"
+#include "protocols/wire/sse_blocks.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
@@ -64,8 +65,9 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, 
                           llmconform::wire::Surface surface = llmconform::wire::Surface::kChat);
 
 // The byte offsets just past each SSE event in `stream` (after the blank line
-// that ends a block holding a `data` field), any line ends.
-std::vector<std::size_t> SseEventEnds(std::string_view stream);
+// that ends a block holding a `data` field), any line ends: replay cuts and
+// stalls streams where a client's parser dispatches (protocols/wire/sse_blocks.h).
+using llmconform::wire::SseEventEnds;
 
 // Splits `bytes` into pieces of 1..max_piece bytes chosen by `seed`
 // (deterministic on every platform).

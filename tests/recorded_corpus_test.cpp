@@ -87,7 +87,7 @@ Reading CarefulRead(const std::string& body) {
     if (!chunk.is_object()) continue;
     // Usage counts even beside an error (OpenRouter sends both in its last chunk).
     if (chunk.contains("usage") && chunk["usage"].is_object()) r.usage = chunk["usage"];
-    if (chunk.contains("error")) break;  // an error ends the reply (WIRE-DIALECT-ERROR-IN-STREAM)
+    if (chunk.contains("error")) break;  // an error ends the reply (DIA-ERROR-IN-STREAM)
     if (chunk.contains("x_groq") && chunk["x_groq"].contains("usage") && r.usage.is_null())
       r.usage = chunk["x_groq"]["usage"];
     if (!chunk.contains("choices")) continue;

@@ -14,6 +14,7 @@
 #include "protocols/wire/gemini.h"
 #include "protocols/wire/messages.h"
 #include "protocols/wire/responses.h"
+#include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::harness::check {
 namespace {
@@ -291,6 +292,9 @@ rc::Gen<Json> WireDialect() {
 std::vector<OpRecord> WireOps() {
   std::vector<std::string> dialect_ids;
   for (std::string_view id : wire::DialectIds()) dialect_ids.emplace_back(id);
+  // The accumulator's own rules, and the deviations it names by their DIA-* ids.
+  std::vector<std::string> accumulate_rules = {"WIRE-STREAM-"};
+  for (std::string_view id : wire::kAccumulatorDeviationIds) accumulate_rules.emplace_back(id);
   return {
       {"sse.parse",
        SseParse(),
@@ -298,7 +302,7 @@ std::vector<OpRecord> WireOps() {
        [](const Json&, const Json&, std::set<std::string>& rules) {
          rules.insert("WIRE-SSE-FRAMING");
        }},
-      {"wire.accumulate", WireAccumulate(), {"WIRE-STREAM-", "WIRE-DIALECT-"}, {}},
+      {"wire.accumulate", WireAccumulate(), std::move(accumulate_rules), {}},
       {"responses.accumulate",
        ResponsesAccumulateInput(),
        {wire::kResponsesRuleIds.begin(), wire::kResponsesRuleIds.end()},

@@ -13,33 +13,7 @@
 namespace llmconform::wire {
 namespace {
 
-struct WireMapping {
-  std::string_view wire_rule;
-  std::string_view dialect;
-};
-
-constexpr WireMapping kWireToDialect[] = {
-    {"WIRE-DIALECT-COMMENTS", "DIA-KEEPALIVE-COMMENT"},
-    {"WIRE-DIALECT-NAMED-EVENT", "DIA-NAMED-EVENT"},
-    {"WIRE-DIALECT-ERROR-IN-STREAM", "DIA-ERROR-IN-STREAM"},
-    {"WIRE-DIALECT-EMPTY-FIRST-CHOICES", "DIA-EMPTY-FIRST-CHUNK"},
-    {"WIRE-DIALECT-MISSING-INDEX", "DIA-TOOLCALL-NO-INDEX"},
-    {"WIRE-DIALECT-REPEATED-ID", "DIA-TOOLCALL-ID-REPEATED"},
-    {"WIRE-DIALECT-CHANGED-ID", "DIA-TOOLCALL-ID-CHANGED"},
-    {"WIRE-DIALECT-MISSING-TYPE", "DIA-TOOLCALL-NO-TYPE"},
-    {"WIRE-DIALECT-REASONING-CONTENT", "DIA-REASONING-CONTENT"},
-    {"WIRE-DIALECT-REASONING", "DIA-REASONING-FIELD"},
-    {"WIRE-DIALECT-REPEATED-ROLE", "DIA-ROLE-EVERY-CHUNK"},
-    {"WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS", "DIA-FINISH-REASON-NOT-TOOL-CALLS"},
-    {"WIRE-DIALECT-FINISH-REASON-CHANGED", "DIA-FINISH-REASON-CHANGED"},
-    {"WIRE-DIALECT-DUPLICATE-FINISH-REASON", "DIA-FINISH-REASON-REPEATED"},
-    {"WIRE-DIALECT-NO-FINISH-REASON", "DIA-NO-FINISH-REASON"},
-    {"WIRE-DIALECT-NO-DONE", "DIA-NO-DONE"},
-    {"WIRE-DIALECT-GROQ-USAGE", "DIA-USAGE-X-GROQ"},
-    {"WIRE-DIALECT-CONTENT-ARRAY", "DIA-CONTENT-ARRAY"},
-};
-
-// Ids only the detectors below report (no accumulator rule).
+// Ids only the detectors below report (the accumulator does not).
 constexpr std::string_view kOwnIds[] = {
     "DIA-REASONING-DETAILS",     "DIA-TOOLCALL-WHOLE-DELTA",
     "DIA-USAGE-EVERY-CHUNK",     "DIA-PADDING-FIELD",
@@ -95,16 +69,14 @@ struct CallState {
 
 }  // namespace
 
-std::string_view DialectOfWireRule(std::string_view wire_rule) {
-  for (const auto& m : kWireToDialect) {
-    if (m.wire_rule == wire_rule) return m.dialect;
-  }
-  return "";
+bool IsDeviationId(std::string_view id) {
+  static const std::vector<std::string_view> ids = DialectIds();
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
 std::vector<std::string_view> DialectIds() {
   std::vector<std::string_view> ids;
-  for (const auto& m : kWireToDialect) ids.push_back(m.dialect);
+  for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
   for (auto id : kOwnIds) ids.push_back(id);
   return ids;
 }
@@ -187,12 +159,11 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse) {
     }
   });
   parser.Finish();
-  // What the accumulator notices, under the same ids, where the scan above
-  // did not already place it.
+  // What the accumulator notices (it names deviations by the same ids),
+  // where the scan above did not already place it.
   const AccumulatedStream acc = AccumulateStream(raw_sse);
   for (const Finding& f : acc.findings) {
-    const std::string_view id = DialectOfWireRule(f.rule);
-    if (!id.empty() && !r.Has(id)) r.Add(id, "stream", f.message);
+    if (IsDeviationId(f.rule) && !r.Has(f.rule)) r.Add(f.rule, "stream", f.message);
   }
   return r.Take();
 }

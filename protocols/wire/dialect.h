@@ -5,9 +5,10 @@
 // A stream is read event by event (WHATWG SSE, protocols/wire/sse.h); each
 // deviation is reported once, at its first occurrence, located as
 // "event N" plus the JSON pointer inside that event's chunk
-// ("event 3 /choices/0/delta/reasoning_content"). The stream accumulator's
-// WIRE-DIALECT-* findings (protocols/wire/stream_accumulator.h) are mapped
-// onto the same ids (DialectOfWireRule), so nothing it notices is lost.
+// ("event 3 /choices/0/delta/reasoning_content"). The stream accumulator
+// (protocols/wire/stream_accumulator.h) names the deviations it notices by
+// the same ids; what the scan here does not place is reported at "stream",
+// so nothing it notices is lost.
 // A non-streamed body is read as JSON; its locations are JSON pointers.
 #pragma once
 
@@ -34,9 +35,9 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse);
 // HTTP status when known).
 std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<int> status);
 
-// The DIA-* id a stream accumulator rule maps to, or "" for rules that are
-// not dialects (malformed chunks, bytes after [DONE]).
-std::string_view DialectOfWireRule(std::string_view wire_rule);
+// True for a deviation id (DialectIds()); false for the stream
+// accumulator's other rules (malformed chunks, bytes after [DONE]).
+bool IsDeviationId(std::string_view id);
 
 // Every id the detectors can report (for the consistency test against
 // specs/wire/dialects.json).

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base/test_paths.h"
+#include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::wire {
 namespace {
@@ -81,25 +82,57 @@ TEST(Dialect, BodyDeviations) {
   EXPECT_EQ(Ids(DetectBodyDialect("not json", 500)), std::vector<std::string>{"DIA-NOT-JSON-BODY"});
 }
 
-// The catalogue (specs/wire/dialects.json) and the code agree: every id the
-// detectors report has an entry, and each entry's `wire_rule` maps back.
-TEST(Dialect, CatalogueMatchesTheCode) {
-  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) +
-                   "/specs/wire/dialects.json");
-  ASSERT_TRUE(in);
+std::string ReadSource(const std::string& path) {
+  std::ifstream in(std::string(::llmconform::test_paths::SourceRoot()) + "/" + path);
+  EXPECT_TRUE(in) << path;
   std::stringstream text;
   text << in.rdbuf();
-  const auto catalogue = nlohmann::json::parse(text.str());
-  std::set<std::string> listed;
+  return text.str();
+}
+
+// The catalogue (specs/wire/dialects.json) and the code agree: every id the
+// detectors report has an entry, and the entries with a `reader` are the
+// deviations the stream accumulator reports.
+TEST(Dialect, CatalogueMatchesTheCode) {
+  const auto catalogue = nlohmann::json::parse(ReadSource("specs/wire/dialects.json"));
+  std::set<std::string> listed, read;
   for (const auto& e : catalogue["dialects"]) {
     listed.insert(e["id"].get<std::string>());
     EXPECT_TRUE(e.contains("wire") && e.contains("providers") && e.contains("sources")) << e["id"];
-    if (e.contains("wire_rule")) {
-      EXPECT_EQ(DialectOfWireRule(e["wire_rule"].get<std::string>()), e["id"].get<std::string>());
+    if (e.contains("reader")) {
+      read.insert(e["id"].get<std::string>());
+      const auto& r = e["reader"];
+      EXPECT_TRUE(r.value("severity", "") == "must" || r.value("severity", "") == "should")
+          << e["id"];
+      EXPECT_FALSE(r.value("text", "").empty()) << e["id"];
+      EXPECT_FALSE(r.value("source", "").empty()) << e["id"];
     }
   }
   for (std::string_view id : DialectIds()) EXPECT_TRUE(listed.contains(std::string(id))) << id;
   EXPECT_EQ(listed.size(), DialectIds().size());
+  EXPECT_EQ(read, std::set<std::string>(kAccumulatorDeviationIds.begin(),
+                                        kAccumulatorDeviationIds.end()));
+  for (std::string_view id : kAccumulatorDeviationIds) EXPECT_TRUE(IsDeviationId(id)) << id;
+  EXPECT_FALSE(IsDeviationId("WIRE-STREAM-MALFORMED-CHUNK"));
+}
+
+// One name per deviation: the former WIRE-DIALECT-* names live only in the
+// catalogue's `formerly` and in docs/dialects.md's table of old names, which
+// agree; no rule of specs/wire/rules.json carries one.
+TEST(Dialect, FormerNamesAreOnlyATableForOldReports) {
+  const auto catalogue = nlohmann::json::parse(ReadSource("specs/wire/dialects.json"));
+  const std::string doc = ReadSource("docs/dialects.md");
+  std::set<std::string> former;
+  for (const auto& e : catalogue["dialects"]) {
+    if (!e.contains("formerly")) continue;
+    const std::string old = e["formerly"].get<std::string>();
+    EXPECT_TRUE(old.starts_with("WIRE-DIALECT-")) << old;
+    EXPECT_TRUE(former.insert(old).second) << old << " is the former name of two deviations";
+    const std::string row = "| `" + old + "` | `" + e["id"].get<std::string>() + "` |";
+    EXPECT_NE(doc.find(row), std::string::npos) << "docs/dialects.md lacks the row " << row;
+  }
+  EXPECT_EQ(former.size(), kAccumulatorDeviationIds.size());
+  EXPECT_EQ(ReadSource("specs/wire/rules.json").find("WIRE-DIALECT-"), std::string::npos);
 }
 
 }  // namespace

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "protocols/wire/sse_blocks.h"
+
 namespace llmconform::wire {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 bool AllAsciiDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -25,11 +25,11 @@ void SseParser::FeedImpl(std::string_view bytes, Sink sink, void* ctx) {
   if (!bom_checked_) {
     // Hold bytes back until we know whether the stream starts with a BOM.
     partial_.append(bytes);
-    const std::size_t n = std::min(partial_.size(), kBom.size());
-    if (std::string_view(partial_).substr(0, n) != kBom.substr(0, n)) {
+    const std::size_t n = std::min(partial_.size(), kSseBom.size());
+    if (std::string_view(partial_).substr(0, n) != kSseBom.substr(0, n)) {
       bom_checked_ = true;
-    } else if (partial_.size() >= kBom.size()) {
-      partial_.erase(0, kBom.size());
+    } else if (partial_.size() >= kSseBom.size()) {
+      partial_.erase(0, kSseBom.size());
       bom_checked_ = true;
     } else {
       return;  // still a prefix of the BOM: wait for more
@@ -116,18 +116,13 @@ void SseParser::ProcessLine(std::string_view line, bool in_input, Sink sink, voi
     event_type_.clear();
     return;
   }
-  if (line.front() == ':') {
+  const SseLine parsed = ReadSseLine(line);
+  if (parsed.kind == SseLine::Kind::kComment) {
     ++comments_;
     return;
   }
-  std::string_view field = line;
-  std::string_view value;
-  if (const void* colon = std::memchr(line.data(), ':', line.size())) {
-    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(colon) - line.data());
-    field = line.substr(0, at);
-    value = line.substr(at + 1);
-    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  }
+  const std::string_view field = parsed.field;
+  const std::string_view value = parsed.value;
   if (field == "data") {
     if (!has_data_ && in_input) {
       data_view_ = value;  // the common case: one data line, no copy

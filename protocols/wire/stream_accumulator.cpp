@@ -17,7 +17,7 @@ void StreamAccumulator::AddFinding(std::string rule, std::string message) {
 
 void StreamAccumulator::NoteComments(std::size_t count) {
   if (count > 0) {
-    AddFinding("WIRE-DIALECT-COMMENTS",
+    AddFinding("DIA-KEEPALIVE-COMMENT",
                Format("{} SSE comment line(s) (keep-alives such as ': keep-alive' or ': OPENROUTER "
                       "PROCESSING'); clients must ignore them",
                       count));
@@ -36,7 +36,7 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
   }
   if (event.event != "message") {
     AddFinding(
-        "WIRE-DIALECT-NAMED-EVENT",
+        "DIA-NAMED-EVENT",
         Format("event {} is named '{}'; OpenAI streams use unnamed events", events_, event.event));
   }
   if (event.data == "[DONE]") {
@@ -52,7 +52,7 @@ void StreamAccumulator::AddEvent(const SseEventView& event) {
   if (event.event == "error") {
     auto body = ErrorBodyFromJson(chunk);
     out_.error = body ? *body : ErrorBody{chunk.dump(), "", nullptr, nullptr};
-    AddFinding("WIRE-DIALECT-ERROR-IN-STREAM",
+    AddFinding("DIA-ERROR-IN-STREAM",
                Format("event {}: an error event inside an HTTP 200 stream: {}", events_,
                       out_.error->message));
     return;
@@ -73,7 +73,7 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
   if (!chunk.contains("choices") || chunk.contains("error")) {
     if (auto body = ErrorBodyFromJson(chunk)) {
       out_.error = *body;
-      AddFinding("WIRE-DIALECT-ERROR-IN-STREAM",
+      AddFinding("DIA-ERROR-IN-STREAM",
                  Format("chunk {}: an error object inside an HTTP 200 stream: {}", chunk_no,
                         body->message));
       return;
@@ -81,7 +81,7 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
   }
   if (auto x = chunk.find("x_groq"); x != chunk.end() && x->is_object() && x->contains("usage")) {
     out_.usage = (*x)["usage"];
-    AddFinding("WIRE-DIALECT-GROQ-USAGE", "usage arrived as x_groq.usage (older Groq streams)");
+    AddFinding("DIA-USAGE-X-GROQ", "usage arrived as x_groq.usage (older Groq streams)");
   }
   auto choices = chunk.find("choices");
   if (choices == chunk.end() || !choices->is_array()) {
@@ -91,7 +91,7 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
   if (choices->empty()) {
     if (chunk_no == 1 && (!chunk.contains("usage") || chunk["usage"].is_null())) {
       AddFinding(
-          "WIRE-DIALECT-EMPTY-FIRST-CHOICES",
+          "DIA-EMPTY-FIRST-CHUNK",
           "the first chunk has 'choices: []' (Azure prompt_filter_results); index choices[0] only "
           "when present");
     }
@@ -108,11 +108,11 @@ void StreamAccumulator::AddChunk(const Json& chunk) {
     if (auto d = choice.find("delta"); d != choice.end() && d->is_object()) AddDelta(*d, chunk_no);
     if (auto fr = choice.find("finish_reason"); fr != choice.end() && fr->is_string()) {
       if (out_.finish_reason && *out_.finish_reason != fr->get<std::string>()) {
-        AddFinding("WIRE-DIALECT-FINISH-REASON-CHANGED",
+        AddFinding("DIA-FINISH-REASON-CHANGED",
                    Format("chunk {}: finish_reason '{}' after '{}'", chunk_no,
                           fr->get<std::string>(), *out_.finish_reason));
       } else if (out_.finish_reason) {
-        AddFinding("WIRE-DIALECT-DUPLICATE-FINISH-REASON",
+        AddFinding("DIA-FINISH-REASON-REPEATED",
                    Format("chunk {}: finish_reason '{}' repeated", chunk_no, *out_.finish_reason));
       }
       out_.finish_reason = fr->get<std::string>();
@@ -124,7 +124,7 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
   if (auto r = delta.find("role"); r != delta.end() && r->is_string()) {
     if (!out_.message.role.empty() && chunk_no > 1) {
       AddFinding(
-          "WIRE-DIALECT-REPEATED-ROLE",
+          "DIA-ROLE-EVERY-CHUNK",
           Format("chunk {}: delta.role repeated (Ollama sends it in every chunk)", chunk_no));
     }
     out_.message.role = r->get<std::string>();
@@ -144,7 +144,7 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
     reasoning_content_ += c->get_ref<const std::string&>();
     if (!any_reasoning_content_) {
       AddFinding(
-          "WIRE-DIALECT-REASONING-CONTENT",
+          "DIA-REASONING-CONTENT",
           "reasoning_content deltas (DeepSeek); keep them and send them back on tool-call turns");
     }
     any_reasoning_content_ = true;
@@ -152,8 +152,7 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
   if (auto c = delta.find("reasoning"); c != delta.end() && c->is_string()) {
     reasoning_ += c->get_ref<const std::string&>();
     if (!any_reasoning_)
-      AddFinding("WIRE-DIALECT-REASONING",
-                 "reasoning deltas (Ollama's name for reasoning_content)");
+      AddFinding("DIA-REASONING-FIELD", "reasoning deltas (Ollama's name for reasoning_content)");
     any_reasoning_ = true;
   }
   if (auto tcs = delta.find("tool_calls"); tcs != delta.end() && tcs->is_array()) {
@@ -162,7 +161,7 @@ void StreamAccumulator::AddDelta(const Json& delta, std::size_t chunk_no) {
 }
 
 void StreamAccumulator::AddContentBlocks(const Json& blocks, std::size_t chunk_no) {
-  AddFinding("WIRE-DIALECT-CONTENT-ARRAY",
+  AddFinding("DIA-CONTENT-ARRAY",
              Format("chunk {}: delta.content is an array of content blocks (Mistral's reasoning "
                     "models: thinking blocks, then text); clients that expect a string break",
                     chunk_no));
@@ -250,7 +249,7 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
     index = ix->get<int>();
   } else {
     AddFinding(
-        "WIRE-DIALECT-MISSING-INDEX",
+        "DIA-TOOLCALL-NO-INDEX",
         Format("chunk {}: a tool-call delta without 'index' (Gemini, old Ollama); taken as a whole "
                "call",
                chunk_no));
@@ -271,12 +270,12 @@ void StreamAccumulator::AddToolCallDelta(const Json& tc, std::size_t chunk_no, s
       call.id = id;
     } else if (call.id == id) {
       AddFinding(
-          "WIRE-DIALECT-REPEATED-ID",
+          "DIA-TOOLCALL-ID-REPEATED",
           Format("chunk {}: tool call {} repeats its id '{}' (DeepSeek, Qwen); not concatenated",
                  chunk_no, index, id));
     } else {
       AddFinding(
-          "WIRE-DIALECT-CHANGED-ID",
+          "DIA-TOOLCALL-ID-CHANGED",
           Format("chunk {}: tool call {} changes its id from '{}' to '{}'; the first is kept",
                  chunk_no, index, call.id, id));
     }
@@ -315,7 +314,7 @@ AccumulatedStream StreamAccumulator::Finish() {
     out_.message.has_tool_calls = true;
     for (auto& [index, call] : calls_) {
       if (call.type.empty()) {
-        AddFinding("WIRE-DIALECT-MISSING-TYPE",
+        AddFinding("DIA-TOOLCALL-NO-TYPE",
                    Format("tool call {} never stated its type; taken as 'function'", index));
         call.type = "function";
       }
@@ -323,7 +322,7 @@ AccumulatedStream StreamAccumulator::Finish() {
     }
     if (out_.finish_reason && *out_.finish_reason != "tool_calls") {
       AddFinding(
-          "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS",
+          "DIA-FINISH-REASON-NOT-TOOL-CALLS",
           Format(
               "tool calls were streamed but finish_reason is '{}' (Gemini, a named tool_choice); "
               "detect tool calls from tool_calls",
@@ -331,9 +330,9 @@ AccumulatedStream StreamAccumulator::Finish() {
     }
   }
   if (!out_.finish_reason && !out_.error) {
-    AddFinding("WIRE-DIALECT-NO-FINISH-REASON", "the stream ended without a finish_reason");
+    AddFinding("DIA-NO-FINISH-REASON", "the stream ended without a finish_reason");
   }
-  if (!out_.saw_done) AddFinding("WIRE-DIALECT-NO-DONE", "the stream ended without 'data: [DONE]'");
+  if (!out_.saw_done) AddFinding("DIA-NO-DONE", "the stream ended without 'data: [DONE]'");
   return std::move(out_);
 }
 

@@ -1,7 +1,9 @@
 // Turns a Chat Completions stream (SSE events of `chat.completion.chunk`
 // objects) into the final assistant message, tolerating every documented
 // provider deviation (docs/protocols.md "Provider dialects") and reporting each one as a Finding
-// whose rule id is in specs/wire/rules.json.
+// named by the deviation's id in specs/wire/dialects.json (kAccumulatorDeviationIds); a
+// stream that breaks a rule of its own (WIRE-STREAM-*, specs/wire/rules.json) is reported
+// under that rule.
 //
 // Accumulation (docs/protocols.md "wire"): tool calls are keyed by `index`; `id`,
 // `type` and `function.name` are set from the first non-empty value and never
@@ -20,6 +22,7 @@
 // (WIRE-STREAM-UNKNOWN-CONTENT-BLOCK), never dropped.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -31,6 +34,20 @@
 #include "protocols/wire/sse.h"
 
 namespace llmconform::wire {
+
+// The deviations (specs/wire/dialects.json ids) the accumulator reports;
+// each has a `reader` entry in the catalogue saying what it does with it.
+inline constexpr std::array<std::string_view, 18> kAccumulatorDeviationIds = {
+    "DIA-KEEPALIVE-COMMENT",     "DIA-NAMED-EVENT",
+    "DIA-ERROR-IN-STREAM",       "DIA-EMPTY-FIRST-CHUNK",
+    "DIA-TOOLCALL-NO-INDEX",     "DIA-TOOLCALL-ID-REPEATED",
+    "DIA-TOOLCALL-ID-CHANGED",   "DIA-TOOLCALL-NO-TYPE",
+    "DIA-REASONING-CONTENT",     "DIA-REASONING-FIELD",
+    "DIA-ROLE-EVERY-CHUNK",      "DIA-FINISH-REASON-NOT-TOOL-CALLS",
+    "DIA-FINISH-REASON-CHANGED", "DIA-FINISH-REASON-REPEATED",
+    "DIA-NO-FINISH-REASON",      "DIA-NO-DONE",
+    "DIA-USAGE-X-GROQ",          "DIA-CONTENT-ARRAY",
+};
 
 struct AccumulatedStream {
   ChatMessage message;  // role "assistant"; content "" when no text arrived

@@ -75,7 +75,7 @@ TEST(StreamAccumulator, MistralContentArrayKeepsThinkingAsTheBodyWould) {
     {"type":"text","text":"Hello!"}])"));
   EXPECT_EQ(s.message.Text(), "Hello!");
   EXPECT_EQ(s.message.ContentThinking(), "The user says hello.");
-  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-CONTENT-ARRAY"});
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"DIA-CONTENT-ARRAY"});
 }
 
 TEST(StreamAccumulator, UnknownContentBlocksAreKeptAndReported) {
@@ -164,10 +164,10 @@ TEST(StreamAccumulator, DialectsAreToleratedAndReported) {
   EXPECT_EQ(s.message.tool_calls[1].id, "g2");
   EXPECT_EQ(s.message.tool_calls[1].type, "function");
   EXPECT_EQ(s.message.reasoning_content, "hm");
-  EXPECT_EQ(Rules(s), (std::vector<std::string>{
-                          "WIRE-DIALECT-REASONING-CONTENT", "WIRE-DIALECT-MISSING-INDEX",
-                          "WIRE-DIALECT-COMMENTS", "WIRE-DIALECT-MISSING-TYPE",
-                          "WIRE-DIALECT-FINISH-REASON-NOT-TOOL-CALLS", "WIRE-DIALECT-NO-DONE"}));
+  EXPECT_EQ(Rules(s),
+            (std::vector<std::string>{"DIA-REASONING-CONTENT", "DIA-TOOLCALL-NO-INDEX",
+                                      "DIA-KEEPALIVE-COMMENT", "DIA-TOOLCALL-NO-TYPE",
+                                      "DIA-FINISH-REASON-NOT-TOOL-CALLS", "DIA-NO-DONE"}));
 }
 
 TEST(StreamAccumulator, RepeatedIdIsNotConcatenated) {
@@ -183,7 +183,7 @@ TEST(StreamAccumulator, RepeatedIdIsNotConcatenated) {
   ASSERT_EQ(s.message.tool_calls.size(), 1u);
   EXPECT_EQ(s.message.tool_calls[0].id, "x");
   EXPECT_EQ(s.message.tool_calls[0].function.arguments, "{\"a\":1}");
-  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-REPEATED-ID"});
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"DIA-TOOLCALL-ID-REPEATED"});
 }
 
 TEST(StreamAccumulator, ErrorAfterHttp200AndMalformedChunks) {
@@ -194,9 +194,8 @@ TEST(StreamAccumulator, ErrorAfterHttp200AndMalformedChunks) {
   EXPECT_EQ(s.message.Text(), "Hel");
   ASSERT_TRUE(s.error);
   EXPECT_EQ(s.error->message, "upstream died");
-  EXPECT_EQ(Rules(s),
-            (std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK", "WIRE-DIALECT-ERROR-IN-STREAM",
-                                      "WIRE-DIALECT-NO-DONE"}));
+  EXPECT_EQ(Rules(s), (std::vector<std::string>{"WIRE-STREAM-MALFORMED-CHUNK",
+                                                "DIA-ERROR-IN-STREAM", "DIA-NO-DONE"}));
 }
 
 // OpenRouter ends a stream cut by a limit with one chunk that carries both the
@@ -214,7 +213,7 @@ TEST(StreamAccumulator, UsageInTheErrorChunkIsKept) {
   EXPECT_EQ(s.error->message, "Token limit reached");
   EXPECT_EQ(s.usage,
             Json::parse(R"({"prompt_tokens":43,"completion_tokens":10,"total_tokens":53})"));
-  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-ERROR-IN-STREAM"});
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"DIA-ERROR-IN-STREAM"});
 }
 
 // Found by stream_accumulator_fuzz: a choice whose index is not a number
@@ -239,7 +238,7 @@ TEST(StreamAccumulator, AzureEmptyFirstChoices) {
       "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"
       "data: [DONE]\n\n");
   EXPECT_EQ(s.message.Text(), "ok");
-  EXPECT_EQ(Rules(s), std::vector<std::string>{"WIRE-DIALECT-EMPTY-FIRST-CHOICES"});
+  EXPECT_EQ(Rules(s), std::vector<std::string>{"DIA-EMPTY-FIRST-CHUNK"});
 }
 
 RC_GTEST_PROP(StreamAccumulatorProperties, AnyChunkingAccumulatesTheSame, ()) {

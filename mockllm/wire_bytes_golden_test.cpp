@@ -1,0 +1,188 @@
+// Pins the bytes replay writes: every trace under fixtures/ replayed under a
+// set of stream faults, and rewritten into every built-in dialect (with and
+// without a fault on top), hashed. The hashes were taken before SSE framing
+// moved into protocols/wire/sse_blocks.h; a change of any byte a replay or a
+// dialect rewrite writes fails here. A deliberate change of replay's output
+// updates the constants (LLMCONFORM_GOLDEN_DUMP=FILE writes one line per
+// trace to compare before and after).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "base/format.h"
+#include "base/hash.h"
+#include "base/test_paths.h"
+#include "mockllm/dialect_rewrite.h"
+#include "mockllm/replay_plan.h"
+#include "mockllm/trace_files.h"
+#include "protocols/wire/surface.h"
+
+namespace llmconform::mockllm {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Serialize(const ResponsePlan& p) {
+  std::string out =
+      Format("{} {} {} {} {}\n", p.status, p.content_type, p.chunked, p.delay_ms, p.content_length);
+  for (const auto& [k, v] : p.headers) out += k + ": " + v + "\n";
+  for (const Piece& piece : p.pieces)
+    out +=
+        Format("[{} {} {}]", piece.at_ms, piece.stall_ms_before, piece.bytes.size()) + piece.bytes;
+  out += Format("|cut {} resplit {} stalls {} paced {}|", p.cut, p.resplit, p.stalls, p.paced);
+  for (const Piece& piece : p.burst) out += Format("<{}>", piece.at_ms) + piece.bytes;
+  return out + p.framed;
+}
+
+std::string Serialize(const RecordedResponse& r) {
+  std::string out = Format("{} {} {}\n", r.status, r.streamed, r.headers.dump());
+  if (!r.streamed) return out + r.BodyBytes();
+  for (const Chunk& c : r.chunks) out += Format("[{} {}]", c.t_ms, c.raw.size()) + c.raw;
+  return out;
+}
+
+// Faults that re-frame a stream by its SSE events (and one that does not).
+std::vector<Fault> StreamFaults() {
+  const char* const kFaults[] = {
+      R"({})",
+      R"({"drop_done": true})",
+      R"({"malformed_event": 1})",
+      R"({"error_event": {"after_events": 2}})",
+      R"({"keepalive_ms": 7})",
+      R"({"stall_ms": 50, "stall_after_events": 2})",
+      R"({"cut_after_events": 3})",
+      R"({"crlf": true, "bom": true, "drop_done": true})",
+      R"({"resplit": true, "seed": 5})",
+  };
+  std::vector<Fault> out;
+  for (const char* text : kFaults) {
+    auto f = FaultFromJson(OJson::parse(text));
+    EXPECT_TRUE(f.has_value()) << text;
+    if (f) out.push_back(*f);
+  }
+  return out;
+}
+
+std::uint64_t Mix(std::uint64_t h, const std::string& text) {
+  return Fnv1a64(Format("{:016x}", h) + text);
+}
+
+// Every trace that loads under fixtures/ (fixtures/test holds some meant not to).
+const std::vector<std::pair<std::string, Trace>>& Traces() {
+  static const auto traces = [] {
+    std::vector<std::pair<std::string, Trace>> out;
+    const fs::path root = ::llmconform::test_paths::SourceRoot();
+    auto files = TraceFiles({(root / "fixtures").string()});
+    if (!files) return out;
+    for (const fs::path& f : *files)
+      if (auto t = LoadTraceFile(f)) out.emplace_back(fs::relative(f, root).generic_string(), *t);
+    return out;
+  }();
+  return traces;
+}
+
+// Hashes `one(exchange)` over every exchange of every trace; with
+// LLMCONFORM_GOLDEN_DUMP set, appends one line per trace to that file.
+template <typename F>
+std::string HashTraces(std::string_view what, F one) {
+  std::ofstream dump;
+  if (const char* path = std::getenv("LLMCONFORM_GOLDEN_DUMP")) dump.open(path, std::ios::app);
+  std::uint64_t all = 0;
+  EXPECT_GT(Traces().size(), 150u);
+  for (const auto& [name, trace] : Traces()) {
+    std::uint64_t h = 0;
+    for (const Exchange& x : trace.exchanges) h = Mix(h, one(x));
+    if (dump.is_open()) dump << Format("{} {} {:016x}\n", what, name, h);
+    all = Mix(all, name + Format("{:016x}", h));
+  }
+  return Format("{:016x}", all);
+}
+
+TEST(WireBytesGolden, ReplayUnderStreamFaults) {
+  const std::vector<Fault> faults = StreamFaults();
+  EXPECT_EQ(HashTraces("replay",
+                       [&](const Exchange& x) {
+                         const auto surface =
+                             wire::SurfaceOfPath(x.request.path).value_or(wire::Surface::kChat);
+                         std::string out;
+                         for (const Fault& fault : faults)
+                           out += Serialize(PlanResponse(x.response, fault, 3, surface));
+                         return out;
+                       }),
+            "ea5c3413fa497085");
+}
+
+TEST(WireBytesGolden, DialectRewrites) {
+  const OJson status_fault = OJson::parse(R"({"status": 503, "cut_after_bytes": 40})");
+  EXPECT_EQ(HashTraces("dialect",
+                       [&](const Exchange& x) {
+                         const bool streams = RequestStreams(x.request);
+                         std::string out;
+                         for (const Dialect& d : BuiltinDialects()) {
+                           const RecordedResponse r = RewriteResponse(x.response, d, streams);
+                           out += Serialize(r);
+                           if (x.response.status >= 400)
+                             out += Serialize(RewriteResponse(x.response, d, !streams));
+                           out += Serialize(PlanDialectResponse(x, d, status_fault, 9));
+                         }
+                         return out;
+                       }),
+            "01ea2b41e8749700");
+}
+
+// Hand-made streams at the edges of SSE framing: a BOM, comment blocks
+// between events, CR and CRLF line ends, several data lines, id/event/retry
+// fields, a field that only starts with "data", a trailing partial event.
+std::vector<RecordedResponse> EdgeStreams() {
+  const std::string chunk =
+      R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]})";
+  const std::string finish =
+      R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}],"usage":{"total_tokens":3}})";
+  const std::string streams[] = {
+      "\xEF\xBB\xBF"
+      "data: " +
+          chunk + "\n\ndata: " + finish + "\n\ndata: [DONE]\n\n",
+      ": keep-alive\n\ndata: " + chunk + "\n\n: ping\n\ndata: " + finish + "\n\ndata: [DONE]\n\n",
+      "data: " + chunk + "\r\n\r\ndata: " + finish + "\r\rdata: [DONE]\r\n\r\n",
+      "event: message\nid: 7\nretry: 10\ndata: " + chunk + "\n\ndata: " + finish.substr(0, 20) +
+          "\ndata: " + finish.substr(20) + "\n\ndata:[DONE]\n\n",
+      "datafoo: " + chunk + "\ndata: " + chunk + "\n\ndata " + finish + "\n\ndata: [DONE]\n\n",
+      "data: " + chunk + "\n\ndata: " + finish + "\n\ndata: [DO",
+      "data: " + chunk + "\n\n:only a comment\n\n",
+      "data\n\ndata: " + chunk + "\n\n\n\ndata: [DONE]\n\n",
+  };
+  std::vector<RecordedResponse> out;
+  for (const std::string& s : streams) {
+    RecordedResponse r;
+    r.streamed = true;
+    r.headers["content-type"] = "text/event-stream";
+    for (std::size_t at = 0, t = 0; at < s.size(); at += 37, t += 10)
+      r.chunks.push_back(Chunk{static_cast<std::int64_t>(t), s.substr(at, 37)});
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::uint64_t HashEdges() {
+  std::uint64_t h = 0;
+  const std::vector<Fault> faults = StreamFaults();
+  for (const RecordedResponse& r : EdgeStreams()) {
+    for (const Fault& fault : faults) h = Mix(h, Serialize(PlanResponse(r, fault, 3)));
+    for (const Dialect& d : BuiltinDialects()) h = Mix(h, Serialize(RewriteResponse(r, d, true)));
+  }
+  return h;
+}
+
+TEST(WireBytesGolden, EdgesOfFraming) {
+  // Changed once, on purpose, when dialect rewriting began to read these
+  // streams as the standard says (a field that only starts with "data" is no
+  // data line; the stream's BOM is no part of its first line, and a rewritten
+  // stream keeps it first): was d5fd421bb09a0ca6. The recorded corpus's
+  // hashes did not change.
+  EXPECT_EQ(Format("{:016x}", HashEdges()), "cd4dcb5d714af6c9");
+}
+
+}  // namespace
+}  // namespace llmconform::mockllm
