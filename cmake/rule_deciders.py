@@ -18,7 +18,7 @@ never written by hand:
 
 Lists of IDs at namespace scope (kResponsesRuleIds, coverage tables) decide
 nothing and are not read. The output is a list of C++ initializers,
-{"ID", "Function", "path/file.cpp", line, RuleDeciderKind::kTable, {}}, one per
+{"ID", "Function", "path/file.cpp", line, RuleDeciderKind::kTable}, one per
 (rule, function), in rule and file order. The code is clang-formatted (no
 namespace indentation), which is what the reading of function heads relies
 on; harness/rule_index_test.cpp checks every place it writes.
@@ -169,7 +169,7 @@ def main():
         if (rule, fn, kind) in seen:
             continue
         seen.add((rule, fn, kind))
-        out.append(f'{{"{rule}", "{fn}", "{rel}", {at}, RuleDeciderKind::{kind}, {{}}}},\n')
+        out.append(f'{{"{rule}", "{fn}", "{rel}", {at}, RuleDeciderKind::{kind}}},\n')
     text = ''.join(out)
     old = None
     if os.path.exists(output):

@@ -22,18 +22,7 @@ std::vector<RuleDecider> Direct(std::string_view rule) {
 
 std::span<const RuleDecider> RuleDeciderIndex() { return kIndex; }
 
-std::vector<RuleDecider> DecidersOf(std::string_view rule) {
-  std::vector<RuleDecider> out = Direct(rule);
-  if (!out.empty() || !rule.starts_with("DIA-")) return out;
-  for (const RuleDecider& d : kIndex) {
-    if (d.rule.starts_with("DIA-") || wire::DialectOfWireRule(d.rule) != rule) continue;
-    RuleDecider via = d;
-    via.rule = rule;
-    via.via = d.rule;
-    out.push_back(via);
-  }
-  return out;
-}
+std::vector<RuleDecider> DecidersOf(std::string_view rule) { return Direct(rule); }
 
 std::string_view RuleDeciderKindName(RuleDeciderKind kind) {
   return kind == RuleDeciderKind::kTable ? "table" : "reports";
@@ -48,7 +37,6 @@ nlohmann::json DecidersJson(std::string_view rule) {
                           {"file", d.file},
                           {"line", d.line},
                           {"kind", RuleDeciderKindName(d.kind)}};
-    if (!d.via.empty()) one["via"] = d.via;
     out.push_back(std::move(one));
   }
   return out;
@@ -60,7 +48,6 @@ void WriteDeciders(std::string_view rule, std::ostream& out) {
   for (const RuleDecider& d : deciders) {
     out << "    " << (d.kind == RuleDeciderKind::kTable ? "decided by " : "reported by ")
         << d.function << "  " << d.file << ':' << d.line;
-    if (!d.via.empty()) out << " (as " << d.via << ')';
     out << '\n';
   }
 }

@@ -34,17 +34,13 @@ struct RuleDecider {
   std::string_view file;      // relative to the repository's root
   int line = 0;               // 1-based: the function's head (kTable), the report (kReports)
   RuleDeciderKind kind = RuleDeciderKind::kTable;
-  // For a dialect found through a stream-accumulator rule, that rule
-  // (WIRE-DIALECT-*, whose deciders these are); empty otherwise.
-  std::string_view via;
 };
 
 // Every entry of the generated index, by rule ID.
 std::span<const RuleDecider> RuleDeciderIndex();
 
-// The deciders of `rule`, table entries first; a dialect ID that no code
-// names itself has the deciders of the accumulator rules mapped onto it
-// (wire::DialectOfWireRule). Empty when nothing decides the rule.
+// The deciders of `rule`, table entries first. Empty when nothing decides
+// the rule.
 std::vector<RuleDecider> DecidersOf(std::string_view rule);
 
 // "table" or "reports".
@@ -59,7 +55,7 @@ std::string_view RuleDeciderKindName(RuleDeciderKind kind);
 // report, "… (as WIRE-…)" for a dialect found through an accumulator rule).
 // With `json`, the rules are appended to that array instead, each as
 // {protocol, id, severity, source, text, deciders: [{function, file, line,
-// kind, via?}]}.
+// kind}]}.
 void WriteRuleCatalogue(const std::map<std::string, RuleCatalog>& rules,
                         const std::function<bool(std::string_view protocol)>& keep,
                         nlohmann::json* json, std::ostream& out);

@@ -65,7 +65,7 @@ std::string ProblemWith(const RuleDecider& d) {
   const std::string& line = lines[d.line - 1];
   std::string_view fn = d.function;
   if (auto colons = fn.rfind("::"); colons != std::string_view::npos) fn = fn.substr(colons + 2);
-  const std::string shown_rule = d.via.empty() ? std::string(d.rule) : std::string(d.via);
+  const std::string shown_rule(d.rule);
   const bool shows_function = line.find(std::string(fn) + "(") != std::string::npos ||
                               line.find(std::string(fn) + "<") != std::string::npos;
   const bool shows_rule =
@@ -117,10 +117,10 @@ TEST(RuleIndex, ARuleNothingDecidesHasNoDecider) {
   EXPECT_EQ(act.front().kind, RuleDeciderKind::kTable);
   EXPECT_EQ(act.front().function, "ReplyRule");
   EXPECT_EQ(act.front().file, "harness/suites/action_checks.cpp");
-  // A dialect the accumulator reports under its own rule names that rule.
+  // A dialect the stream accumulator reports is decided where it reports it.
   const auto done = DecidersOf("DIA-NO-DONE");
   ASSERT_FALSE(done.empty());
-  EXPECT_EQ(done.front().via, "WIRE-DIALECT-NO-DONE");
+  EXPECT_EQ(done.front().kind, RuleDeciderKind::kReports);
 }
 
 // A source is "DOCUMENT §section" parts joined by "; ". A part that cites a
