@@ -14,6 +14,7 @@
 #include "base/test_paths.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
+#include "harness/suites/suite_test_support.h"
 
 namespace llmconform::harness {
 namespace {
@@ -23,17 +24,9 @@ using reports::Outcome;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
-const SpecSet& Specs() {
-  static const SpecSet specs = [] {
-    auto loaded = LoadSpecs(kRoot / "specs", kRoot);
-    if (!loaded) throw std::runtime_error(loaded.error().message);
-    return std::move(*loaded);
-  }();
-  return specs;
-}
 
 const Scenario& Find(std::string_view protocol, std::string_view name) {
-  for (const auto& s : Specs().scenarios) {
+  for (const auto& s : BundledSpecs().scenarios) {
     if (s.protocol == protocol && s.name == name) return s;
   }
   throw std::runtime_error("no scenario " + std::string(protocol) + "/" + std::string(name));
@@ -143,7 +136,7 @@ TEST(JournalTurns, AnyShapeIsReadWithoutThrowing) {
 TEST(Runner, RunsABundledScenarioAgainstItsFixture) {
   Recorder reporter;
   const reports::RunResult run =
-      RunScenarios(Specs(), Options("action/seed-open-safari"), reporter);
+      RunScenarios(BundledSpecs(), Options("action/seed-open-safari"), reporter);
   ASSERT_EQ(run.scenarios.size(), 1u);
   const reports::ScenarioResult& r = run.scenarios[0];
   EXPECT_EQ(r.info.Id(), "action/seed-open-safari");
@@ -165,7 +158,7 @@ TEST(Runner, RunsABundledScenarioAgainstItsFixture) {
 
 TEST(Runner, AFailingScenarioDoesNotStopTheRunAndOrderIsKept) {
   SpecSet specs;
-  specs.rules = Specs().rules;
+  specs.rules = BundledSpecs().rules;
   Scenario missing = Find("action", "seed-open-safari");
   missing.name = "missing-trace";
   missing.trace = "fixtures/synthesized/no-such.trace.jsonl";
@@ -208,7 +201,7 @@ TEST(Runner, AFailingScenarioDoesNotStopTheRunAndOrderIsKept) {
 
 TEST(Runner, FilterAndShardSelectScenarios) {
   Recorder reporter;
-  const reports::RunResult none = RunScenarios(Specs(), Options("no-such-*"), reporter);
+  const reports::RunResult none = RunScenarios(BundledSpecs(), Options("no-such-*"), reporter);
   EXPECT_TRUE(none.scenarios.empty());
   EXPECT_EQ(reporter.events, (std::vector<std::string>{"start 0", "done 0"}));
 
@@ -313,11 +306,11 @@ TEST(Runner, JudgingHostileObservationsGivesAResultForEveryRule) {
                                           {{"request", {{"body", {{"messages", 1}}}}}}})},
   };
   std::set<std::string> protocols;
-  for (const auto& s : Specs().scenarios) {
+  for (const auto& s : BundledSpecs().scenarios) {
     if (!protocols.insert(s.protocol).second) continue;  // the first scenario of each protocol
     for (const Observation& obs : hostile) {
       Recorder reporter;
-      const reports::RunResult run = JudgeObservation(Specs(), s, obs, Options(), reporter);
+      const reports::RunResult run = JudgeObservation(BundledSpecs(), s, obs, Options(), reporter);
       ASSERT_EQ(run.scenarios.size(), 1u);
       std::set<std::string> judged;
       for (const auto& c : run.scenarios[0].checks) judged.insert(c.rule);

@@ -11,6 +11,7 @@
 #include "harness/runner.h"
 #include "harness/suites/client_reading.h"
 #include "harness/suites/registry.h"
+#include "harness/suites/suite_test_support.h"
 #include "mockllm/dialect_rewrite.h"
 #include "reports/reporter.h"
 
@@ -115,17 +116,9 @@ TEST(RepliesSent, CountsAttemptsAndKeepsTheRefusedReplies) {
             std::string::npos);
 }
 
-const SpecSet& Specs() {
-  static const SpecSet specs = [] {
-    auto loaded = LoadSpecs(kRoot / "specs", kRoot);
-    if (!loaded) throw std::runtime_error(loaded.error().message);
-    return std::move(*loaded);
-  }();
-  return specs;
-}
 
 const Scenario& Find(std::string_view name) {
-  for (const auto& s : Specs().scenarios)
+  for (const auto& s : BundledSpecs().scenarios)
     if (s.protocol == "client" && s.name == name) return s;
   throw std::runtime_error("no scenario client/" + std::string(name));
 }
@@ -184,7 +177,7 @@ TEST(ClientProfile, TheReferencePassesEveryDialect) {
   options.jobs = 2;
   for (const auto& d : mockllm::BuiltinDialects()) options.dialects.push_back(d.name);
   reports::Reporter quiet;
-  const reports::RunResult run = RunScenarios(Specs(), options, quiet);
+  const reports::RunResult run = RunScenarios(BundledSpecs(), options, quiet);
   ASSERT_GE(run.scenarios.size(), 14u * options.dialects.size());
   std::set<std::string> passed;
   for (const auto& s : run.scenarios) {
