@@ -1,0 +1,97 @@
+// `llmconform merge` (harness/commands/command.h).
+#include "harness/merge.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/atomic_file.h"
+#include "base/format.h"
+#include "base/json_read.h"
+#include "harness/check/check_run.h"
+#include "harness/check/generators.h"
+#include "harness/check/op_schema.h"
+#include "harness/commands/command.h"
+#include "harness/commands/report_options.h"
+#include "harness/data_dir.h"
+#include "harness/dialect_cmd.h"
+#include "harness/json_location.h"
+#include "harness/oracle.h"
+#include "harness/parallel.h"
+#include "harness/probe.h"
+#include "harness/rule_index.h"
+#include "harness/runner.h"
+#include "harness/scenario.h"
+#include "harness/spec_hash.h"
+#include "harness/sse_check.h"
+#include "harness/suites/registry.h"
+#include "reports/baseline.h"
+#include "reports/registry.h"
+#include "reports/reporter.h"
+
+namespace llmconform::harness {
+namespace {
+
+class MergeCommand final : public Command {
+ public:
+  void Setup(CLI::App& app) override {
+    app.add_option("reports", files_, "the report.json of each shard (`run --shard K/N`)")
+        ->required();
+    reports_.Setup(app);
+    baseline_.Setup(app);
+    app.footer(
+        "Writes the reports one run of every shard's scenarios would have written, and exits as "
+        "that run would\n(0 conformant, 1 failures, 3 harness errors). Refuses reports of "
+        "different specs or fixtures\n(their spec_hash), of different llmconform versions, or "
+        "that share a scenario (exit 2).");
+  }
+
+  int Run() override {
+    std::vector<NamedReport> loaded;
+    for (const auto& file : files_) {
+      auto report = LoadReport(file);
+      if (!report) {
+        std::cerr << "llmconform merge: " << report.error().message << '\n';
+        return kExitUsage;
+      }
+      loaded.push_back(std::move(*report));
+    }
+    auto merged = MergeReports(loaded);
+    if (!merged) {
+      std::cerr << "llmconform merge: " << merged.error().message << '\n';
+      return kExitUsage;
+    }
+    if (!baseline_.Load("merge")) return kExitUsage;
+    reports::MultiReporter fan;
+    if (auto built = reports_.Build(fan); !built) {
+      std::cerr << "llmconform merge: " << built.error().message << '\n';
+      return kExitUsage;
+    }
+    reports::ReplayRun(*merged, Format("{} shard reports", files_.size()), fan);
+    if (!baseline_.AddDiff("merge", *merged, reports_)) return kExitUsage;
+    if (!reports_.WriteFiles("merge")) return 3;
+    return merged->ExitCode();
+  }
+
+ private:
+  std::vector<fs::path> files_;
+  ReportOptions reports_;
+  BaselineOption baseline_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeMergeCommand() { return std::make_unique<MergeCommand>(); }
+
+}  // namespace llmconform::harness
