@@ -5,16 +5,17 @@
 # same file, medians of 5 interleaved runs each, and mockllm's peak RSS against
 # the file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
 #   bench/import-speed.sh [MOCKLLM_BINARY]   (default: build/release/mockllm/mockllm)
-# Measured 2026-11-29, release build, 2 cores (other builds running):
-#   ratio 6.30 (NOT met; 9.30 on 2026-11-27 before the HAR was parsed with
-#   simdjson, 16.5 on 2026-11-23), peak RSS 3.10x (2.98x before: the parser's
-#   string buffer now lives beside the text while the entries are copied out).
-# Where the time goes now (perf, 24 MB HAR): the lint pass over the written
-# trace 36% (its nlohmann parse of each line 24%, its secret scan 10%),
-# writing the trace 21% and the file 12%, reading the HAR 27% (the simdjson
-# parse itself under 4%; parsing and redacting each request body 10%).
-# The target needs the lint of an imported trace without a second nlohmann
-# parse (or a faster document model), which this figure leaves open.
+# Measured 2026-11-29, release build, 2 cores (CI's builds beside it):
+#   ratio 4.26 (NOT met), peak RSS 3.10x (just over). Before: 6.30 once the
+#   HAR was parsed with simdjson, 9.30 on 2026-11-27, 16.5 on 2026-11-23; the
+#   last step is ReadJson parsing with simdjson, which the lint pass over the
+#   written trace and the request bodies go through. Memory went from 2.98x
+#   to 3.10x: the parser's string buffer lives beside the text while the
+#   entries are copied out.
+# Where the time went at 6.30 (perf, 24 MB HAR): the lint pass 36% (its
+# nlohmann parse 24%, now simdjson; its secret scan 10%), writing the trace
+# 21% (nlohmann's dump_escaped) and the file 12%, reading the HAR 27%.
+# What is left is mostly nlohmann's serializer and the secret scan.
 set -euo pipefail
 bin=${1:-build/release/mockllm/mockllm}
 work=$(mktemp -d)
