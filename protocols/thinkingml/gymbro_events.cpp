@@ -7,6 +7,7 @@
 #include "base/json.h"
 #include "base/json_read.h"
 #include "base/utf8.h"
+#include "protocols/thinkingml/xml_text.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::gymbro {
@@ -35,16 +36,11 @@ const std::string* StringField(const Json& data, std::string_view key) {
   return it->get_ptr<const std::string*>();
 }
 
-std::string Excerpt(std::string_view s) {
-  const std::size_t cut = OffsetOfCodePoint(s, 80);
-  return ToValidUtf8(s.substr(0, cut)) + (cut < s.size() ? "…" : "");
-}
-
 // "nothing" or the JSON type and value of a field, for messages.
 std::string Describe(const Json& data, std::string_view key) {
   auto it = data.find(key);
   if (it == data.end()) return "nothing";
-  return Format("{} {}", JsonTypeName(*it), Excerpt(DumpJson(*it)));
+  return Format("{} {}", JsonTypeName(*it), thinkingml::Excerpt(DumpJson(*it), 80));
 }
 
 class Checker {
@@ -65,7 +61,7 @@ class Checker {
     out_.findings.push_back({std::move(rule), s, std::move(message), i});
   }
   std::string Name(std::size_t i) const {
-    return Format("event {} ({})", i + 1, Excerpt(events_[i].event));
+    return Format("event {} ({})", i + 1, thinkingml::Excerpt(events_[i].event, 80));
   }
   void CheckIds(std::size_t i, const Json& data);
   void OnStatus(std::size_t i, const Json& data);
@@ -115,7 +111,8 @@ EventCheck Checker::Run() {
     const Json data = ReadJsonOrDiscarded(e.data);
     if (data.is_discarded() || !data.is_object()) {
       Add("GYMBRO-6.2", i,
-          Format("the data of {} is not a JSON object: \"{}\"", Name(i), Excerpt(e.data)));
+          Format("the data of {} is not a JSON object: \"{}\"", Name(i),
+                 thinkingml::Excerpt(e.data, 80)));
       if (terminal) {
         terminal_ = i;
         out_.termination = e.event == "completed" ? Termination::kCompleted : Termination::kError;

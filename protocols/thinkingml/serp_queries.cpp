@@ -10,6 +10,7 @@
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "protocols/thinkingml/sensitive_info.h"
+#include "protocols/thinkingml/xml_text.h"
 #include "protocols/wire/chat.h"
 
 namespace llmconform::thinkingml {
@@ -17,14 +18,6 @@ namespace {
 
 constexpr std::string_view kOpen = "<serp_queries>";
 constexpr std::string_view kClose = "</serp_queries>";
-constexpr std::string_view kWhitespace = " \t\r\n";
-
-std::string_view Trim(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(kWhitespace);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(kWhitespace) - b + 1);
-}
-
 // Whether the comment `content[begin, end)` is written exactly as the format.
 bool IsExact(std::string_view content, std::size_t begin, std::size_t end) {
   if (begin > 0 && content[begin - 1] != '\n') return false;

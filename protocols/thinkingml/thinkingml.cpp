@@ -8,6 +8,7 @@
 #include "base/format.h"
 #include "protocols/thinkingml/serp_queries.h"
 #include "protocols/thinkingml/tag_lexer.h"
+#include "protocols/thinkingml/xml_text.h"
 
 namespace llmconform::thinkingml {
 namespace {
@@ -55,75 +56,6 @@ std::optional<std::string_view> CaseInsensitiveMatch(std::string_view s) {
     }
   }
   return std::nullopt;
-}
-
-bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::size_t FirstNonSpace(std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!IsXmlSpace(s[i])) return i;
-  }
-  return std::string_view::npos;
-}
-
-std::string_view Trim(std::string_view s) {
-  const std::size_t b = FirstNonSpace(s);
-  if (b == std::string_view::npos) return {};
-  std::size_t e = s.size();
-  while (e > b && IsXmlSpace(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
-// Shortens `s` for a message, on a code point boundary.
-std::string Excerpt(std::string_view s, std::size_t max_code_points = 40) {
-  const std::size_t cut = OffsetOfCodePoint(s, max_code_points);
-  std::string out = ToValidUtf8(s.substr(0, cut));
-  if (cut < s.size()) out += "…";
-  return out;
-}
-
-// The id of `<phase …>` from its attribute text, or an explanation of why the
-// attributes are not exactly ` id="N"` (whitespace as XML allows it).
-struct PhaseId {
-  std::optional<std::int64_t> id;
-  std::string problem;  // empty when well-formed
-};
-
-PhaseId ParsePhaseId(std::string_view a) {
-  std::size_t i = 0;
-  auto skip = [&] {
-    while (i < a.size() && IsXmlSpace(a[i])) ++i;
-  };
-  auto fail = [&](std::string_view why) {
-    return PhaseId{std::nullopt,
-                   Format("<phase> must carry exactly the attribute id=\"N\" with N a positive "
-                          "integer in double quotes; {} in \"<phase{}>\"",
-                          why, Excerpt(a))};
-  };
-  if (Trim(a).empty()) return fail("the id is missing");
-  if (a.empty() || !IsXmlSpace(a[0])) return fail("no space before the attribute");
-  skip();
-  if (a.substr(i, 2) != "id" || (i + 2 < a.size() && !IsXmlSpace(a[i + 2]) && a[i + 2] != '=')) {
-    return fail("the attribute is not id");
-  }
-  i += 2;
-  skip();
-  if (i >= a.size() || a[i] != '=') return fail("'=' is missing after id");
-  ++i;
-  skip();
-  if (i >= a.size() || a[i] != '"') return fail("the value is not in double quotes");
-  ++i;
-  const std::size_t digits_begin = i;
-  while (i < a.size() && a[i] >= '0' && a[i] <= '9') ++i;
-  const std::string_view digits = a.substr(digits_begin, i - digits_begin);
-  if (i >= a.size() || a[i] != '"') return fail("the value is not a positive integer");
-  if (digits.empty() || digits.size() > 18) return fail("the value is not a positive integer");
-  ++i;
-  skip();
-  if (i != a.size()) return fail("there is more than the id attribute");
-  std::int64_t v = 0;
-  for (char c : digits) v = v * 10 + (c - '0');
-  return PhaseId{v, ""};
 }
 
 class Validator {
@@ -654,46 +586,6 @@ Validation Validate(const char* reply) { return Validate(std::string(reply ? rep
 
 std::vector<ValidationFinding> CheckReply(std::string_view reply) {
   return Validator(reply, false).Run().findings;
-}
-
-std::string EscapeThinkingFinalLiterals(std::string_view reply) {
-  constexpr std::string_view kOpen = "<thinking>";
-  constexpr std::string_view kClose = "</thinking>";
-  std::string out;
-  out.reserve(reply.size() + 16);
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t open = reply.find(kOpen, pos);
-    if (open == std::string_view::npos) break;
-    const std::size_t inner = open + kOpen.size();
-    const std::size_t close = reply.find(kClose, inner);
-    if (close == std::string_view::npos) break;
-    out.append(reply.substr(pos, inner - pos));
-    std::string_view span = reply.substr(inner, close - inner);
-    while (!span.empty()) {
-      const std::size_t lt = span.find('<');
-      if (lt == std::string_view::npos) {
-        out.append(span);
-        break;
-      }
-      out.append(span.substr(0, lt));
-      span.remove_prefix(lt);
-      if (span.starts_with("<final>")) {
-        out.append("&lt;final&gt;");
-        span.remove_prefix(7);
-      } else if (span.starts_with("</final>")) {
-        out.append("&lt;/final&gt;");
-        span.remove_prefix(8);
-      } else {
-        out.push_back('<');
-        span.remove_prefix(1);
-      }
-    }
-    out.append(kClose);
-    pos = close + kClose.size();
-  }
-  out.append(reply.substr(pos));
-  return out;
 }
 
 }  // namespace llmconform::thinkingml
