@@ -289,8 +289,7 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
 
 std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
                                                   const ImportOptions& options) {
-  if (FirstNonBlank(text) == '{') return ParseHar(text, name, options);
-  return ParseCassette(text, name, options);
+  return ParseRecording(std::string(text), name, options);
 }
 
 std::string TraceStem(std::string_view source) {

@@ -75,13 +75,14 @@ std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::str
 // A HAR 1.2 document.
 std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_view name,
                                             const ImportOptions& options = {});
-// HAR when the first non-blank byte is '{', a cassette otherwise.
-std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
-                                                  const ImportOptions& options = {});
-// The same, taking the text over: a HAR is parsed in place (its buffer grown
-// by the few bytes the parser may read past the end) rather than copied, and
+// HAR when the first non-blank byte (after a byte order mark) is '{', a
+// cassette otherwise. This form takes the text over: a HAR is parsed in place
+// (its buffer grown by the few bytes the parser may read past the end) and
 // the text is freed before this returns. `mockllm import` reads files so.
 std::expected<ImportResult, Error> ParseRecording(std::string&& text, std::string_view name,
+                                                  const ImportOptions& options = {});
+// The same on a copy of `text`.
+std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
                                                   const ImportOptions& options = {});
 
 // The file name of `source` without its folder and its recording suffix
