@@ -1,16 +1,16 @@
 // Pins the bytes replay writes: every trace under fixtures/ replayed under a
 // set of stream faults, and rewritten into every built-in dialect (with and
-// without a fault on top), hashed. The hashes were taken before SSE framing
-// moved into protocols/wire/sse_blocks.h (and taken again, unchanged for the
-// traces there were, when the client profile's traces joined fixtures/); a
-// change of any byte a replay or a dialect rewrite writes fails here. A new
-// trace under fixtures/ changes them too. A deliberate change of replay's output
-// updates the constants (LLMCONFORM_GOLDEN_DUMP=FILE writes one line per
-// trace to compare before and after).
+// without a fault on top), hashed per trace file. The hashes live in
+// mockllm/wire_bytes_golden.txt, one line per (what, trace); a change of any
+// byte a replay or a dialect rewrite writes fails here naming the trace, and
+// so does a trace added under fixtures/ without its line or a line whose trace
+// is gone. A deliberate change (or a new trace) is taken into the file with
+// LLMCONFORM_GOLDEN_UPDATE=1, and the diff of that file is the review.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "base/format.h"
@@ -85,53 +85,73 @@ const std::vector<std::pair<std::string, Trace>>& Traces() {
   return traces;
 }
 
-// Hashes `one(exchange)` over every exchange of every trace; with
-// LLMCONFORM_GOLDEN_DUMP set, appends one line per trace to that file.
+fs::path GoldenFile() {
+  return fs::path(::llmconform::test_paths::SourceRoot()) / "mockllm" / "wire_bytes_golden.txt";
+}
+
+// The file's lines "WHAT TRACE HASH", keyed by "WHAT TRACE".
+std::map<std::string, std::string> ReadGolden() {
+  std::map<std::string, std::string> out;
+  std::ifstream in(GoldenFile());
+  std::string what, name, hash;
+  while (in >> what >> name >> hash) out[what + " " + name] = hash;
+  return out;
+}
+
+// Compares the hash of `one(exchange)` over every exchange of each trace with
+// the golden file's line for it; with LLMCONFORM_GOLDEN_UPDATE set, rewrites
+// that file's lines of `what` instead.
 template <typename F>
-std::string HashTraces(std::string_view what, F one) {
-  std::ofstream dump;
-  if (const char* path = std::getenv("LLMCONFORM_GOLDEN_DUMP")) dump.open(path, std::ios::app);
-  std::uint64_t all = 0;
-  EXPECT_GT(Traces().size(), 150u);
+void ExpectGolden(const std::string& what, F one) {
+  ASSERT_GT(Traces().size(), 150u);
+  std::map<std::string, std::string> golden = ReadGolden();
+  std::map<std::string, std::string> now;
   for (const auto& [name, trace] : Traces()) {
     std::uint64_t h = 0;
     for (const Exchange& x : trace.exchanges) h = Mix(h, one(x));
-    if (dump.is_open()) dump << Format("{} {} {:016x}\n", what, name, h);
-    all = Mix(all, name + Format("{:016x}", h));
+    now[what + " " + name] = Format("{:016x}", h);
   }
-  return Format("{:016x}", all);
+  if (std::getenv("LLMCONFORM_GOLDEN_UPDATE") != nullptr) {
+    std::erase_if(golden, [&](const auto& kv) { return kv.first.starts_with(what + " "); });
+    golden.insert(now.begin(), now.end());
+    std::ofstream out(GoldenFile(), std::ios::trunc);
+    for (const auto& [key, hash] : golden) out << key << " " << hash << "\n";
+    return;
+  }
+  for (const auto& [key, hash] : now) {
+    const auto it = golden.find(key);
+    if (it == golden.end())
+      ADD_FAILURE() << key << ": no line in " << GoldenFile() << " (a new trace?)";
+    else
+      EXPECT_EQ(hash, it->second) << key << ": the bytes written changed";
+  }
+  for (const auto& [key, hash] : golden)
+    if (key.starts_with(what + " ") && !now.contains(key))
+      ADD_FAILURE() << key << ": in " << GoldenFile() << " but no such trace loads";
 }
 
 TEST(WireBytesGolden, ReplayUnderStreamFaults) {
   const std::vector<Fault> faults = StreamFaults();
-  EXPECT_EQ(HashTraces("replay",
-                       [&](const Exchange& x) {
-                         const auto surface =
-                             wire::SurfaceOfPath(x.request.path).value_or(wire::Surface::kChat);
-                         std::string out;
-                         for (const Fault& fault : faults)
-                           out += Serialize(PlanResponse(x.response, fault, 3, surface));
-                         return out;
-                       }),
-            "ca70062b17ced716");
+  ExpectGolden("replay", [&](const Exchange& x) {
+    const auto surface = wire::SurfaceOfPath(x.request.path).value_or(wire::Surface::kChat);
+    std::string out;
+    for (const Fault& fault : faults) out += Serialize(PlanResponse(x.response, fault, 3, surface));
+    return out;
+  });
 }
 
 TEST(WireBytesGolden, DialectRewrites) {
   const OJson status_fault = OJson::parse(R"({"status": 503, "cut_after_bytes": 40})");
-  EXPECT_EQ(HashTraces("dialect",
-                       [&](const Exchange& x) {
-                         const bool streams = RequestStreams(x.request);
-                         std::string out;
-                         for (const Dialect& d : BuiltinDialects()) {
-                           const RecordedResponse r = RewriteResponse(x.response, d, streams);
-                           out += Serialize(r);
-                           if (x.response.status >= 400)
-                             out += Serialize(RewriteResponse(x.response, d, !streams));
-                           out += Serialize(PlanDialectResponse(x, d, status_fault, 9));
-                         }
-                         return out;
-                       }),
-            "ab0a17c23b6cd5e5");
+  ExpectGolden("dialect", [&](const Exchange& x) {
+    const bool streams = RequestStreams(x.request);
+    std::string out;
+    for (const Dialect& d : BuiltinDialects()) {
+      out += Serialize(RewriteResponse(x.response, d, streams));
+      if (x.response.status >= 400) out += Serialize(RewriteResponse(x.response, d, !streams));
+      out += Serialize(PlanDialectResponse(x, d, status_fault, 9));
+    }
+    return out;
+  });
 }
 
 // Hand-made streams at the edges of SSE framing: a BOM, comment blocks
@@ -178,11 +198,8 @@ std::uint64_t HashEdges() {
 }
 
 TEST(WireBytesGolden, EdgesOfFraming) {
-  // Changed once, on purpose, when dialect rewriting began to read these
-  // streams as the standard says (a field that only starts with "data" is no
-  // data line; the stream's BOM is no part of its first line, and a rewritten
-  // stream keeps it first): was d5fd421bb09a0ca6. The recorded corpus's
-  // hashes did not change.
+  // A field that only starts with "data" is no data line; a stream's BOM is
+  // no part of its first line, and a rewritten stream keeps it first.
   EXPECT_EQ(Format("{:016x}", HashEdges()), "cd4dcb5d714af6c9");
 }
 
