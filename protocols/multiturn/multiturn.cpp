@@ -25,8 +25,8 @@ std::int64_t EstimateMessageTokens(std::string_view text) {
 
 std::vector<Message> ToMessages(const AssembledMessages& messages) {
   std::vector<Message> out;
-  out.reserve(messages.size());
-  for (const MessageView m : messages) out.push_back(m.ToMessage());
+  out.reserve(messages.messages.size());
+  for (const MessageView m : messages.messages) out.push_back(m.ToMessage());
   return out;
 }
 
@@ -58,7 +58,13 @@ std::expected<AssembledMessages, Error> BuildLLMMessages(const BuildArgs& args) 
         Error{Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", first_bad,
                      history[first_bad].role)});
   }
-  return AssembledMessages(args, first_kept, total);
+  AssembledMessages out{.first_kept = first_kept, .total_tokens = total};
+  out.messages.reserve(history.size() - first_kept + 2);
+  out.messages.push_back({"system", args.system_prompt});
+  for (std::size_t i = first_kept; i < history.size(); ++i)
+    out.messages.push_back({history[i].role, history[i].content});
+  out.messages.push_back({"user", args.current_user_message});
+  return out;
 }
 
 }  // namespace llmconform::multiturn

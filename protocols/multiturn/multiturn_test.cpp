@@ -52,11 +52,11 @@ TEST(BuildLLMMessages, ForcedWhenSystemAndCurrentExceedBudget) {
   const BuildArgs r_args{std::string(400, 's'), {{"user", "h"}}, std::string(200, 'c'), 10};
   auto r = BuildLLMMessages(r_args);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->size(), 2u);
+  EXPECT_EQ(r->messages.size(), 2u);
   const BuildArgs neg_args{"", {{"user", ""}}, "", -5};
   auto neg = BuildLLMMessages(neg_args);
   ASSERT_TRUE(neg);
-  EXPECT_EQ(neg->size(), 2u);  // nothing fits a negative budget, not even an empty message
+  EXPECT_EQ(neg->messages.size(), 2u);  // nothing fits a negative budget, not even an empty message
 }
 
 TEST(BuildLLMMessages, RejectsForeignRoles) {
@@ -88,10 +88,13 @@ RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, 
   std::int64_t total = EstimateMessageTokens(system) + EstimateMessageTokens(current);
   for (std::size_t i = 1; i + 1 < out.size(); ++i) total += EstimateMessageTokens(out[i].content);
   // The result is a view of the args: the kept run is a span of the history.
-  RC_ASSERT(r->first_kept() == history.size() - kept);
-  RC_ASSERT(r->kept_history().size() == kept);
-  if (kept > 0) RC_ASSERT(r->kept_history().data() == &r_args.history[r->first_kept()]);
-  RC_ASSERT(r->total_tokens() == total);
+  RC_ASSERT(r->first_kept == history.size() - kept);
+  RC_ASSERT(r->messages.size() == kept + 2);
+  // Views, not copies: each kept message's text is the args' own.
+  for (std::size_t i = 0; i < kept; ++i)
+    RC_ASSERT(r->messages[i + 1].content.data() ==
+              r_args.history[r->first_kept + i].content.data());
+  RC_ASSERT(r->total_tokens == total);
   // Within budget unless forced (nothing kept) ...
   if (kept > 0) RC_ASSERT(total <= budget);
   // ... and maximal: one more message would not fit.

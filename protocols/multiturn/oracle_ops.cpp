@@ -21,7 +21,7 @@ std::expected<Json, Error> Build(const Json& in) {
   auto built = BuildLLMMessages(*args);
   if (!built) return std::unexpected(built.error());
   Json messages = Json::array();
-  for (const auto& m : *built)
+  for (const auto& m : built->messages)
     messages.push_back({{"role", m.role}, {"content", m.content}});  // copies once, into JSON
   return Json{{"messages", std::move(messages)}};
 }
