@@ -1,43 +1,13 @@
 // `llmconform merge` (harness/commands/command.h).
-#include "harness/merge.h"
-
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <iostream>
 #include <memory>
-#include <optional>
-#include <sstream>
-#include <string>
 #include <vector>
 
-#include "base/atomic_file.h"
 #include "base/format.h"
-#include "base/json_read.h"
-#include "harness/check/check_run.h"
-#include "harness/check/generators.h"
-#include "harness/check/op_schema.h"
 #include "harness/commands/command.h"
 #include "harness/commands/report_options.h"
-#include "harness/data_dir.h"
-#include "harness/dialect_cmd.h"
-#include "harness/json_location.h"
-#include "harness/oracle.h"
-#include "harness/parallel.h"
-#include "harness/probe.h"
-#include "harness/rule_index.h"
-#include "harness/runner.h"
-#include "harness/scenario.h"
-#include "harness/spec_hash.h"
-#include "harness/sse_check.h"
-#include "harness/suites/registry.h"
-#include "reports/baseline.h"
-#include "reports/registry.h"
+#include "harness/merge.h"
 #include "reports/reporter.h"
 
 namespace llmconform::harness {
