@@ -99,13 +99,17 @@ struct ProbeArgs {
   std::vector<std::string> features;
   std::string record_dir;
   std::string provider;
+  std::string expect;  // a dialect name (--expect); empty: none
   double timeout_s = 60;
   bool json = false;
 };
 void SetupProbe(CLI::App& app, ProbeArgs& a);
-// 0 every probed feature passed (or is unsupported); 1 a feature failed;
-// 2 usage or input error (a bad URL, an unknown feature); 3 internal (a
-// recording could not be written).
+// 0 every probed feature passed (or is unsupported) and, with `expect`, the
+// deviations seen are that dialect's; 1 a feature failed, or a deviation
+// appeared or vanished against `expect`; 2 usage or input error (a bad URL,
+// an unknown feature or dialect, --expect with --features); 3 internal (a
+// recording could not be written). The row is printed through
+// reports/probe_row.h.
 // Every request goes through `http`.
 int RunProbe(const ProbeArgs& a, net::HttpClient& http = *net::RealHttpClient());
 

@@ -12,8 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -258,7 +260,8 @@ fs::path TempDir(const std::string& name) {
 
 // The probe of a stand-in endpoint for dialect X reports exactly X's
 // deviations (as `mockllm dialects --json` lists them), none for openai, and
-// no feature fails: the toolkit's readers handle every dialect it knows.
+// no feature fails: the toolkit's readers handle every dialect it knows. So
+// `--expect X` finds no drift there.
 TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
   const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
@@ -269,11 +272,13 @@ TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
     SCOPED_TRACE(name);
     MockllmServer server({"--traces", (kRoot / "fixtures/probe").string(), "--dialect", name});
     ASSERT_FALSE(server.url().empty());
-    const ProcessResult r = Probe(server.url() + "/v1", {"--json"});
+    const ProcessResult r = Probe(server.url() + "/v1", {"--json", "--expect", name});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     const json row = ParseOrFail(r);
     if (row.is_discarded()) continue;
     EXPECT_EQ(Ids(row["deviations"]), Ids(deviations)) << row.dump(1);
+    EXPECT_EQ(row["expect"]["dialect"], name);
+    EXPECT_EQ(row["expect"]["drifted"], false) << row["expect"].dump();
     EXPECT_EQ(row["endpoint"], server.url() + "/v1");
     EXPECT_EQ(row["model"], "gpt-4o-mini");
     ASSERT_EQ(row["features"].size(), 8u) << row.dump(1);
@@ -290,6 +295,42 @@ TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
       ASSERT_TRUE(ev.is_array() && !ev.empty()) << id;
       EXPECT_TRUE(ev[0]["request"].is_string() && ev[0]["message"].is_string()) << ev.dump();
     }
+  }
+}
+
+// `--expect Y` against a stand-in speaking X != Y: exit 1, each deviation of
+// X that Y lacks "appeared", each of Y's that X lacks "vanished", in the JSON
+// and in the text a scheduled CI job's log shows.
+TEST(ProbeCli, ExpectNamesEachDeviationThatAppearedOrVanished) {
+  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json dialects = json::parse(listed.out);
+  for (const auto& [serves, expects] : std::vector<std::pair<std::string, std::string>>{
+           {"deepseek", "ollama"}, {"openai", "gemini"}, {"vllm", "openai"}}) {
+    SCOPED_TRACE(serves + " expected as " + expects);
+    const std::set<std::string> have = Ids(dialects[serves]);
+    const std::set<std::string> want = Ids(dialects[expects]);
+    std::vector<std::string> appeared, vanished;
+    std::set_difference(have.begin(), have.end(), want.begin(), want.end(),
+                        std::back_inserter(appeared));
+    std::set_difference(want.begin(), want.end(), have.begin(), have.end(),
+                        std::back_inserter(vanished));
+    ASSERT_FALSE(appeared.empty() && vanished.empty());
+    MockllmServer server({"--traces", (kRoot / "fixtures/probe").string(), "--dialect", serves});
+    ASSERT_FALSE(server.url().empty());
+    const ProcessResult r = Probe(server.url() + "/v1", {"--json", "--expect", expects});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    const json row = ParseOrFail(r);
+    if (row.is_discarded()) continue;
+    EXPECT_EQ(row["expect"]["appeared"], json(appeared)) << row["expect"].dump();
+    EXPECT_EQ(row["expect"]["vanished"], json(vanished)) << row["expect"].dump();
+    EXPECT_EQ(row["expect"]["drifted"], true);
+    const ProcessResult text = Probe(server.url() + "/v1", {"--expect", expects});
+    EXPECT_EQ(text.exit_code, 1);
+    for (const std::string& id : appeared)
+      EXPECT_NE(text.out.find("appeared  " + id), std::string::npos) << text.out;
+    for (const std::string& id : vanished)
+      EXPECT_NE(text.out.find("vanished  " + id), std::string::npos) << text.out;
   }
 }
 
@@ -467,7 +508,10 @@ TEST(ProbeCli, UsageErrorsExitTwo) {
             "plain-text,telepathy"},
            {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--timeout", "-3"},
            {"--base-url", "http://127.0.0.1:1/v1", "--model", "\xff\xfe"},
-           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--provider", "\xc3"}}) {
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--provider", "\xc3"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--expect", "nosuch"},
+           {"--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--expect", "gemini",
+            "--features", "plain-text"}}) {
     std::vector<std::string> argv = {kLlmconform, "probe"};
     argv.insert(argv.end(), args.begin(), args.end());
     const ProcessResult r = RunProcess(argv);
