@@ -159,7 +159,7 @@ class ToolcallsSuite final : public ProtocolSuite {
     std::vector<CheckResult> out;
     for (const auto& rule : scenario.rules) {
       try {
-        const std::vector<toolcalls_suite::SentRequest> requests = toolcalls_suite::Requests(obs);
+        const std::vector<SentRequest> requests = toolcalls_suite::Requests(obs);
         if (requests.empty()) {
           out.push_back(CheckResult::Fail(rule, "no chat completion request reached mockllm",
                                           {"requests", "none", "journal"}));
