@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "base/format.h"
-#include "base/json_fields.h"
+#include "harness/requests_sent.h"
 #include "mockllm/trace.h"
 
 namespace llmconform::harness {
@@ -14,31 +14,29 @@ namespace {
 using reports::CheckResult;
 
 // The rule a journal finding of mockllm's belongs to; nullptr for findings
-// that are not refusals (client_disconnected, a fault note).
-const char* RefusalRule(std::string_view finding) {
-  if (finding == "request_mismatch") return "GATE-REQUEST-MISMATCH";
-  if (finding == "trace_exhausted") return "GATE-TRACE-EXHAUSTED";
-  if (finding == "unknown_trace") return "GATE-UNKNOWN-TRACE";
-  if (finding == "admin_request") return "GATE-ADMIN-REQUEST";
-  if (finding == "no_match" || finding == "malformed_request" || finding == "unknown_route" ||
-      finding == "unsupported_media_type" || finding == "body_too_large")
-    return "GATE-REQUEST-REFUSED";
+// that are not refusals (the client leaving, the upstream of --proxy failing).
+const char* RefusalRule(mockllm::FindingKind kind) {
+  using enum mockllm::FindingKind;
+  switch (kind) {
+    case kRequestMismatch:
+      return "GATE-REQUEST-MISMATCH";
+    case kTraceExhausted:
+      return "GATE-TRACE-EXHAUSTED";
+    case kUnknownTrace:
+      return "GATE-UNKNOWN-TRACE";
+    case kAdminRequest:
+      return "GATE-ADMIN-REQUEST";
+    case kNoMatch:
+    case kMalformedRequest:
+      return "GATE-REQUEST-REFUSED";
+    case kProxyFailed:
+    case kClientDisconnected:
+      return nullptr;
+  }
   return nullptr;
 }
 
-bool IsRequest(const Json& entry) {
-  return !(StringOf(entry, "method", "") == "GET" &&
-           StringOf(entry, "path", "").ends_with("/models"));
-}
-
-std::string Where(std::size_t i) { return Format("journal[{}]", i); }
-
 }  // namespace
-
-bool IsAdminEntry(const Json& entry) {
-  const std::string path = StringOf(entry, "path", "");
-  return path == "/__admin" || path.starts_with("/__admin/");
-}
 
 std::vector<CheckResult> RequestGateChecks(const Json& journal,
                                            std::optional<std::size_t> expected_requests) {
@@ -47,6 +45,7 @@ std::vector<CheckResult> RequestGateChecks(const Json& journal,
     const char* pass;
     std::size_t count = 0;
     std::size_t first = 0;
+    std::string where;
     std::string message;
   };
   std::array<Seen, 5> seen = {{
@@ -57,45 +56,33 @@ std::vector<CheckResult> RequestGateChecks(const Json& journal,
       {"GATE-ADMIN-REQUEST", "the client sent nothing to mockllm's admin API"},
   }};
   std::size_t requests = 0;
-  const Json entries = journal.is_array() ? journal : Json::array();
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Json& entry = entries[i];
-    if (!IsRequest(entry)) continue;
-    if (!IsAdminEntry(entry)) ++requests;
-    if (!entry.is_object()) continue;
+  for (const SentRequest& r : ReadRequestsSent(journal)) {
+    if (r.IsModelsList()) continue;
+    if (!r.IsAdmin()) ++requests;
     auto note = [&](const char* rule, std::string message) {
       for (auto& s : seen) {
         if (std::string_view(s.rule) != rule) continue;
         if (s.count++ == 0) {
-          s.first = i;
+          s.first = r.index;
+          s.where = r.Where();
           s.message = std::move(message);
         }
       }
     };
+    const mockllm::JournalEntry& e = r.entry();
     bool refused = false;
-    if (const auto findings = entry.find("findings");
-        findings != entry.end() && findings->is_array()) {
-      for (const Json& f : *findings) {
-        if (!f.is_object() || !f.contains("rule") || !f["rule"].is_string()) continue;
-        const std::string& name = f["rule"].get_ref<const std::string&>();
-        const char* rule = RefusalRule(name);
-        if (!rule) continue;
-        refused = true;
-        const auto message = f.find("message");
-        note(rule, message != f.end() && message->is_string() ? message->get<std::string>() : name);
-      }
+    for (const mockllm::JournalFinding& f : e.findings) {
+      const char* rule = RefusalRule(f.kind);
+      if (!rule) continue;
+      refused = true;
+      note(rule, f.message);
     }
     // An error mockllm made itself (nothing replayed) without a finding: an
     // unknown route, for one.
-    const auto response = entry.find("response");
-    if (!refused && response != entry.end() && response->is_object() &&
-        !response->contains("outcome")) {
-      const auto status = response->find("status");
-      if (status != response->end() && status->is_number_integer() && status->get<int>() >= 400) {
-        note("GATE-REQUEST-REFUSED",
-             Format("mockllm answered {} {} with HTTP {}", StringOf(entry, "method", "?"),
-                    StringOf(entry, "path", "?"), status->get<int>()));
-      }
+    if (!refused && !e.replayed && e.status >= 400) {
+      note("GATE-REQUEST-REFUSED",
+           Format("mockllm answered {} {} with HTTP {}", e.method.empty() ? "?" : e.method,
+                  e.path.empty() ? "?" : e.path, e.status));
     }
   }
   std::vector<CheckResult> out;
@@ -108,7 +95,7 @@ std::vector<CheckResult> RequestGateChecks(const Json& journal,
         s.rule,
         Format("mockllm refused {} request(s); the first, request {}: {}", s.count, s.first + 1,
                s.message),
-        reports::Evidence{.expected = "no refusal", .actual = s.message, .where = Where(s.first)}));
+        reports::Evidence{.expected = "no refusal", .actual = s.message, .where = s.where}));
   }
   if (!expected_requests) {
     for (const char* rule : {"GATE-TOO-FEW-REQUESTS", "GATE-TOO-MANY-REQUESTS"})

@@ -13,10 +13,6 @@
 
 namespace llmconform::harness {
 
-// Whether a journal entry is a request to mockllm's admin API (/__admin…),
-// not to the LLM; false for anything that is not such an object.
-bool IsAdminEntry(const Json& entry);
-
 // The requests mockllm refused (GATE-REQUEST-MISMATCH, GATE-TRACE-EXHAUSTED,
 // GATE-UNKNOWN-TRACE, GATE-REQUEST-REFUSED, GATE-ADMIN-REQUEST: one result
 // each, Fail naming the first offending journal entry and how many there
@@ -25,9 +21,12 @@ bool IsAdminEntry(const Json& entry);
 // scenario replays no trace). A request is a journal entry other than GET
 // …/models and an admin request (the gated server journals those it refused,
 // with the finding admin_request). Refusals are read from each entry's
-// "findings" (request_mismatch, trace_exhausted, unknown_trace, no_match,
-// malformed_request, admin_request, …) as mockllm journals them; a recorded
-// error status replayed from the trace is not a refusal.
+// findings (harness/requests_sent.h: request_mismatch, trace_exhausted,
+// unknown_trace, no_match, malformed_request, admin_request; not
+// proxy_failed, client_disconnected) and from an error status mockllm
+// answered itself; a recorded error status replayed from the trace is not a
+// refusal. An entry the journal's reader refuses counts as a request and
+// refuses nothing.
 std::vector<reports::CheckResult> RequestGateChecks(const Json& journal,
                                                     std::optional<std::size_t> expected_requests);
 

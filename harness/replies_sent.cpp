@@ -3,6 +3,7 @@
 #include <charconv>
 #include <optional>
 
+#include "harness/requests_sent.h"
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/fault.h"
 #include "mockllm/replay_plan.h"
@@ -10,8 +11,6 @@
 
 namespace llmconform::harness {
 namespace {
-
-using Json = nlohmann::json;
 
 std::optional<long long> ParseNumber(const std::string& text, double scale) {
   double v = 0;
@@ -34,19 +33,13 @@ Json RetryAfterMs(const mockllm::ResponsePlan& plan) {
   return nullptr;
 }
 
-std::optional<Json> Replied(const Json& entry, const mockllm::Trace& trace,
+std::optional<Json> Replied(const SentRequest& r, const mockllm::Trace& trace,
                             const mockllm::Dialect* dialect) {
-  if (!entry.is_object() || !entry.contains("response")) return std::nullopt;
-  const Json& response = entry["response"];
-  if (!response.is_object() || !response.contains("exchange") ||
-      !response["exchange"].is_number_integer() || response["exchange"].get<std::int64_t>() < 0)
-    return std::nullopt;
-  const auto x = response["exchange"].get<std::size_t>();
-  if (x >= trace.exchanges.size()) return std::nullopt;
-  const mockllm::Exchange& exchange = trace.exchanges[x];
+  const auto x = r.exchange();
+  if (!x || *x >= trace.exchanges.size()) return std::nullopt;
+  const mockllm::Exchange& exchange = trace.exchanges[*x];
   OJson fault = OJson::object();
-  if (entry.contains("fault") && entry["fault"].is_object())
-    fault = OJson::parse(entry["fault"].dump());
+  if (const auto& f = r.entry().fault; f && f->is_object()) fault = OJson::parse(f->dump());
   mockllm::ResponsePlan plan;
   if (dialect && !dialect->steps.empty()) {
     plan = mockllm::PlanDialectResponse(exchange, *dialect, fault, 0);
@@ -64,31 +57,25 @@ std::optional<Json> Replied(const Json& entry, const mockllm::Trace& trace,
               {"body", plan.Body()}};
 }
 
-const Json& BodyOf(const Json& entry) {
-  static const Json kNull;
-  if (!entry.is_object() || !entry.contains("request") || !entry["request"].is_object())
-    return kNull;
-  const Json& request = entry["request"];
-  return request.contains("body") ? request["body"] : kNull;
-}
-
 }  // namespace
 
 void AnnotateReplies(Json& journal, const mockllm::Trace& trace, const std::string& dialect) {
   if (!journal.is_array()) return;
   const mockllm::Dialect* d = dialect.empty() ? nullptr : mockllm::FindDialect(dialect);
   Json refused = Json::array();
-  for (std::size_t i = 0; i < journal.size(); ++i) {
+  // Read before the entries are annotated (the view copies what it reads).
+  const std::vector<SentRequest> requests = ReadRequestsSent(journal);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
     Json& entry = journal[i];
     std::optional<Json> replied;
     try {
-      replied = Replied(entry, trace, d);
+      replied = Replied(requests[i], trace, d);
     } catch (const std::exception&) {
       replied.reset();  // a journal entry of another shape: nothing to add
     }
     if (!entry.is_object()) continue;
-    if (i > 0 && (BodyOf(entry).is_null() || BodyOf(journal[i - 1]) != BodyOf(entry)))
-      refused = Json::array();
+    const Json& body = requests[i].body();
+    if (i > 0 && (body.is_null() || requests[i - 1].body() != body)) refused = Json::array();
     entry["attempt"] = refused.size() + 1;
     entry["refused"] = refused;
     if (replied) {

@@ -11,13 +11,13 @@
 
 #include "base/format.h"
 #include "base/json_fields.h"
-#include "base/json_locate.h"
 #include "base/json_read.h"
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
 #include "harness/json_location.h"
 #include "harness/parallel.h"
 #include "harness/replies_sent.h"
+#include "harness/requests_sent.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/registry.h"
 #include "mockllm/dialect_rewrite.h"
@@ -86,18 +86,13 @@ std::vector<CheckResult> ErrorsForAll(const Scenario& s, const std::string& mess
 }
 
 std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal) {
-  if (!journal.is_array()) return std::nullopt;
-  for (const Json& e : journal) {
-    if (!e.is_object()) continue;
-    const std::string seq = e.value("seq", Json(nullptr)).dump();
-    if (e.contains("dropped_before") && !e["dropped_before"].is_null()) {
+  for (const SentRequest& r : ReadRequestsSent(journal)) {
+    const std::string seq = r.read.seq ? std::to_string(*r.read.seq) : "null";
+    if (r.read.dropped_before) {
       return UnjudgeableReason{Format("mockllm's journal dropped {} request(s) before seq {}",
-                                      e["dropped_before"].dump(), seq)};
+                                      *r.read.dropped_before, seq)};
     }
-    const Json* request = e.contains("request") ? &e["request"] : nullptr;
-    // ParseJournal lets body_cut be null (absent): compare, never value<bool>.
-    if (request && request->is_object() && request->contains("body_cut") &&
-        (*request)["body_cut"] == true)
+    if (r.entry().body_cut)
       return UnjudgeableReason{
           Format("the body of request seq {} was cut by mockllm's journal bounds", seq), true};
   }
@@ -106,16 +101,14 @@ std::optional<UnjudgeableReason> UnjudgeableJournal(const Json& journal) {
 
 Json JournalTurns(const Json& journal) {
   if (!journal.is_array()) return journal;
+  const std::vector<SentRequest> requests = ReadRequestsSent(journal);
   Json turns = Json::array();
-  for (std::size_t i = 0; i < journal.size(); ++i) {
-    static const Json::json_pointer kBody("/request/body");
-    const Json& e = journal[i];
-    if (IsAdminEntry(e)) continue;  // judged by the request gate alone
-    const auto body = [](const Json& entry) {
-      return entry.is_object() && entry.contains(kBody) ? entry.at(kBody) : Json();
-    };
-    if (i + 1 < journal.size() && !body(e).is_null() && body(journal[i + 1]) == body(e)) continue;
-    turns.push_back(e);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const SentRequest& r = requests[i];
+    if (r.IsAdmin()) continue;  // judged by the request gate alone
+    if (i + 1 < requests.size() && !r.body().is_null() && requests[i + 1].body() == r.body())
+      continue;
+    turns.push_back(*r.json);
   }
   return turns;
 }
@@ -333,129 +326,6 @@ std::vector<CheckResult> JudgeChecks(const Scenario& s, const Observation& obser
   auto gate = RequestGateChecks(observation.journal, ExpectedRequests(s, source_root));
   checks.insert(checks.end(), gate.begin(), gate.end());
   return checks;
-}
-
-namespace {
-
-// An error unless `v` (at `at`, a field of a journal entry) is absent, null or
-// an integer from `min`.
-std::expected<void, Error> AtLeast(const Json& entry, const JsonPointer& at, std::string_view key,
-                                   std::int64_t min) {
-  auto n = OptionalInt(entry, at, key);
-  if (!n) return std::unexpected(n.error());
-  if (*n && **n < min)
-    return std::unexpected(ErrorAt(at / std::string(key), Format("expected at least {}", min)));
-  return {};
-}
-
-// The shape of one entry of mockllm's journal (mockllm/server.h), as far as
-// judging reads it: an object with a "request" object; the fields it has of
-// the right types. `at`: the entry's pointer in the document.
-std::expected<void, Error> CheckJournalEntry(const Json& e, const JsonPointer& at) {
-  std::expected<void, Error> ok;
-  const auto check = [&](auto r) {
-    if (ok && !r) ok = std::unexpected(r.error());
-  };
-  check(RequireObjectAt(e, at));
-  if (!ok) return ok;
-  check(AtLeast(e, at, "seq", 0));
-  check(AtLeast(e, at, "dropped_before", 1));
-  for (const char* key : {"session", "trace", "method", "path", "proxied"})
-    check(OptionalString(e, at, key));
-  check(RequireObject(e, at, "request"));
-  if (!ok) return ok;
-  const JsonPointer request = at / "request";
-  check(OptionalObject(e["request"], request, "headers"));
-  check(OptionalBool(e["request"], request, "body_cut"));
-  check(OptionalObject(e, at, "response"));
-  if (ok && e.contains("response") && e["response"].is_object()) {
-    const Json& r = e["response"];
-    const JsonPointer response = at / "response";
-    check(AtLeast(r, response, "status", 100));
-    if (ok && r.contains("status") && r["status"].is_number() &&
-        r["status"].get<std::int64_t>() > 599)
-      ok = std::unexpected(ErrorAt(response / "status", "expected an HTTP status (100-599)"));
-    check(AtLeast(r, response, "exchange", 0));
-    check(AtLeast(r, response, "bytes", 0));
-    check(OptionalBool(r, response, "stream"));
-    check(OptionalBool(r, response, "cut"));
-    check(OptionalString(r, response, "outcome"));
-  }
-  if (ok && e.contains("findings") && !e["findings"].is_array())
-    ok = std::unexpected(
-        ErrorAt(at / "findings", Format("expected array, got {}", JsonTypeName(e["findings"]))));
-  return ok;
-}
-
-}  // namespace
-
-std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text) {
-  // A byte order mark (PowerShell's Out-File writes one) is not JSON.
-  std::string_view body = text;
-  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
-  const auto located = [&](std::size_t offset, const Error& e) {
-    // Counted after the mark, as the parser's own errors are.
-    const LineColumn lc = LineColumnOf(body, offset);
-    return std::unexpected(Error{Format("{}:{}:{}: {}", name, lc.line, lc.column, e.message)});
-  };
-  const auto first = body.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return Json::array();
-
-  // One JSON document: an array of entries, an object with "entries", or one
-  // entry; else JSON Lines of entries.
-  const bool array = body[first] == '[';
-  auto whole = ReadJson(name, body);
-  if (!whole && array) return std::unexpected(Error{std::move(whole.error().message)});
-  if (whole) {
-    JsonPointer list;
-    Json entries;
-    const bool single = whole->is_object() && !whole->contains("entries");
-    if (whole->is_array()) {
-      entries = std::move(*whole);
-    } else if (whole->is_object() && whole->contains("entries")) {
-      list = JsonPointer("/entries");
-      entries = std::move((*whole)["entries"]);
-      if (!entries.is_array())
-        return located(LocateNearestJsonPointer(body, "/entries"),
-                       ErrorAt(list, Format("expected array, got {}", JsonTypeName(entries))));
-    } else if (single) {
-      entries = Json::array({std::move(*whole)});
-    } else {
-      return located(first, Error{Format("expected a journal (an array of entries, an object with "
-                                         "\"entries\", or JSON Lines of entries), got {}",
-                                         JsonTypeName(*whole))});
-    }
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const JsonPointer at = single ? JsonPointer() : list / i;
-      if (auto r = CheckJournalEntry(entries[i], at); !r) {
-        // The error names the value by its pointer; find it in the text.
-        const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-        return located(LocateNearestJsonPointer(body, pointer == "/" ? "" : pointer),
-                       single ? Error{"entry 1: " + r.error().message} : r.error());
-      }
-    }
-    return entries;
-  }
-  Json entries = Json::array();
-  std::size_t line_no = 0, at = 0;
-  while (at < body.size()) {
-    const auto nl = body.find('\n', at);
-    const std::string_view line =
-        body.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
-    const std::size_t line_start = at;
-    ++line_no;
-    at = nl == std::string_view::npos ? body.size() : nl + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    auto entry = ReadJson(name, line, {.first_line = line_no});
-    if (!entry) return std::unexpected(Error{std::move(entry.error().message)});
-    if (auto r = CheckJournalEntry(*entry, JsonPointer()); !r) {
-      const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-      return located(line_start + LocateNearestJsonPointer(line, pointer == "/" ? "" : pointer),
-                     Error{Format("entry {}: {}", entries.size() + 1, r.error().message)});
-    }
-    entries.push_back(std::move(*entry));
-  }
-  return entries;
 }
 
 }  // namespace llmconform::harness

@@ -11,6 +11,7 @@
 #include "harness/scenario.h"
 #include "harness/shard.h"
 #include "harness/suite.h"
+#include "mockllm/journal_entry.h"
 #include "reports/expected_failures.h"
 #include "reports/reporter.h"
 #include "reports/result.h"
@@ -115,9 +116,7 @@ reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenar
                                     const Observation& observation, const RunOptions& options,
                                     reports::Reporter& reporter);
 
-// Reads a journal as `mockllm serve --journal` or GET /__admin/journal
-// writes it: a JSON array of entries, an object with "entries", or JSON
-// Lines of entries. Errors are located ("j.jsonl:3:1: …").
-std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view text);
+// Reads a journal (mockllm/journal_entry.h: the one reader of its JSON form).
+using mockllm::ParseJournal;
 
 }  // namespace llmconform::harness

@@ -1,8 +1,10 @@
 #include "mockllm/admin_api.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "mockllm/server.h"
 #include "protocols/wire/chat.h"
@@ -59,16 +61,10 @@ std::expected<Trace, PointedError> AsTrace(const OJson& j, std::string_view name
 bool Unmatched(const Json& entry) {
   const auto findings = entry.find("findings");
   if (findings == entry.end() || !findings->is_array()) return false;
-  for (const Json& f : *findings) {
-    const std::string rule = f.is_object() && f.contains("rule") && f["rule"].is_string()
-                                 ? f["rule"].get<std::string>()
-                                 : std::string();
-    if (rule == "no_match" || rule == "request_mismatch" || rule == "trace_exhausted" ||
-        rule == "unknown_trace") {
-      return true;
-    }
-  }
-  return false;
+  return std::any_of(findings->begin(), findings->end(), [](const Json& f) {
+    const auto kind = FindingKindFromName(StringOf(f, "rule"));
+    return kind && IsUnmatched(*kind);
+  });
 }
 
 std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view body,

@@ -45,7 +45,8 @@ struct AdminAnswer {
 
 AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& request);
 
-// Whether a journal entry is one nothing answered (GET /__admin/unmatched).
+// Whether a journal entry (JournalEntry::ToJson) is one nothing answered (GET
+// /__admin/unmatched): a finding of a kind IsUnmatched.
 bool Unmatched(const nlohmann::json& entry);
 
 // The traces a POST /__admin/traces body holds (see above). `name` is used in

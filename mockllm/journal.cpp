@@ -64,53 +64,13 @@ std::size_t KeptBytes(const JournalEntry& e) {
                   e.nearest_json.size() + e.outcome.size();
   if (e.body.is_string()) n += e.body.get_ref<const std::string&>().size();
   for (const auto& [name, value] : e.headers) n += name.size() + value.size() + 64;
-  for (const auto& f : e.findings) n += f.rule.size() + f.message.size() + 64;
+  for (const auto& f : e.findings) n += FindingKindName(f.kind).size() + f.message.size() + 64;
   for (const auto* o : {&e.session, &e.trace, &e.proxied, &e.dialect})
     if (*o) n += (*o)->size();
   return n;
 }
 
-// A body Pack made text, as JSON again (the text itself, should it not parse).
-Json Unpacked(const std::string& text) {
-  Json j = llmconform::ReadJsonOrDiscarded(text);
-  return j.is_discarded() ? Json(text) : j;
-}
-
 }  // namespace
-
-Json JournalEntry::ToJson(std::uint64_t seq) const {
-  Json headers_json = Json::object();
-  for (const auto& [name, value] : headers) headers_json[name] = value;
-  Json response = {{"status", status}, {"exchange", exchange ? Json(*exchange) : Json(nullptr)}};
-  if (replayed) {
-    response["stream"] = stream;
-    response["bytes"] = bytes;
-    response["cut"] = cut;
-    response["outcome"] = outcome;
-  }
-  Json findings_json = Json::array();
-  for (const auto& f : findings)
-    findings_json.push_back({{"rule", f.rule}, {"message", f.message}});
-  Json out = {{"seq", seq},
-              {"session", session ? Json(*session) : Json(nullptr)},
-              {"trace", trace ? Json(*trace) : Json(nullptr)},
-              {"method", method},
-              {"path", path},
-              {"request",
-               {{"headers", std::move(headers_json)},
-                {"body", body_json.empty() ? body : Unpacked(body_json)}}},
-              {"response", std::move(response)},
-              {"findings", std::move(findings_json)}};
-  if (body_cut) out["request"]["body_cut"] = true;
-  if (fault) out["fault"] = *fault;
-  if (!nearest_json.empty())
-    out["nearest"] = Unpacked(nearest_json);
-  else if (!nearest.is_null())
-    out["nearest"] = nearest;
-  if (proxied) out["proxied"] = *proxied;
-  if (dialect) out["dialect"] = *dialect;
-  return out;
-}
 
 std::uint64_t Journal::Append(JournalEntry entry) {
   Pack(entry, whole_bodies_);
@@ -138,7 +98,7 @@ void Journal::DropOverLimits(std::vector<JournalEntry>& evicted) {
 }
 
 void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
-                         std::optional<llmconform::Finding> finding) {
+                         std::optional<JournalFinding> finding) {
   std::vector<JournalEntry> evicted;  // freed after the lock is released
   std::lock_guard lock(mu_);
   if (entries_.empty() || seq < first_seq_ || seq - first_seq_ >= entries_.size()) return;
@@ -148,7 +108,7 @@ void Journal::SetOutcome(std::uint64_t seq, std::string_view outcome,
   e.outcome = outcome;
   if (finding) {
     finding->message = CapText(finding->message, kMaxKeptBytes);
-    kept_bytes_ += finding->rule.size() + finding->message.size() + 64;
+    kept_bytes_ += FindingKindName(finding->kind).size() + finding->message.size() + 64;
     e.findings.push_back(std::move(*finding));
     DropOverLimits(evicted);  // the finding may take the journal past its budget
   }

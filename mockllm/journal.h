@@ -8,8 +8,8 @@
 // JSON body or a "nearest" is kept as JSON text of at most kMaxKeptBodyBytes
 // (a longer one is kept as that text cut at kMaxKeptBytes, a string).
 //
-// Entries are kept typed and turned into JSON (the form documented in
-// mockllm/server.h) only when read.
+// Entries are kept typed (mockllm/journal_entry.h) and turned into JSON (the
+// form documented in mockllm/server.h) only when read.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.h"
+#include "mockllm/journal_entry.h"
 
 namespace llmconform::mockllm {
 
@@ -34,42 +34,6 @@ inline constexpr std::size_t kMaxKeptBytes = 64 * 1024;
 inline constexpr std::size_t kMaxKeptBodyBytes = 1024 * 1024;
 // The default bound on the text all held entries keep together.
 inline constexpr std::size_t kDefaultJournalBytes = 64 * 1024 * 1024;
-
-struct JournalEntry {
-  std::optional<std::string> session;  // pinned requests only
-  std::optional<std::string> trace;
-  std::string method;
-  std::string path;
-  std::vector<std::pair<std::string, std::string>> headers;  // lower-case names, secrets redacted
-  nlohmann::json body;                                       // parsed JSON, the text, or null
-  // Set by Journal::Append from an object or array `body` (then null): the
-  // body as JSON text, parsed back by ToJson. A held entry is one block to
-  // free when it is dropped, not one per value. A caller may set it beside
-  // such a `body` to that body's exact JSON text (the request's own bytes,
-  // when redaction changed nothing); Append keeps it when it is within
-  // kMaxKeptBytes, which saves writing the body out again.
-  std::string body_json;
-  bool body_cut = false;  // set by Journal::Append when the bounds cut the body
-  int status = 0;
-  std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
-  // For a replayed response:
-  bool replayed = false;
-  bool stream = false;
-  std::size_t bytes = 0;
-  bool cut = false;
-  std::string outcome;                  // sending | complete | cut | client_disconnected | stopped
-  std::optional<nlohmann::json> fault;  // when one applied
-  llmconform::Findings findings;
-  nlohmann::json nearest;              // no match: the nearest recorded request, else null
-  std::string nearest_json;            // set by Journal::Append from `nearest` (then null)
-  std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
-  std::optional<std::string> dialect;  // the reply was rewritten into this dialect
-
-  // {"seq","session","trace","method","path","request":{"headers","body"[,"body_cut":true]},
-  //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
-  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"] [,"dialect"]}
-  nlohmann::json ToJson(std::uint64_t seq) const;
-};
 
 class Journal {
  public:
@@ -85,7 +49,7 @@ class Journal {
   std::uint64_t Append(JournalEntry entry);
   // Sets the outcome of the entry with `seq`, if still held, adding `finding`.
   void SetOutcome(std::uint64_t seq, std::string_view outcome,
-                  std::optional<llmconform::Finding> finding = std::nullopt);
+                  std::optional<JournalFinding> finding = std::nullopt);
   // Every held entry, oldest first (as Page(0, all), "dropped_before" too).
   nlohmann::json Entries() const;
   // Up to `limit` held entries with a seq above `after`, oldest first: a page

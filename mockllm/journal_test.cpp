@@ -69,7 +69,8 @@ RC_GTEST_PROP(JournalProperty, KeepsWithinItsBoundsAndCountsWithoutDrift, ()) {
     if (*rc::gen::arbitrary<bool>()) e.nearest = {{"differences", {{{"actual", GenText()}}}}};
     const std::uint64_t seq = journal.Append(std::move(e));
     if (*rc::gen::arbitrary<bool>()) {
-      journal.SetOutcome(seq, "client_disconnected", Finding{"client_disconnected", GenText()});
+      journal.SetOutcome(seq, "client_disconnected",
+                         JournalFinding{FindingKind::kClientDisconnected, GenText()});
     }
 
     const Json held = journal.Entries();

@@ -52,9 +52,7 @@ std::string_view MetricsOutcome(const JournalEntry& e) {
   if (e.proxied) return "proxied";
   if (e.replayed) return e.fault && !e.fault->empty() ? "fault" : "replayed";
   for (const auto& f : e.findings) {
-    if (f.rule == "no_match" || f.rule == "request_mismatch" || f.rule == "trace_exhausted" ||
-        f.rule == "unknown_trace")
-      return "unmatched";
+    if (IsUnmatched(f.kind)) return "unmatched";
   }
   return e.status >= 400 ? "refused" : "answered";
 }

@@ -29,11 +29,11 @@ TEST(MetricsOutcome, ClassifiesJournalEntries) {
   EXPECT_EQ(MetricsOutcome(e), "fault");
   JournalEntry miss;
   miss.status = 400;
-  miss.findings.push_back({"request_mismatch", "differs"});
+  miss.findings.push_back({FindingKind::kRequestMismatch, "differs"});
   EXPECT_EQ(MetricsOutcome(miss), "unmatched");
   JournalEntry bad;
   bad.status = 415;
-  bad.findings.push_back({"malformed_request", "not JSON"});
+  bad.findings.push_back({FindingKind::kMalformedRequest, "not JSON"});
   EXPECT_EQ(MetricsOutcome(bad), "refused");
   JournalEntry proxied;
   proxied.proxied = "https://upstream";

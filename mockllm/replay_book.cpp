@@ -14,7 +14,6 @@
 namespace llmconform::mockllm {
 namespace {
 
-using llmconform::Finding;
 using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 
@@ -297,7 +296,7 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     const std::string message =
         Format("no loaded trace has the id \"{}\"", CapText(trace_id, kMaxQuotedBytes));
     v.error_body = MakeErrorJson(message, "mockllm_unknown_trace");
-    v.findings.push_back(Finding{"unknown_trace", message});
+    v.findings.push_back(JournalFinding{FindingKind::kUnknownTrace, message});
     v.mismatch = true;
     return v;
   }
@@ -337,10 +336,10 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
     v.error_body = MakeErrorJson(message, "mockllm_trace_exhausted");
     v.error_body["error"]["trace"] = trace.id;
     v.error_body["error"]["session"] = shown_session();
-    v.findings.push_back(Finding{"trace_exhausted", message});
+    v.findings.push_back(JournalFinding{FindingKind::kTraceExhausted, message});
     return v;
   }
-  std::optional<Finding> mismatch;
+  std::optional<JournalFinding> mismatch;
   if (!retry) {
     const auto diffs = Compare(*lt, x, method, path, canonical, mode);
     if (!diffs.empty()) {
@@ -364,10 +363,10 @@ Verdict ReplayBook::ReplayPinned(const std::string& trace_id, const std::string&
         e["trace"] = trace.id;
         e["session"] = shown_session();
         e["exchange"] = x;
-        v.findings.push_back(Finding{"request_mismatch", message});
+        v.findings.push_back(JournalFinding{FindingKind::kRequestMismatch, message});
         return v;
       }
-      mismatch = Finding{"request_mismatch", message};
+      mismatch = JournalFinding{FindingKind::kRequestMismatch, message};
     }
   }
   std::int64_t attempt = 0;
@@ -517,7 +516,7 @@ Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view pa
   }
   v.error_body = MakeErrorJson(message, "mockllm_no_match");
   if (!v.nearest.is_null()) v.error_body["error"]["nearest"] = v.nearest;
-  v.findings.push_back(Finding{"no_match", message});
+  v.findings.push_back(JournalFinding{FindingKind::kNoMatch, message});
   return v;
 }
 

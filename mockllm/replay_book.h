@@ -28,8 +28,8 @@
 // are counted per (exchange, session) for `times`. When none is equal, the
 // error names the nearest one (fewest differing pointers) and its differences.
 //
-// Finding kinds (Finding::rule): request_mismatch, trace_exhausted, no_match,
-// unknown_trace (plus malformed_request and client_disconnected from the server).
+// Its findings (mockllm/journal_entry.h FindingKind): request_mismatch,
+// trace_exhausted, no_match, unknown_trace.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "mockllm/canonical.h"
+#include "mockllm/journal_entry.h"
 #include "mockllm/replay_plan.h"
 #include "mockllm/trace.h"
 
@@ -91,7 +92,7 @@ struct Verdict {
   std::shared_ptr<const LoadedTrace> keep;  // holds `plan` and `fault`
   const ResponsePlan* plan = nullptr;       // the response to replay, or null…
   Json error_body;                          // …and then this error is the answer
-  llmconform::Findings findings;
+  std::vector<JournalFinding> findings;
   const OJson* fault = nullptr;  // the fault applied (an empty object when none)
   std::size_t attempt = 1;       // attempts at this exchange in this session, this one included
   bool retry = false;            // a repeat after an injected fault, answered by the same exchange

@@ -139,7 +139,7 @@ TEST(ReplayBook, PinnedAnswersInOrderThenIsExhausted) {
   EXPECT_EQ(past.error_body["error"]["trace"], "t");
   EXPECT_EQ(past.error_body["error"]["session"], "s");
   ASSERT_EQ(past.findings.size(), 1u);
-  EXPECT_EQ(past.findings[0].rule, "trace_exhausted");
+  EXPECT_EQ(past.findings[0].kind, FindingKind::kTraceExhausted);
   EXPECT_NE(past.findings[0].message.find("request 3 of session \"s\""), std::string::npos);
   EXPECT_NE(past.findings[0].message.find("2 exchange(s)"), std::string::npos);
 }
@@ -186,7 +186,7 @@ TEST(ReplayBook, UnknownTraceIsA404Finding) {
   EXPECT_TRUE(v.mismatch);
   EXPECT_EQ(Said(v), "error mockllm_unknown_trace");
   ASSERT_EQ(v.findings.size(), 1u);
-  EXPECT_EQ(v.findings[0].rule, "unknown_trace");
+  EXPECT_EQ(v.findings[0].kind, FindingKind::kUnknownTrace);
   EXPECT_EQ(book->SessionCount(), 0u);
 }
 
@@ -205,7 +205,7 @@ TEST(ReplayBook, StrictMismatchNamesEveryDifferenceAndUsesUpThePosition) {
   EXPECT_EQ(e["differences"].size(), 1u);
   EXPECT_EQ(e["exchange"], 0);
   ASSERT_EQ(v.findings.size(), 1u);
-  EXPECT_EQ(v.findings[0].rule, "request_mismatch");
+  EXPECT_EQ(v.findings[0].kind, FindingKind::kRequestMismatch);
   EXPECT_NE(v.findings[0].message.find("(line 2)"), std::string::npos);
   // The mismatched request used up exchange 0.
   EXPECT_EQ(Pinned(*book, "t", "s", "b").exchange, 1u);
@@ -224,7 +224,7 @@ TEST(ReplayBook, LenientMismatchReplaysWithAFinding) {
   EXPECT_TRUE(v.mismatch);
   EXPECT_EQ(Said(v), AnswerText("a"));
   ASSERT_EQ(v.findings.size(), 1u);
-  EXPECT_EQ(v.findings[0].rule, "request_mismatch");
+  EXPECT_EQ(v.findings[0].kind, FindingKind::kRequestMismatch);
 }
 
 TEST(ReplayBook, IgnoredPathsAndSecretsDoNotCount) {
@@ -401,7 +401,7 @@ TEST(ReplayBook, UnpinnedNoMatchNamesTheNearest) {
             Json::array({Json{{"pointer", "/temperature"}, {"actual", 0.5}}}));
   EXPECT_EQ(v.error_body["error"]["nearest"], v.nearest);
   ASSERT_EQ(v.findings.size(), 1u);
-  EXPECT_EQ(v.findings[0].rule, "no_match");
+  EXPECT_EQ(v.findings[0].kind, FindingKind::kNoMatch);
   EXPECT_NE(v.findings[0].message.find("compared with 2 exchange(s) in 1 trace(s)"),
             std::string::npos);
 

@@ -12,8 +12,8 @@
 
 #include "base/atomic_file.h"
 #include "base/file.h"
-#include "base/json_read.h"
 #include "base/format.h"
+#include "base/json_read.h"
 #include "mockllm/cli.h"
 #include "mockllm/cli_support.h"
 #include "mockllm/fault.h"
@@ -99,7 +99,7 @@ mockllm_unknown_trace (404), mockllm_proxy_failed (502); malformed JSON 400,
 wrong content type 415, body over --max-body 413, unknown route 404.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
-unknown_trace, malformed_request, client_disconnected, proxy_failed.
+unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N

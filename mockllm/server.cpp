@@ -28,7 +28,6 @@
 namespace llmconform::mockllm {
 namespace {
 
-using llmconform::Finding;
 using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
 using Clock = std::chrono::steady_clock;
@@ -286,7 +285,7 @@ struct Server::Impl {
       RedactSecrets(entry.body);
     }
     entry.status = 403;
-    entry.findings.push_back(Finding{"admin_request", message});
+    entry.findings.push_back(JournalFinding{FindingKind::kAdminRequest, message});
     Journaled(std::move(entry));
     Answer(res, 403, MakeErrorJson(message, "mockllm_admin_closed"));
   }
@@ -451,7 +450,7 @@ struct Server::Impl {
     entry.proxied = proxy->upstream();
     if (!answer) {
       entry.status = 502;
-      entry.findings.push_back(Finding{"proxy_failed", answer.error().message});
+      entry.findings.push_back(JournalFinding{FindingKind::kProxyFailed, answer.error().message});
       Journaled(std::move(entry));
       Answer(res, 502, MakeErrorJson(answer.error().message, "mockllm_proxy_failed"));
       return true;
@@ -502,13 +501,13 @@ struct Server::Impl {
 
     // Answers with an error and journals it.
     Json body = nullptr;
-    auto fail = [&](int status, const Json& error, std::string_view rule) {
+    auto fail = [&](int status, const Json& error, std::optional<FindingKind> kind) {
       if (!body.is_null()) entry.body = std::move(body);
-      if (rule == "unknown_trace") ++mismatches;
+      if (kind == FindingKind::kUnknownTrace) ++mismatches;
       entry.status = status;
-      if (!rule.empty()) {
+      if (kind) {
         entry.findings.push_back(
-            Finding{std::string(rule), error["error"]["message"].get<std::string>()});
+            JournalFinding{*kind, error["error"]["message"].get<std::string>()});
       }
       Journaled(std::move(entry));
       Answer(res, status, error);
@@ -524,7 +523,7 @@ struct Server::Impl {
                         Format("unsupported content type \"{}\": send the body as application/json",
                                CapText(ct, kMaxQuotedBytes)),
                         "invalid_request_error", nullptr, "unsupported_content_type"),
-                    "malformed_request");
+                    FindingKind::kMalformedRequest);
       }
       auto parsed = llmconform::ReadJson("request body", req.body);
       if (!parsed) {
@@ -533,7 +532,7 @@ struct Server::Impl {
                     MakeErrorJson(Format("the request body is not valid JSON: {}",
                                          CapText(parsed.error().AtLineColumn(), kMaxQuotedBytes)),
                                   "invalid_request_error", nullptr, "invalid_json"),
-                    "malformed_request");
+                    FindingKind::kMalformedRequest);
       }
       body = std::move(*parsed);
       // Once, on arrival: the journal keeps no secret, and the book compares
@@ -553,7 +552,7 @@ struct Server::Impl {
                                        "this one {}",
                                        kMaxSessionNameBytes, size),
                                 "invalid_request_error", nullptr, "mockllm_session_name_too_long"),
-                  "malformed_request");
+                  FindingKind::kMalformedRequest);
     }
     if (route.kind == Route::Kind::kUnknownTrace) {
       return fail(404,
@@ -561,7 +560,7 @@ struct Server::Impl {
                                        CapText(route.trace_id, kMaxQuotedBytes),
                                        CapText(route.path, kMaxQuotedBytes)),
                                 "mockllm_unknown_trace"),
-                  "unknown_trace");
+                  FindingKind::kUnknownTrace);
     }
     if (req.method == "GET" && route.rest == "/v1/models") {
       entry.status = 200;
@@ -574,7 +573,7 @@ struct Server::Impl {
                   MakeErrorJson(Format("Invalid URL ({} {})", CapText(req.method, kMaxQuotedBytes),
                                        CapText(route.path, kMaxQuotedBytes)),
                                 "invalid_request_error"),
-                  "");
+                  std::nullopt);
     }
 
     // --dialect, or this request's X-Mockllm-Dialect (mockllm/dialect_rewrite.h).
@@ -587,7 +586,7 @@ struct Server::Impl {
                   MakeErrorJson(Format("X-Mockllm-Dialect: unknown dialect \"{}\" (known: {})",
                                        CapText(name, kMaxQuotedBytes), DialectNames()),
                                 "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
-                  "malformed_request");
+                  FindingKind::kMalformedRequest);
     }
     // Work that grows with the loaded traces runs on a worker, never on an
     // I/O thread (where it would hold up every connection the thread
@@ -662,10 +661,10 @@ struct Server::Impl {
   }
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome) {
-    std::optional<Finding> finding;
+    std::optional<JournalFinding> finding;
     if (outcome == "client_disconnected") {
-      finding = Finding{"client_disconnected",
-                        "the client closed the connection before the response was complete"};
+      finding = JournalFinding{FindingKind::kClientDisconnected,
+                               "the client closed the connection before the response was complete"};
     }
     journal.SetOutcome(seq, outcome, std::move(finding));
     if (outcome != "sending") metrics.ReplayEnded(seq);
@@ -818,11 +817,12 @@ struct Server::Impl {
     entry.path = req.path;
     entry.headers = JournalHeaders(req.headers);
     entry.status = status;
-    entry.findings.push_back(Finding{"malformed_request", message});
+    entry.findings.push_back(JournalFinding{FindingKind::kMalformedRequest, message});
     if (admin) {
-      entry.findings.push_back(Finding{"admin_request",
-                                       "a request to mockllm's admin API, closed while it judges a "
-                                       "client"});
+      entry.findings.push_back(
+          JournalFinding{FindingKind::kAdminRequest,
+                         "a request to mockllm's admin API, closed while it judges a "
+                         "client"});
     }
     Journaled(std::move(entry));
   }

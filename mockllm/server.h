@@ -67,9 +67,11 @@
 //                "stream":true, "bytes":N (planned), "cut":false,
 //                "outcome":"sending"|"complete"|"cut"|"client_disconnected"|"stopped"},
 //    "fault":{…} (when one applied),
-//    "findings":[{"rule":"request_mismatch","message":"…"}],
+//    "findings":[{"rule":"request_mismatch","message":"…"}] (rules:
+//                mockllm/journal_entry.h FindingKind),
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
 //    "proxied":"upstream URL" (answered by --proxy),
+//    "dialect":"name" (the reply was rewritten into this dialect),
 //    "dropped_before":N (on the first entry read after a gap: the limits
 //                        below dropped N older entries since the last reset
 //                        that the reader has not seen: Journal::Page)}

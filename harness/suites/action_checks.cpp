@@ -6,6 +6,7 @@
 
 #include "base/format.h"
 #include "base/json_read.h"
+#include "harness/requests_sent.h"
 #include "protocols/action/json_spelling.h"
 #include "protocols/action/mcp_payload.h"
 
@@ -233,10 +234,10 @@ CheckResult RequestCarriesSessionId(const std::string& rule, const Context& c) {
   }
   const Json* body = nullptr;
   std::string where;
-  if (!c.obs.journal.empty()) {
-    const Json* request = Member(c.obs.journal.front(), "request");
-    body = request ? Member(*request, "body") : nullptr;
-    where = "journal[0]/request/body/messages";
+  const std::vector<SentRequest> requests = ReadRequestsSent(c.obs.journal);
+  if (!requests.empty()) {
+    body = &requests.front().body();
+    where = requests.front().MessagesWhere();
   } else {
     body = Member(c.obs.outputs, "request");
     where = "outputs/request/messages";

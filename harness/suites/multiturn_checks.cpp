@@ -6,6 +6,7 @@
 
 #include "base/format.h"
 #include "base/json_fields.h"
+#include "harness/requests_sent.h"
 
 namespace llmconform::harness::multiturn_suite {
 namespace {
@@ -238,13 +239,10 @@ Json ToJson(const std::vector<Message>& messages) {
 Sent MessagesSent(const Observation& obs) {
   Sent sent;
   const Json* list = nullptr;
-  if (!obs.journal.empty()) {
-    const Json& entry = obs.journal.front();
-    sent.where = "journal[0]/request/body/messages";
-    if (entry.contains("request") && entry["request"].contains("body") &&
-        entry["request"]["body"].is_object() && entry["request"]["body"].contains("messages")) {
-      list = &entry["request"]["body"]["messages"];
-    }
+  const std::vector<SentRequest> requests = ReadRequestsSent(obs.journal);
+  if (!requests.empty()) {
+    sent.where = requests.front().MessagesWhere();
+    list = &requests.front().messages();
   } else {
     sent.where = "outputs/messages";
     if (obs.outputs.contains("messages")) list = &obs.outputs["messages"];

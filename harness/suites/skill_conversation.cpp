@@ -38,33 +38,27 @@ std::vector<sk::Message> ReadMessages(const Json& body, std::string& problem) {
 }  // namespace
 
 std::expected<Conversation, Error> Analyse(const Script& script, const Scenario& scenario,
-                                           const Json& journal) {
+                                           const std::vector<SentRequest>& requests) {
   Conversation conv;
   const Json replies = scenario.expect.value("replies", Json::array());
   if (!replies.is_array()) return std::unexpected(Error{"/expect/replies: expected array"});
   std::size_t next_command = 0, next_answer = 0;
-  for (std::size_t i = 0; i < journal.size(); ++i) {
-    const Json& e = journal[i];
+  for (const SentRequest& r : requests) {
+    const mockllm::JournalEntry& e = r.entry();
     Turn t;
-    t.entry = i;
-    t.method = StringOf(e, "method");
-    t.path = StringOf(e, "path");
-    if (e.contains("request") && e["request"].contains("body") &&
-        e["request"]["body"].is_object()) {
-      t.body = &e["request"]["body"];
+    t.sent = &r;
+    t.method = e.method;
+    t.path = e.path;
+    if (r.body().is_object()) {
+      t.body = &r.body();
       t.messages = ReadMessages(*t.body, t.messages_problem);
     } else {
       t.messages_problem = "the request body is not a JSON object";
     }
-    if (e.contains("response") && e["response"].is_object()) {
-      const Json& r = e["response"];
-      t.status = (MemberOf(r, "status").is_number_integer() ? MemberOf(r, "status").get<int>() : 0);
-      if (r.contains("exchange") && r["exchange"].is_number_integer())
-        t.exchange = r["exchange"].get<std::int64_t>();
-    }
-    if (e.contains("fault")) t.fault = e["fault"];
-    if (t.status >= 200 && t.status < 300 && t.exchange && *t.exchange >= 0 &&
-        static_cast<std::size_t>(*t.exchange) < replies.size() &&
+    t.status = e.status;
+    t.exchange = r.exchange();
+    if (e.fault) t.fault = *e.fault;
+    if (t.status >= 200 && t.status < 300 && t.exchange && *t.exchange < replies.size() &&
         replies[*t.exchange].is_string()) {
       t.reply = replies[*t.exchange].get<std::string>();
       t.parsed = sk::ParseSkillResponse(*t.reply);

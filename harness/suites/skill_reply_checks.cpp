@@ -302,7 +302,7 @@ CheckResult CheckReplyRule(const std::string& rule, const Context& c) {
     for (const Finding& f : sk::CheckReply(*r.turn->reply)) {
       if (f.rule == rule) finding = f;
     }
-    const bool meant = expected.contains(*r.turn->exchange);
+    const bool meant = expected.contains(static_cast<std::int64_t>(*r.turn->exchange));
     if (finding && !meant) {
       return CheckResult::Fail(rule,
                                Format("the model's reply breaks the rule: {}", finding->message),

@@ -95,8 +95,9 @@ class SkillSuite final : public ProtocolSuite {
   std::vector<CheckResult> Check(const Scenario& scenario, const Observation& obs) const override {
     std::vector<CheckResult> out;
     auto script = ReadScript(scenario.input, kInput);
+    const std::vector<SentRequest> requests = ReadRequestsSent(obs.journal);
     std::expected<Conversation, Error> conv =
-        script ? Analyse(*script, scenario, obs.journal) : std::unexpected(script.error());
+        script ? Analyse(*script, scenario, requests) : std::unexpected(script.error());
     for (const auto& rule : scenario.rules) {
       if (!conv) {
         out.push_back(CheckResult::Error(rule, conv.error().message));

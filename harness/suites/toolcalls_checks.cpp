@@ -28,8 +28,8 @@ const Json& Turns(const Context& c) { return ArrayOf(c.obs.outputs, "turns"); }
 // A request's tools fail TC-4.1-3 unless each is a function tool with a
 // valid name and JSON Schema parameters; nullopt when they pass.
 std::optional<CheckResult> BadTools(const std::string& rule, const SentRequest& r) {
-  const Json& tools = MemberOf(r.body, "tools");
-  const std::string at = Format("journal[{}]/request/body/tools", r.index);
+  const Json& tools = MemberOf(r.body(), "tools");
+  const std::string at = r.Where("/request/body/tools");
   if (!tools.is_array() || tools.empty()) {
     return CheckResult::Fail(rule, "a request declares no tools",
                              {"the five function tools", DumpJson(tools), at});
@@ -60,7 +60,7 @@ CheckResult CheckConversationRule(const std::string& rule, const Context& c, boo
     for (const auto& m : r.messages()) tool_messages += StringOf(m, "role") == "tool";
     for (const auto& f : tc::CheckConversation(r.messages())) {
       if (f.rule == rule)
-        return CheckResult::Fail(rule, f.message, {"no finding", f.message, r.where()});
+        return CheckResult::Fail(rule, f.message, {"no finding", f.message, r.MessagesWhere()});
     }
     if (with_tools) {
       if (auto bad = BadTools(rule, r)) return *bad;
@@ -119,7 +119,7 @@ CheckResult CheckReasoningSentBack(const std::string& rule, const Context& c) {
           return CheckResult::Fail(
               rule, Format("reply {}'s reasoning_content was not sent back", i + 1),
               {DumpJson(a["reasoning_content"]), DumpJson(MemberOf(m, "reasoning_content")),
-               requests[k].where()});
+               requests[k].MessagesWhere()});
         }
       }
     }
@@ -262,14 +262,14 @@ CheckResult CheckChatMode(const std::string& rule, const Context& c) {
       }
       if (content.starts_with("RUN_DIRECTIVE") || content.starts_with("NODE_BRIEF")) {
         return CheckResult::Fail(rule, "mode=chat sent a RUN_DIRECTIVE or NODE_BRIEF",
-                                 {"none", content.substr(0, 40), r.where()});
+                                 {"none", content.substr(0, 40), r.MessagesWhere()});
       }
     }
-    if (systems != 2 || !policy || !r.body.contains("tools")) {
+    if (systems != 2 || !policy || !r.body().contains("tools")) {
       return CheckResult::Fail(
           rule, "mode=chat must send the chat rules and the tool policy only, and the tools",
           {"2 system messages, one the tool policy", Format("{} system messages", systems),
-           r.where()});
+           r.MessagesWhere()});
     }
   }
   return CheckResult::Pass(rule, "no directives, no persona; tool policy and tools sent");
@@ -319,7 +319,7 @@ CheckResult CheckResume(const std::string& rule, const Context& c) {
     return CheckResult::Fail(
         rule, "the first request of a resumed run has no RUN_DIRECTIVE with intent resume",
         {"intent: resume", texts.empty() ? "none" : texts.front().second,
-         requests.front().where()});
+         requests.front().MessagesWhere()});
   }
   const std::string node = expect.value("resumeNode", "");
   if (d->current_node_id != node) {
@@ -329,9 +329,9 @@ CheckResult CheckResume(const std::string& rule, const Context& c) {
   for (const auto& m : requests.front().messages()) {
     const std::string role = StringOf(m, "role");
     if (role == "assistant" || role == "tool") {
-      return CheckResult::Fail(
-          rule, "the resumed run carries earlier conversation",
-          {"no assistant or tool messages", DumpJson(m).substr(0, 80), requests.front().where()});
+      return CheckResult::Fail(rule, "the resumed run carries earlier conversation",
+                               {"no assistant or tool messages", DumpJson(m).substr(0, 80),
+                                requests.front().MessagesWhere()});
     }
   }
   return CheckResult::Pass(rule, Format("resumed at {} from the state document alone", node));

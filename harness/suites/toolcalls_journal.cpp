@@ -12,13 +12,8 @@ namespace tc = toolcalls;
 
 std::vector<SentRequest> Requests(const Observation& obs) {
   std::vector<SentRequest> out;
-  for (std::size_t i = 0; i < obs.journal.size(); ++i) {
-    const Json& e = obs.journal[i];
-    if (!e.is_object() || !e.contains("request")) continue;
-    const Json& body = MemberOf(MemberOf(e, "request"), "body");
-    if (body.is_object() && body.contains("messages") && body["messages"].is_array())
-      out.push_back({i, body});
-  }
+  for (SentRequest& r : ReadRequestsSent(obs.journal))
+    if (r.messages().is_array()) out.push_back(std::move(r));
   return out;
 }
 
@@ -42,7 +37,7 @@ std::vector<AnsweredCall> AnsweredCalls(const std::vector<SentRequest>& requests
           if (StringOf(ms[j], "tool_call_id") == id && MemberOf(ms[j], "content").is_string()) {
             a.result = ReadJsonOrDiscarded(ms[j]["content"].get<std::string>());
             if (a.result.is_discarded()) a.result = nullptr;
-            a.where = Format("{}/{}", r.where(), j);
+            a.where = Format("{}/{}", r.MessagesWhere(), j);
           }
         }
         if (!a.result.is_null()) {
@@ -68,7 +63,8 @@ std::vector<std::pair<std::string, std::string>> UserTexts(const std::vector<Sen
     for (std::size_t i = 0; i < ms.size(); ++i) {
       if (StringOf(ms[i], "role") == "user" && MemberOf(ms[i], "content").is_string() &&
           ms[i]["content"].get<std::string>().starts_with(prefix)) {
-        out.emplace_back(Format("{}/{}", r.where(), i), ms[i]["content"].get<std::string>());
+        out.emplace_back(Format("{}/{}", r.MessagesWhere(), i),
+                         ms[i]["content"].get<std::string>());
       }
     }
   }

@@ -9,19 +9,13 @@
 #include <vector>
 
 #include "base/format.h"
+#include "harness/requests_sent.h"
 #include "harness/suite.h"
 
 namespace llmconform::harness::toolcalls_suite {
 
-// A request whose body has a messages array.
-struct SentRequest {
-  std::size_t index = 0;  // in the journal
-  Json body;
-  const Json& messages() const { return body["messages"]; }
-  std::string where() const { return Format("journal[{}]/request/body/messages", index); }
-};
-
-// The journal's requests with a messages array, in order.
+// The journal's requests whose body has a messages array, in order
+// (harness/requests_sent.h).
 std::vector<SentRequest> Requests(const Observation& obs);
 
 // One tool call seen on the wire with its answer (the tool message that

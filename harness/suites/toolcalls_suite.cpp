@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/atomic_file.h"
 #include "base/file.h"
 #include "base/format.h"
 #include "base/json_fields.h"
@@ -16,7 +17,6 @@
 #include "harness/http_transport.h"
 #include "harness/suites/toolcalls_checks.h"
 #include "harness/suites/toolcalls_journal.h"
-#include "base/atomic_file.h"
 #include "protocols/toolcalls/engine.h"
 #include "protocols/toolcalls/frontmatter.h"
 #include "protocols/toolcalls/posix_filesystem.h"
@@ -159,7 +159,7 @@ class ToolcallsSuite final : public ProtocolSuite {
     std::vector<CheckResult> out;
     for (const auto& rule : scenario.rules) {
       try {
-        const std::vector<toolcalls_suite::SentRequest> requests = toolcalls_suite::Requests(obs);
+        const std::vector<SentRequest> requests = toolcalls_suite::Requests(obs);
         if (requests.empty()) {
           out.push_back(CheckResult::Fail(rule, "no chat completion request reached mockllm",
                                           {"requests", "none", "journal"}));
