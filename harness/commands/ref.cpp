@@ -17,13 +17,11 @@
 #include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/json_read.h"
-#include "harness/check/check_run.h"
-#include "harness/check/generators.h"
-#include "harness/check/op_schema.h"
 #include "harness/commands/command.h"
 #include "harness/commands/report_options.h"
 #include "harness/data_dir.h"
 #include "harness/dialect_cmd.h"
+#include "harness/difftest/op_schema.h"
 #include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
@@ -91,7 +89,7 @@ class RefCommand final : public Command {
                   << "\"; `llmconform ref --list` lists them\n";
         return kExitUsage;
       }
-      auto schema = check::LoadOpSchema(specs_, op_);
+      auto schema = difftest::LoadOpSchema(specs_, op_);
       if (!schema) {
         std::cerr << "llmconform ref --schema: " << schema.error().message << '\n';
         return kExitUsage;
