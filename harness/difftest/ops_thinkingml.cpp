@@ -78,7 +78,9 @@ rc::Gen<Json> ThinkingMl() {
   // Now and then a near-miss lands anywhere in an otherwise well-built reply.
   auto built = gen::apply(
       [](std::string s, std::optional<std::pair<std::size_t, std::string>> insert) {
-        if (insert && !s.empty()) s.insert(insert->first % (s.size() + 1), insert->second);
+        // At a code point boundary: the SUT gets the text as JSON, valid UTF-8.
+        if (insert && !s.empty())
+          s.insert(Utf8Prefix(s, insert->first % (s.size() + 1)), insert->second);
         return Json{{"text", std::move(s)}};
       },
       reply, Opt(gen::pair(gen::inRange<std::size_t>(0, 400), TmlNearMiss())));
