@@ -178,13 +178,23 @@ const isWindowsBanner = (line) =>
   (line.startsWith('Microsoft Windows [Version') && line.indexOf(']', 26) >= 0) ||
   line.startsWith('(c) Microsoft Corporation');
 
+// A CR returns to the line's start and what follows overwrites, one code point a
+// column, as the terminal showed it (docs/protocols.md); escapes go again where
+// two writes meet.
+function overwritten(line) {
+  if (!line.includes('\r')) return line;
+  const shown = [];
+  for (const part of line.split('\r')) [...part].forEach((c, i) => { shown[i] = c; });
+  return shown.join('').replace(ESCAPES, '');
+}
+
 export function cleanOutputForAI(raw, lastCommand) {
   if (!raw) return '(no output)';
   const echo = trim(lastCommand ?? '');
   const kept = [];
   let first = true;
   for (let line of raw.replace(ESCAPES, '').split('\n')) {
-    line = trimStart(line.replaceAll('\r', ''));
+    line = trimStart(overwritten(line));
     for (let n; (n = promptLength(line));) line = trimStart(line.slice(n));
     line = trimEnd(line);
     if (!line || isWindowsBanner(line)) continue;

@@ -257,7 +257,7 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
   std::map<std::string, std::string> names;  // protocol/name → the file defining it
   std::vector<fs::path> protocol_dirs;
   for (const auto& entry : fs::directory_iterator(specs_dir, ec)) {
-    // specs/oracle/ holds the oracle ops' JSON Schemas (harness/check/op_schema.h), no protocol.
+    // specs/oracle/ holds the oracle ops' JSON Schemas (harness/difftest/op_schema.h), no protocol.
     if (entry.is_directory() && entry.path().filename() != "oracle")
       protocol_dirs.push_back(entry.path());
   }

@@ -17,13 +17,13 @@
 #include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/json_read.h"
-#include "harness/check/check_run.h"
-#include "harness/check/generators.h"
-#include "harness/check/op_schema.h"
 #include "harness/commands/command.h"
 #include "harness/commands/report_options.h"
 #include "harness/data_dir.h"
 #include "harness/dialect_cmd.h"
+#include "harness/difftest/check_run.h"
+#include "harness/difftest/generators.h"
+#include "harness/difftest/op_schema.h"
 #include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
@@ -51,7 +51,7 @@ class CheckCommand final : public Command {
                    "{\"id\",\"error\"})")
         ->required();
     std::string ops;
-    for (const auto& op : check::GeneratedOps()) ops += (ops.empty() ? "" : ", ") + op;
+    for (const auto& op : difftest::GeneratedOps()) ops += (ops.empty() ? "" : ", ") + op;
     app.add_option("--op", options_.ops, "operation to check, repeatable; with generators: " + ops)
         ->required();
     app.add_option("--cases", options_.cases, "inputs generated per op")
@@ -88,8 +88,9 @@ class CheckCommand final : public Command {
     expected_failures_.Setup(app);
     app.footer(
         "Differential property testing: inputs generated per op are sent to the SUT (pipelined)\n"
-        "and to the reference; verdict fields are compared; each group of disagreements (deciding\n"
-        "rule, differing pointers) is shrunk to a minimal input and saved as a --replay file.\n"
+        "and to the reference; verdict fields are compared; each group of disagreements (the\n"
+        "reference's deciding rule and step, differing pointers) is shrunk to a minimal input and\n"
+        "saved as a --replay file.\n"
         "A SUT that crashes, hangs, prints garbage or answers out of order is reported with the\n"
         "case that caused it and restarted. Exit 0 all agree, 1 a disagreement, 2 usage error.\n\n"
         "Example:\n"
@@ -111,7 +112,7 @@ class CheckCommand final : public Command {
     }
     if (!expected_failures_.Load("check")) return kExitUsage;
     std::cerr << "llmconform check: seed " << options_.seed << '\n';
-    auto report = check::RunCheck(options_, std::cerr);
+    auto report = difftest::RunCheck(options_, std::cerr);
     if (!report) {
       std::cerr << "llmconform check: " << report.error().message << '\n';
       return kExitUsage;
@@ -121,7 +122,7 @@ class CheckCommand final : public Command {
       for (const auto& [protocol, rules] : specs->rules)
         catalog.insert(catalog.end(), rules.begin(), rules.end());
     }
-    reports::RunResult run = check::ToRunResult(*report, catalog);
+    reports::RunResult run = difftest::ToRunResult(*report, catalog);
     run.tool_version = LLMCONFORM_VERSION;
     run.started_at = UtcTimestamp(std::time(nullptr));
     if (const reports::ExpectedFailures* expected = expected_failures_.get()) {
@@ -137,7 +138,7 @@ class CheckCommand final : public Command {
       fan.OnScenarioEnd(s);
     }
     fan.OnRunEnd(run);
-    if (coverage_) std::cout << check::CoverageText(*report);
+    if (coverage_) std::cout << difftest::CoverageText(*report);
     std::cerr << "llmconform check: " << report->cases << " case(s) in " << report->seconds
               << " s (" << static_cast<long long>(report->cases / std::max(report->seconds, 1e-9))
               << " cases/s), " << report->sut_restarts << " SUT restart(s), seed " << options_.seed
@@ -149,7 +150,7 @@ class CheckCommand final : public Command {
   }
 
  private:
-  check::CheckOptions options_;
+  difftest::CheckOptions options_;
   std::uint64_t seed_ = 0;
   CLI::Option* seed_option_ = nullptr;
   long long timeout_ms_ = 10000;

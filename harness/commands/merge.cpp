@@ -1,4 +1,6 @@
 // `llmconform merge` (harness/commands/command.h).
+#include "harness/merge.h"
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -7,7 +9,6 @@
 #include "base/format.h"
 #include "harness/commands/command.h"
 #include "harness/commands/report_options.h"
-#include "harness/merge.h"
 #include "reports/reporter.h"
 
 namespace llmconform::harness {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "harness/check/op_schema.h"
 #include "harness/commands/command.h"
+#include "harness/difftest/op_schema.h"
 #include "harness/oracle.h"
 
 namespace llmconform::harness {
@@ -61,7 +61,7 @@ class RefCommand final : public Command {
                   << "\"; `llmconform ref --list` lists them\n";
         return kExitUsage;
       }
-      auto schema = check::LoadOpSchema(specs_, op_);
+      auto schema = difftest::LoadOpSchema(specs_, op_);
       if (!schema) {
         std::cerr << "llmconform ref --schema: " << schema.error().message << '\n';
         return kExitUsage;

@@ -1,4 +1,6 @@
 // `llmconform sse-check` (harness/commands/command.h).
+#include "harness/sse_check.h"
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
@@ -8,7 +10,6 @@
 #include "harness/commands/command.h"
 #include "harness/commands/report_options.h"
 #include "harness/data_dir.h"
-#include "harness/sse_check.h"
 #include "reports/reporter.h"
 
 namespace llmconform::harness {

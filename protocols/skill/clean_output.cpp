@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
+#include <vector>
 
+#include "base/utf8.h"
 #include "protocols/skill/text.h"
 
 namespace llmconform::skill {
@@ -134,25 +136,128 @@ bool IsWindowsBannerLine(std::string_view line) {
 
 namespace {
 
-// One line of output as it is sent: no CR, trimmed, prompts removed; "" when dropped.
-std::string_view CleanLine(std::string_view line, std::string& scratch) {
-  if (std::memchr(line.data(), '\r', line.size()) != nullptr) {
-    scratch.clear();
-    for (char c : line) {
-      if (c != '\r') {
-        scratch.push_back(c);
-      } else {
-        while (!scratch.empty() && scratch.back() == '\xc2') scratch.pop_back();  // as in step 2
-      }
+constexpr std::uint16_t Bit(CleanStep step) {
+  return static_cast<std::uint16_t>(1U << static_cast<unsigned>(step));
+}
+
+// The length of the column (a code point, or one ill-formed subpart) at `i`.
+std::size_t ColumnLength(std::string_view t, std::size_t i) {
+  char32_t cp = 0;
+  const std::size_t n = DecodeUtf8(t, i, cp);
+  return n != 0 ? n : std::max<std::size_t>(1, MaximalSubpart(t, i));
+}
+
+// The line as a terminal shows it: each part after a CR written from column
+// 0 over what was there (step 3).
+std::string Overwritten(std::string_view line) {
+  std::vector<std::string_view> columns;
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '\r') {
+      column = 0;
+      ++i;
+      continue;
     }
+    const std::size_t n = ColumnLength(line, i);
+    if (column < columns.size()) {
+      columns[column] = line.substr(i, n);
+    } else {
+      columns.push_back(line.substr(i, n));
+    }
+    ++column;
+    i += n;
+  }
+  std::string out;
+  out.reserve(line.size());
+  for (std::string_view c : columns) out.append(c);
+  return out;
+}
+
+// One line of output as it is sent: overwritten after CRs, trimmed, prompts
+// removed; "" when dropped. `steps` gets what acted on it.
+std::string_view CleanLine(std::string_view line, std::string& scratch, std::uint16_t& steps) {
+  if (std::memchr(line.data(), '\r', line.size()) != nullptr) {
+    const std::string shown = Overwritten(line);
+    // Where two writes meet, a C1 control may form: escapes go again.
+    scratch = StripTerminalEscapes(shown);
+    // Only an overwrite is reported, not a CR that hides nothing (CRLF).
+    std::string dropped(line);
+    std::erase(dropped, '\r');
+    if (dropped != scratch) steps |= Bit(CleanStep::kCarriageReturn);
     line = scratch;
   }
+  const std::size_t before = line.size();
   line = TrimLeft(line);
-  while (const std::size_t prompt = TerminalPromptLength(line))
+  while (const std::size_t prompt = TerminalPromptLength(line)) {
+    steps |= Bit(CleanStep::kPrompt);
     line = TrimLeft(line.substr(prompt));
+  }
   line = TrimRight(line);
-  if (IsWindowsBannerLine(line)) return {};
+  if (line.size() != before && !(steps & Bit(CleanStep::kPrompt))) steps |= Bit(CleanStep::kTrim);
+  if (IsWindowsBannerLine(line)) {
+    steps |= Bit(CleanStep::kBanner);
+    return {};
+  }
+  if (line.empty()) steps |= Bit(CleanStep::kEmptyLine);
   return line;
+}
+
+// The cleaning; `trace` (when given) gets what each step did.
+std::string Clean(std::string_view raw, std::string_view last_command, CleanTrace* trace) {
+  if (trace) *trace = CleanTrace{};
+  if (raw.empty()) {
+    if (trace) trace->no_output = true;
+    return std::string(kNoOutput);
+  }
+  const std::string_view echo = Trim(last_command);
+
+  std::string out;
+  out.reserve(raw.size() + 1);  // never outgrown: `seen` points into it
+  std::unordered_set<std::string_view> seen;
+  std::string stripped, scratch;
+  bool first = true;
+  std::size_t lines_out = 0;
+  std::size_t pos = 0;
+  while (pos <= raw.size()) {
+    const char* nl =
+        static_cast<const char*>(std::memchr(raw.data() + pos, '\n', raw.size() - pos));
+    const std::size_t end = nl == nullptr ? raw.size() : static_cast<std::size_t>(nl - raw.data());
+    // No escape sequence spans an LF (step 2), so lines are stripped one by one.
+    stripped.clear();
+    const std::string_view raw_line = raw.substr(pos, end - pos);
+    const std::string_view bare = StripEscapes(raw_line, stripped);
+    CleanedLine traced;
+    if (bare.size() != raw_line.size()) traced.steps |= Bit(CleanStep::kEscape);
+    const std::string_view line = CleanLine(bare, scratch, traced.steps);
+    pos = end + 1;
+    bool keep = !line.empty();
+    if (keep && first) {
+      first = false;
+      if (!echo.empty() && line == echo) {
+        traced.steps |= Bit(CleanStep::kEcho);
+        keep = false;
+      } else if (!echo.empty() && line.starts_with(echo)) {
+        traced.steps |= Bit(CleanStep::kEchoPrefix);
+      }
+    }
+    if (keep && seen.contains(line)) {
+      traced.steps |= Bit(CleanStep::kRepeat);
+      keep = false;
+    }
+    if (keep) {
+      if (!out.empty()) out.push_back('\n');
+      const std::size_t at = out.size();
+      out.append(line);
+      seen.insert(std::string_view(out).substr(at));
+      traced.output_line = lines_out++;
+    }
+    if (trace) trace->lines.push_back(traced);
+  }
+  if (out.empty()) {
+    if (trace) trace->no_output = true;
+    return std::string(kNoOutput);
+  }
+  return out;
 }
 
 }  // namespace
@@ -163,37 +268,32 @@ std::string StripTerminalEscapes(std::string_view text) {
 }
 
 std::string CleanOutputForAI(std::string_view raw, std::string_view last_command) {
-  if (raw.empty()) return std::string(kNoOutput);
-  std::string stripped;
-  const std::string_view text = StripEscapes(raw, stripped);
-  const std::string_view echo = Trim(last_command);
+  return Clean(raw, last_command, nullptr);
+}
 
-  std::string out;
-  out.reserve(text.size() + 1);  // never outgrown: `seen` points into it
-  std::unordered_set<std::string_view> seen;
-  std::string scratch;
-  bool first = true;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const char* nl =
-        static_cast<const char*>(std::memchr(text.data() + pos, '\n', text.size() - pos));
-    const std::size_t end =
-        nl == nullptr ? text.size() : static_cast<std::size_t>(nl - text.data());
-    const std::string_view line = CleanLine(text.substr(pos, end - pos), scratch);
-    pos = end + 1;
-    if (line.empty()) continue;
-    if (first) {
-      first = false;
-      if (!echo.empty() && line == echo) continue;
-    }
-    if (seen.contains(line)) continue;
-    if (!out.empty()) out.push_back('\n');
-    const std::size_t at = out.size();
-    out.append(line);
-    seen.insert(std::string_view(out).substr(at));
-  }
-  if (out.empty()) return std::string(kNoOutput);
-  return out;
+std::string CleanOutputForAI(std::string_view raw, std::string_view last_command,
+                             CleanTrace& trace) {
+  return Clean(raw, last_command, &trace);
+}
+
+namespace {
+
+// By CleanStep: its name, and the rule of specs/skill/rules.json it applies.
+constexpr std::string_view kStepNames[kCleanStepCount] = {
+    "escape", "carriage-return", "trim",   "prompt",   "banner", "empty-line",
+    "echo",   "echo-prefix",     "repeat", "no-output"};
+constexpr std::string_view kStepRules[kCleanStepCount] = {
+    "SKILL-CLEAN-2", "SKILL-CLEAN-5", "SKILL-CLEAN-5", "SKILL-CLEAN-3", "SKILL-CLEAN-4",
+    "SKILL-CLEAN-5", "SKILL-CLEAN-6", "SKILL-CLEAN-6", "SKILL-CLEAN-7", "SKILL-CLEAN-8"};
+
+}  // namespace
+
+std::string_view CleanStepName(CleanStep step) {
+  return kStepNames[static_cast<std::size_t>(step)];
+}
+
+std::string_view CleanStepRule(CleanStep step) {
+  return kStepRules[static_cast<std::size_t>(step)];
 }
 
 }  // namespace llmconform::skill

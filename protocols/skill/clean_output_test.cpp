@@ -50,9 +50,53 @@ TEST(CleanOutputForAI, RemovesWindowsBanners) {
   EXPECT_EQ(CleanOutputForAI("Microsoft Windows [Version 10"), "Microsoft Windows [Version 10");
 }
 
-TEST(CleanOutputForAI, DropsCarriageReturnsTrimsAndDropsEmptyLines) {
+TEST(CleanOutputForAI, TrimsAndDropsEmptyLines) {
   EXPECT_EQ(CleanOutputForAI("a\r\n\r\n  b  \r\n"), "a\nb");
-  EXPECT_EQ(CleanOutputForAI("10%\r50%\r100%"), "10%50%100%");
+}
+
+// docs/protocols.md: a CR inside a line is what a terminal makes of it.
+TEST(CleanOutputForAI, TextAfterACarriageReturnOverwrites) {
+  EXPECT_EQ(CleanOutputForAI("10%\r50%\r100%"), "100%");
+  EXPECT_EQ(CleanOutputForAI("abcdef\rXY"), "XYcdef");
+  EXPECT_EQ(CleanOutputForAI("\rabc\r\r\n"), "abc");
+  // Columns are code points: "Ж" overwrites one column, not one byte.
+  EXPECT_EQ(CleanOutputForAI("abc\r\u0416"), "\u0416bc");
+  // A banner written over a prompt is still a banner; one overwritten is not.
+  EXPECT_EQ(CleanOutputForAI("C:\\>\rMicrosoft Windows [Version 10.0.19045.3803]\nok"), "ok");
+  EXPECT_EQ(CleanOutputForAI("Microsoft Windows [Version 10.0]\rX"),
+            "Xicrosoft Windows [Version 10.0]");
+  // A prompt written over progress text is removed as a prompt.
+  EXPECT_EQ(CleanOutputForAI("downloading\ru@h:~$ ls -la"), "ls -la");
+}
+
+TEST(CleanOutputForAI, ReportsWhatEachStepDid) {
+  CleanTrace trace;
+  const std::string out = CleanOutputForAI(
+      "ls\n\x1b[1mlsblk\x1b[0m\nx\r\nx\n  \nMicrosoft Windows [Version 1]\nold\rnew\nu@h:~$ y",
+      "ls", trace);
+  EXPECT_EQ(out, "lsblk\nx\nnew\ny");
+  ASSERT_EQ(trace.lines.size(), 8u);
+  EXPECT_TRUE(trace.lines[0].Has(CleanStep::kEcho));
+  EXPECT_FALSE(trace.lines[0].output_line);
+  EXPECT_TRUE(trace.lines[1].Has(CleanStep::kEscape));
+  EXPECT_FALSE(trace.lines[1].Has(CleanStep::kEchoPrefix));  // not the first line left
+  EXPECT_EQ(trace.lines[1].output_line, 0u);
+  EXPECT_EQ(trace.lines[2].steps, 0u);  // a CRLF overwrites nothing
+  EXPECT_TRUE(trace.lines[3].Has(CleanStep::kRepeat));
+  EXPECT_TRUE(trace.lines[4].Has(CleanStep::kEmptyLine));
+  EXPECT_TRUE(trace.lines[5].Has(CleanStep::kBanner));
+  EXPECT_TRUE(trace.lines[6].Has(CleanStep::kCarriageReturn));
+  EXPECT_EQ(trace.lines[6].output_line, 2u);
+  EXPECT_TRUE(trace.lines[7].Has(CleanStep::kPrompt));
+  EXPECT_FALSE(trace.no_output);
+
+  CleanOutputForAI("lsblk\nsda", "ls", trace);
+  EXPECT_TRUE(trace.lines[0].Has(CleanStep::kEchoPrefix));
+  EXPECT_EQ(trace.lines[0].output_line, 0u);
+  EXPECT_EQ(CleanOutputForAI("\n", "", trace), "(no output)");
+  EXPECT_TRUE(trace.no_output);
+  EXPECT_EQ(CleanStepName(CleanStep::kEchoPrefix), "echo-prefix");
+  EXPECT_EQ(CleanStepRule(CleanStep::kCarriageReturn), "SKILL-CLEAN-5");
 }
 
 // docs/protocols.md: the public implementation cuts any prefix, "lsblk" → "blk".
@@ -99,9 +143,11 @@ TEST(CleanOutputForAI, StripsC1Controls) {
                              "31mb"),
             "a\x9b"
             "31mb");
+  // Nor where a write after a CR meets what it did not overwrite.
+  EXPECT_EQ(CleanOutputForAI("xy\x9b\ra\xc2"), "a");
   EXPECT_EQ(CleanOutputForAI("a\xc2\r\x9b"
                              "31mb"),
-            "a\x9b"
+            "\x9b"
             "31mb");
 }
 

@@ -1,6 +1,7 @@
 #include "protocols/skill/response.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 
 #include "protocols/skill/text.h"
@@ -40,12 +41,17 @@ std::size_t NextLine(std::string_view text, std::size_t end) {
 // Whether `line` starts with one of the protocol tags (ASCII case ignored).
 bool StartsWithTag(std::string_view line);
 
+constexpr std::uint16_t Bit(ParseStep step) {
+  return static_cast<std::uint16_t>(1U << static_cast<unsigned>(step));
+}
+
 // The command that starts at `start` (a non-space byte) in `text`: the rest of
-// the line, or a code fence's content.
-std::string ExtractCommand(std::string_view text, std::size_t start) {
+// the line, or a code fence's content (`steps` gets kFence).
+std::string ExtractCommand(std::string_view text, std::size_t start, std::uint16_t& steps) {
   const std::size_t end = LineEnd(text, start);
   std::string_view line = TrimRight(text.substr(start, end - start));
   if (line.starts_with(kFence)) {
+    steps |= Bit(ParseStep::kFence);
     const std::string_view inner = line.substr(kFence.size());
     if (const std::size_t close = inner.rfind(kFence); close != std::string_view::npos) {
       return std::string(Trim(inner.substr(0, close)));  // ```ls```
@@ -122,43 +128,90 @@ std::string_view ReplyTypeName(ReplyType type) {
   return "UNKNOWN";
 }
 
-ParsedReply ParseSkillResponse(std::string_view reply) {
+namespace {
+
+// By Tag: the step of its decision.
+constexpr ParseStep kTagSteps[] = {ParseStep::kCmdTag, ParseStep::kAskOptionalTag,
+                                   ParseStep::kAskTag, ParseStep::kMessageTag, ParseStep::kDoneTag};
+
+ParsedReply Parse(std::string_view reply, std::uint16_t& steps) {
   const std::string_view text = Trim(reply);
   for (const auto& tag : kTags) {
     const auto after = FindTag(text, tag);
     if (!after) continue;
+    const std::size_t at = *after - tag.text.size();
+    if (at > 0) steps |= Bit(ParseStep::kTagLaterLine);
+    if (text.substr(at, tag.text.size()) != tag.text) steps |= Bit(ParseStep::kTagCase);
     const std::string_view rest = Trim(text.substr(*after));
     ParsedReply r;
     r.content = std::string(text);
     switch (tag.tag) {
       case Tag::kCmd:
-        r.command = ExtractCommand(text, text.size() - TrimLeft(text.substr(*after)).size());
-        if (r.command.empty()) return Unknown(std::move(r.content));
+        r.command = ExtractCommand(text, text.size() - TrimLeft(text.substr(*after)).size(), steps);
+        if (r.command.empty()) break;
+        steps |= Bit(ParseStep::kCmdTag);
         r.type = ReplyType::kCmd;
         return r;
       case Tag::kAskOptional:
       case Tag::kAsk:
+        steps |= Bit(kTagSteps[static_cast<std::size_t>(tag.tag)]);
         r.type = ReplyType::kAsk;
         r.question = std::string(rest);
         r.required = tag.tag == Tag::kAsk;
         return r;
       case Tag::kMessage:
       case Tag::kDone:
+        steps |= Bit(kTagSteps[static_cast<std::size_t>(tag.tag)]);
         r.type = tag.tag == Tag::kMessage ? ReplyType::kMessage : ReplyType::kDone;
         r.message = rest.empty() ? std::string(kSkillCompleted) : std::string(rest);
         return r;
     }
+    steps |= Bit(ParseStep::kUnknown);  // [CMD] with an empty command
+    return Unknown(std::move(r.content));
   }
   // No tag: the first line is the command.
   if (text.empty() || IsBareTag(TrimRight(text.substr(0, LineEnd(text, 0))))) {
+    steps |= Bit(ParseStep::kUnknown);
     return Unknown(std::string(text));
   }
   ParsedReply r;
-  r.command = ExtractCommand(text, 0);
-  if (r.command.empty()) return Unknown(std::string(text));
+  r.command = ExtractCommand(text, 0, steps);
+  if (r.command.empty()) {
+    steps |= Bit(ParseStep::kUnknown);
+    return Unknown(std::string(text));
+  }
+  steps |= Bit(ParseStep::kNoTag);
   r.type = ReplyType::kCmd;
   r.content = "[CMD] " + r.command;
   return r;
+}
+
+// By ParseStep: its name, and the rule of specs/skill/rules.json it applies.
+constexpr std::string_view kStepNames[kParseStepCount] = {
+    "cmd-tag", "ask-tag", "ask-optional-tag", "message-tag",    "done-tag",
+    "no-tag",  "unknown", "tag-case",         "tag-later-line", "fence"};
+constexpr std::string_view kStepRules[kParseStepCount] = {
+    "SKILL-PARSE-1", "SKILL-PARSE-2", "SKILL-PARSE-3", "SKILL-PARSE-4", "SKILL-PARSE-5",
+    "SKILL-PARSE-6", "SKILL-PARSE-6", "SKILL-PARSE-7", "SKILL-PARSE-7", "SKILL-PARSE-8"};
+
+}  // namespace
+
+ParsedReply ParseSkillResponse(std::string_view reply) {
+  std::uint16_t steps = 0;
+  return Parse(reply, steps);
+}
+
+ParsedReply ParseSkillResponse(std::string_view reply, ParseTrace& trace) {
+  trace = ParseTrace{};
+  return Parse(reply, trace.steps);
+}
+
+std::string_view ParseStepName(ParseStep step) {
+  return kStepNames[static_cast<std::size_t>(step)];
+}
+
+std::string_view ParseStepRule(ParseStep step) {
+  return kStepRules[static_cast<std::size_t>(step)];
 }
 
 nlohmann::json ToJson(const ParsedReply& reply) {

@@ -3,6 +3,8 @@
 // the strict reply rules are reply_rules.h's business.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -56,6 +58,33 @@ inline constexpr std::string_view kEmptyReplyError = "Empty or invalid AI respon
 // command, or a reply that is nothing but a bare tag ("[ASK]") is UNKNOWN with
 // error "Empty or invalid AI response" and content the trimmed reply.
 ParsedReply ParseSkillResponse(std::string_view reply);
+
+// The decisions of the parse, as the reference reports them (for the
+// differential tester: which step decided a case, and which rules the cases
+// reached). Each names its rule of specs/skill/rules.json.
+enum class ParseStep : std::uint8_t {
+  kCmdTag,          // [CMD] decided (SKILL-PARSE-1)
+  kAskTag,          // [ASK] decided (SKILL-PARSE-2)
+  kAskOptionalTag,  // [ASK:optional] decided (SKILL-PARSE-3)
+  kMessageTag,      // [MESSAGE] decided (SKILL-PARSE-4)
+  kDoneTag,         // [DONE] decided (SKILL-PARSE-5)
+  kNoTag,           // no tag: the first line is the command (SKILL-PARSE-6)
+  kUnknown,         // an empty reply, command or bare tag: UNKNOWN (SKILL-PARSE-6)
+  kTagCase,         // the deciding tag written in another case (SKILL-PARSE-7)
+  kTagLaterLine,    // the deciding tag at a later line's start (SKILL-PARSE-7)
+  kFence,           // the command is a code fence's content (SKILL-PARSE-8)
+};
+inline constexpr std::size_t kParseStepCount = 10;
+std::string_view ParseStepName(ParseStep step);  // "cmd-tag", "tag-case", "fence", …
+std::string_view ParseStepRule(ParseStep step);  // "SKILL-PARSE-1", …
+
+struct ParseTrace {
+  std::uint16_t steps = 0;  // bit 1 << ParseStep of each step taken
+  bool Has(ParseStep step) const { return (steps >> static_cast<unsigned>(step)) & 1U; }
+};
+
+// ParseSkillResponse, reporting in `trace` (cleared first) the steps it took.
+ParsedReply ParseSkillResponse(std::string_view reply, ParseTrace& trace);
 
 // The §5 result object: {"type","content", and "command" | "question" +
 // "required" | "message" | "error"}.

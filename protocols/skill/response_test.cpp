@@ -170,6 +170,32 @@ TEST(ParseSkillResponse, BareTagIsNotACommand) {
   EXPECT_EQ(ParseSkillResponse("ls\n[CMD]"), Cmd("[CMD] ls", "ls"));
 }
 
+TEST(ParseSkillResponse, ReportsTheStepsThatDecided) {
+  ParseTrace trace;
+  auto has = [&](std::string_view reply, std::initializer_list<ParseStep> steps) {
+    ParseSkillResponse(reply, trace);
+    std::uint16_t want = 0;
+    for (ParseStep s : steps) want |= static_cast<std::uint16_t>(1U << static_cast<unsigned>(s));
+    return trace.steps == want;
+  };
+  EXPECT_TRUE(has("[CMD] ls", {ParseStep::kCmdTag}));
+  EXPECT_TRUE(has("Checking.\n[cmd] ls",
+                  {ParseStep::kCmdTag, ParseStep::kTagCase, ParseStep::kTagLaterLine}));
+  EXPECT_TRUE(has("[CMD]\n```bash\nnpm test\n```", {ParseStep::kCmdTag, ParseStep::kFence}));
+  EXPECT_TRUE(has("[ASK] Which?", {ParseStep::kAskTag}));
+  EXPECT_TRUE(has("[ASK:optional] Which?", {ParseStep::kAskOptionalTag}));
+  EXPECT_TRUE(has("[MESSAGE] hi", {ParseStep::kMessageTag}));
+  EXPECT_TRUE(has("[DONE]", {ParseStep::kDoneTag}));
+  EXPECT_TRUE(has("git status", {ParseStep::kNoTag}));
+  EXPECT_TRUE(has("", {ParseStep::kUnknown}));
+  EXPECT_TRUE(has("[ASK]", {ParseStep::kUnknown}));
+  EXPECT_EQ(ParseStepName(ParseStep::kTagCase), "tag-case");
+  EXPECT_EQ(ParseStepRule(ParseStep::kFence), "SKILL-PARSE-8");
+  // The trace changes nothing of the result.
+  EXPECT_EQ(ParseSkillResponse("Checking.\n[cmd] ls", trace),
+            ParseSkillResponse("Checking.\n[cmd] ls"));
+}
+
 TEST(ParseSkillResponse, ResultObjects) {
   EXPECT_EQ(ToJson(ParseSkillResponse("[CMD] ls")).dump(),
             R"({"command":"ls","content":"[CMD] ls","type":"CMD"})");

@@ -9,6 +9,11 @@
                           judged valid
     broken_wrap.py crash  exits when the input text holds an emoji; garbage
                           line for a tab (the harness's own robustness)
+    broken_wrap.py clean  skill.cleanOutputForAI with two independent bugs of
+                          the public implementation: it drops CR bytes (where
+                          a terminal overwrites) and cuts the last command off
+                          the first line when the line only begins with it
+                          ("lsblk" after "ls" becomes "blk")
 """
 import json
 import os
@@ -27,8 +32,30 @@ def ask(line):
     return json.loads(ref.stdout.readline())
 
 
+def cut_echo(text, first, command):
+    """The public implementation's echo step: a first line that only begins
+    with the command loses that prefix ("lsblk" after "ls" becomes "blk");
+    `first` is the first line before the echo step (one equal to the command
+    is dropped, as the reference does)."""
+    command = command.strip()
+    if not command or first == command or not first.startswith(command):
+        return text
+    lines = text.split("\n")
+    lines[0] = lines[0][len(command):].strip()
+    if not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines) if lines else "(no output)"
+
+
 for line in sys.stdin:
     request = json.loads(line)
+    if mode == "clean" and request["op"] == "skill.cleanOutputForAI":
+        # The reference on the text with its CRs dropped; then cut_echo.
+        request["input"]["text"] = request["input"]["text"].replace("\r", "")
+        command = request["input"].get("lastCommand") or ""
+        line = json.dumps(request)
+        plain = dict(request, input={"text": request["input"]["text"]})
+        first = ask(json.dumps(plain) + "\n").get("output", {}).get("text", "").split("\n")[0]
     answer = ask(line if line.endswith("\n") else line + "\n")
     out = answer.get("output")
     if mode == "time" and request["op"] == "action.parse" and out is not None:
@@ -37,6 +64,8 @@ for line in sys.stdin:
         if out["findings"] and all(f["rule"] == "TML-2.1" for f in out["findings"]):
             out["valid"] = True
             out["findings"] = []
+    elif mode == "clean" and request["op"] == "skill.cleanOutputForAI" and out is not None:
+        out["text"] = cut_echo(out["text"], first, command)
     elif mode == "crash":
         text = json.dumps(request["input"], ensure_ascii=False)
         if "😀" in text:

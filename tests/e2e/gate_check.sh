@@ -74,6 +74,18 @@ check tag 1 --sut "python3 tests/check/broken_wrap.py tag" --op thinkingml.valid
 contains "$work/tag.out" "/valid"
 contains "$work/tag.out" "TML-2.1"
 
+# Two independent bugs in one field (skill.cleanOutputForAI's /text): CR bytes dropped where a
+# terminal overwrites, and "ls" cut off "lsblk". Each is its own group, decided by its own step.
+check clean 1 --sut "python3 tests/check/broken_wrap.py clean" --op skill.cleanOutputForAI \
+  --cases 3000 --seed 8
+python3 - "$work/clean/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+fails = [c for s in report["scenarios"] for c in s["checks"] if c["outcome"] == "fail"]
+steps = sorted((c["rule"], c["message"].split("step ")[1].split(" ")[0]) for c in fails)
+assert steps == [("SKILL-CLEAN-5", "carriage-return"), ("SKILL-CLEAN-6", "echo")], steps
+PY
+
 # A SUT that crashes and prints garbage: reported with the causing case, the run goes on.
 check crash 1 --sut "python3 tests/check/broken_wrap.py crash" --op multiturn.estimateMessageTokens \
   --cases 300 --seed 7

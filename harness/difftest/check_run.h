@@ -1,14 +1,16 @@
 // `llmconform check`: differential property testing of another
-// implementation (the SUT, harness/check/sut_process.h) against the oracle.
+// implementation (the SUT, harness/difftest/sut_process.h) against the oracle.
 //
 // Per op: replay the corpus cases first, then generate inputs (seeded,
-// harness/check/generators.h), send them to the SUT pipelined and to the
+// harness/difftest/generators.h), send them to the SUT pipelined and to the
 // reference, and compare the op's verdict fields (specs/oracle/<op>.json
 // "compare", or the --compare override). Disagreements are grouped by what
 // distinguishes them — the deciding rule (the reference's first finding or
-// evidenced rule) and the differing pointers, or the SUT's own failure kind —
-// and one case per group is shrunk to a minimal input that still disagrees
-// the same way. Each shrunk case is saved as a replay file.
+// evidenced rule, and the step of the reference that decided the differing
+// part where the op's record names one: generators.h DecidingRule) and the
+// differing pointers, or the SUT's own failure kind — and one case per group
+// is shrunk to a minimal input that stays in its group. Each shrunk case is
+// saved as a replay file.
 #pragma once
 
 #include <chrono>
@@ -24,7 +26,7 @@
 #include "base/error.h"
 #include "reports/result.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 struct CheckOptions {
   std::string sut_command;
@@ -45,8 +47,10 @@ struct CheckOptions {
 
 struct Group {
   std::string op;
-  std::string key;   // what the group is: "ACT-11 /text" or "sut: timeout"
+  std::string key;   // what the group is: "ACT-11 /text", "SKILL-CLEAN-6 echo /text"
+                     // or "sut: timeout"
   std::string rule;  // the deciding rule ("" when the reference names none)
+  std::string step;  // the reference's deciding step within it ("" when the rule says all)
   std::vector<std::string> pointers;
   std::string sut_failure;  // "" or the SUT's failure kind (garbage, timeout, crash, …)
   std::size_t count = 0;    // cases that fell in this group
@@ -96,4 +100,4 @@ reports::RunResult ToRunResult(const CheckReport& report,
 // those never reached, as text.
 std::string CoverageText(const CheckReport& report);
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

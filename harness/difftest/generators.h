@@ -12,12 +12,15 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace llmconform::harness::check {
+#include "harness/scenario.h"
+
+namespace llmconform::harness::difftest {
 
 // The generator of `op`'s inputs; nullptr when `check` has none for it.
 const rc::Gen<nlohmann::json>* InputGenerator(std::string_view op);
@@ -38,10 +41,22 @@ std::vector<std::string> GeneratedOps();
 std::vector<std::string> TriggeredRules(std::string_view op, const nlohmann::json& input,
                                         const nlohmann::json& output);
 
-// The rule that decides a disagreement on `input`: the reference's first
-// finding, else the most specific rule its output evidences; "" for none.
-std::string DecidingRule(std::string_view op, const nlohmann::json& input,
-                         const nlohmann::json& output);
+// What decided a case: a rule of a catalogue, and the step of the reference
+// within it ("" when the rule says all), e.g. {"SKILL-CLEAN-6", "echo"}.
+struct Decision {
+  std::string rule;
+  std::string step;
+  friend bool operator==(const Decision&, const Decision&) = default;
+};
+
+// What decides a disagreement on `input`, where the reference answered
+// `expected` and the SUT `actual` (null when the SUT answered no output): the
+// op's own decision at the first place they differ (OpRecord::decide), else
+// the reference's first finding, else the most specific rule its output
+// evidences; {} for none. Two bugs that break one field in different steps
+// of the reference are two decisions, so two groups.
+Decision DecidingRule(std::string_view op, const nlohmann::json& input,
+                      const nlohmann::json& expected, const nlohmann::json& actual);
 
 // The rules `check --coverage` measures `op` against: an entry ending in '-'
 // is a prefix of rule ids of specs/<protocol>/rules.json (e.g. "ACT-"), any
@@ -53,4 +68,11 @@ std::vector<std::string> RulePrefixes(std::string_view op);
 // Rules no oracle op can exercise: they judge requests on the wire.
 bool IsTrafficRule(std::string_view rule);
 
-}  // namespace llmconform::harness::check
+// The rules `check --coverage` measures `op` against, as ids: its
+// RulePrefixes, each prefix expanded over `catalogues` (by protocol, as
+// LoadSpecs reads them), traffic rules left out. The coverage test holds every
+// generator to reaching each of them.
+std::vector<std::string> RulesToCover(std::string_view op,
+                                      const std::map<std::string, RuleCatalog>& catalogues);
+
+}  // namespace llmconform::harness::difftest

@@ -1,4 +1,4 @@
-#include "harness/check/sut_process.h"
+#include "harness/difftest/sut_process.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 
 #include "base/json.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 using Kind = SutAnswer::Kind;
@@ -202,4 +202,4 @@ TEST(Sut, KindsHaveNames) {
 }
 
 }  // namespace
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "base/json.h"
-#include "harness/check/gen_text.h"
-#include "harness/check/op_record.h"
+#include "harness/difftest/gen_text.h"
+#include "harness/difftest/op_record.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 namespace gen = rc::gen;
@@ -126,33 +126,64 @@ rc::Gen<Json> ComposeSystemMessages() {
       FunctionTools(), Opt(gen::inRange(0, 100'000)));
 }
 
+// The ways seed 001 §3.2 and §4.1 forbid that a turn of tool calls is broken.
+enum class TurnFlaw {
+  kNone,
+  kDeveloperMessage,  // a "developer" message before the turn
+  kTemplateRef,       // a user message holding a templateRef
+  kRepeatedCallId,
+  kDottedName,       // "fs.read"
+  kInvalidName,      // "fs read!"
+  kCutOffArguments,  // arguments that are cut-off JSON
+  kArgumentsNotObject,
+  kResultObject,  // tool content an object, not text
+  kResultPlainText,
+  kResultWithoutOk,  // JSON without "ok"
+  kResultForNoCall,  // a tool message answering no call
+  kResultsSwapped,   // or, with one call, missing
+  kUserBetween,      // a user message between the calls and their results
+  kNoToolCallId,
+};
+
 // A conversation with tool calls and their back-filled results, each turn
 // right or broken in one of the ways seed 001 §3.2 and §4.1 forbid.
 rc::Gen<Json> CheckConversation() {
-  // Per turn: how many calls, and a flaw (0 = none).
-  auto turn = gen::pair(
-      gen::element(0, 1, 1, 2, 3),
-      gen::weightedOneOf<int>(
-          {{6, gen::just(0)}, {1, gen::element(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)}}));
+  // Per turn: how many calls, and a flaw.
+  auto turn =
+      gen::pair(gen::element(0, 1, 1, 2, 3),
+                gen::weightedOneOf<TurnFlaw>(
+                    {{6, gen::just(TurnFlaw::kNone)},
+                     {1, gen::element(TurnFlaw::kDeveloperMessage, TurnFlaw::kTemplateRef,
+                                      TurnFlaw::kRepeatedCallId, TurnFlaw::kDottedName,
+                                      TurnFlaw::kInvalidName, TurnFlaw::kCutOffArguments,
+                                      TurnFlaw::kArgumentsNotObject, TurnFlaw::kResultObject,
+                                      TurnFlaw::kResultPlainText, TurnFlaw::kResultWithoutOk,
+                                      TurnFlaw::kResultForNoCall, TurnFlaw::kResultsSwapped,
+                                      TurnFlaw::kUserBetween, TurnFlaw::kNoToolCallId)}}));
   return gen::apply(
-      [](std::vector<std::pair<int, int>> turns, std::string text, bool system) {
+      [](std::vector<std::pair<int, TurnFlaw>> turns, std::string text, bool system) {
         Json msgs = Json::array();
         if (system) msgs.push_back({{"role", "system"}, {"content", "You are an agent."}});
         msgs.push_back({{"role", "user"}, {"content", text}});
         int id = 0;
         for (const auto& [calls, flaw] : turns) {
-          if (flaw == 1) msgs.push_back({{"role", "developer"}, {"content", "x"}});
-          if (flaw == 2) msgs.push_back({{"role", "user"}, {"templateRef", "RUN_DIRECTIVE"}});
+          if (flaw == TurnFlaw::kDeveloperMessage)
+            msgs.push_back({{"role", "developer"}, {"content", "x"}});
+          if (flaw == TurnFlaw::kTemplateRef)
+            msgs.push_back({{"role", "user"}, {"templateRef", "RUN_DIRECTIVE"}});
           Json tcs = Json::array();
           std::vector<std::string> ids;
           for (int k = 0; k < calls; ++k) {
             std::string cid = "call_" + std::to_string(id++);
-            if (flaw == 3 && k == 1) cid = ids[0];
+            if (flaw == TurnFlaw::kRepeatedCallId && k == 1) cid = ids[0];
             ids.push_back(cid);
-            std::string name = flaw == 4 ? "fs.read" : flaw == 5 ? "fs read!" : "fs_read";
-            std::string args = flaw == 6   ? "{\"path\": "
-                               : flaw == 7 ? "[1]"
-                                           : R"({"path":"@project/a.md"})";
+            std::string name = flaw == TurnFlaw::kDottedName    ? "fs.read"
+                               : flaw == TurnFlaw::kInvalidName ? "fs read!"
+                                                                : "fs_read";
+            std::string args = flaw == TurnFlaw::kCutOffArguments ? "{\"path\": "
+                               : flaw == TurnFlaw::kArgumentsNotObject
+                                   ? "[1]"
+                                   : R"({"path":"@project/a.md"})";
             tcs.push_back({{"id", cid},
                            {"type", "function"},
                            {"function", {{"name", name}, {"arguments", args}}}});
@@ -163,18 +194,19 @@ rc::Gen<Json> CheckConversation() {
           std::vector<Json> results;
           for (const auto& cid : ids) {
             Json content = std::string(R"({"ok":true,"path":"@project/a.md"})");
-            if (flaw == 8) content = Json{{"ok", true}};
-            if (flaw == 9) content = "plain text";
-            if (flaw == 10) content = R"({"path":"x"})";
+            if (flaw == TurnFlaw::kResultObject) content = Json{{"ok", true}};
+            if (flaw == TurnFlaw::kResultPlainText) content = "plain text";
+            if (flaw == TurnFlaw::kResultWithoutOk) content = R"({"path":"x"})";
             Json result{{"role", "tool"},
-                        {"tool_call_id", flaw == 11 ? "call_x" : cid},
+                        {"tool_call_id", flaw == TurnFlaw::kResultForNoCall ? "call_x" : cid},
                         {"content", content}};
-            if (flaw == 14) result.erase("tool_call_id");
+            if (flaw == TurnFlaw::kNoToolCallId) result.erase("tool_call_id");
             results.push_back(std::move(result));
           }
-          if (flaw == 12 && results.size() > 1) std::swap(results[0], results[1]);
-          if (flaw == 12 && results.size() == 1) results.clear();
-          if (flaw == 13 && !results.empty())
+          if (flaw == TurnFlaw::kResultsSwapped && results.size() > 1)
+            std::swap(results[0], results[1]);
+          if (flaw == TurnFlaw::kResultsSwapped && results.size() == 1) results.clear();
+          if (flaw == TurnFlaw::kUserBetween && !results.empty())
             msgs.push_back({{"role", "user"}, {"content", "wait"}});
           for (auto& r : results) msgs.push_back(std::move(r));
         }
@@ -182,7 +214,7 @@ rc::Gen<Json> CheckConversation() {
           msgs.push_back({{"role", "tool"}, {"tool_call_id", "x"}, {"content", "{}"}});
         return Json{{"messages", std::move(msgs)}};
       },
-      gen::resize(5, gen::container<std::vector<std::pair<int, int>>>(turn)), ShortText(),
+      gen::resize(5, gen::container<std::vector<std::pair<int, TurnFlaw>>>(turn)), ShortText(),
       gen::element(true, true, false));
 }
 
@@ -220,4 +252,4 @@ std::vector<OpRecord> ToolcallsOps() {
   };
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

@@ -27,7 +27,7 @@
 #include "base/child_process.h"
 #include "base/error.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 struct SutAnswer {
   enum class Kind { kOutput, kError, kGarbage, kOutOfOrder, kTimeout, kCrash };
@@ -85,6 +85,7 @@ class Sut {
   std::expected<std::size_t, Error> ExchangeBodies(
       std::size_t n, const std::function<std::string(std::size_t)>& body, const OnAnswer& on_answer,
       std::chrono::steady_clock::time_point deadline);
+  class Round;  // one ExchangeBodies: its queues, buffers and poll loop
   bool Start();
   void Stop(bool kill_now);
   std::string StatusText();
@@ -98,4 +99,4 @@ class Sut {
   std::uint64_t next_id_ = 1;
 };
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

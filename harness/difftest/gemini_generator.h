@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 rc::Gen<nlohmann::json> GeminiAccumulateInput();
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

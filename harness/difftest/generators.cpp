@@ -1,16 +1,16 @@
-#include "harness/check/generators.h"
+#include "harness/difftest/generators.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "base/json.h"
-#include "harness/check/op_record.h"
+#include "harness/difftest/op_record.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
-// Every op's record, by name (harness/check/ops_<protocol>.cpp).
+// Every op's record, by name (harness/difftest/ops_<protocol>.cpp).
 const std::map<std::string, OpRecord, std::less<>>& Table() {
   static const auto* table = [] {
     auto* t = new std::map<std::string, OpRecord, std::less<>>();
@@ -78,12 +78,33 @@ bool IsTrafficRule(std::string_view rule) {
   return rule == "ACT-15" || rule == "REQ-AIS-MULTITURN-8";
 }
 
-std::string DecidingRule(std::string_view op, const Json& input, const Json& output) {
+std::vector<std::string> RulesToCover(std::string_view op,
+                                      const std::map<std::string, RuleCatalog>& catalogues) {
+  std::vector<std::string> out;
+  const auto prefixes = RulePrefixes(op);
+  for (const auto& p : prefixes)
+    if (!p.ends_with('-')) out.push_back(p);
+  for (const auto& [protocol, rules] : catalogues) {
+    for (const auto& r : rules) {
+      if (IsTrafficRule(r.id)) continue;
+      for (const auto& p : prefixes)
+        if (p.ends_with('-') && r.id.starts_with(p)) out.push_back(r.id);
+    }
+  }
+  return out;
+}
+
+Decision DecidingRule(std::string_view op, const Json& input, const Json& output,
+                      const Json& actual) {
+  if (const OpRecord* record = Find(op); record && record->decide) {
+    Decision d = record->decide(input, output, actual);
+    if (!d.rule.empty()) return d;
+  }
   if (output.is_object()) {
     if (auto f = output.find("findings"); f != output.end() && f->is_array() && !f->empty()) {
       const Json& first = (*f)[0];
       if (first.is_object() && first.contains("rule") && first["rule"].is_string())
-        return first["rule"].get<std::string>();
+        return {first["rule"].get<std::string>(), ""};
     }
   }
   const auto rules = TriggeredRules(op, input, output);
@@ -101,9 +122,9 @@ std::string DecidingRule(std::string_view op, const Json& input, const Json& out
                                            "SKILL-PARSE-8",
                                            "SKILL-PARSE-7"};
   for (const char* r : kPreferred) {
-    if (std::find(rules.begin(), rules.end(), r) != rules.end()) return r;
+    if (std::find(rules.begin(), rules.end(), r) != rules.end()) return {r, ""};
   }
-  return rules.empty() ? "" : rules.front();
+  return {rules.empty() ? "" : rules.front(), ""};
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

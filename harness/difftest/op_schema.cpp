@@ -1,11 +1,11 @@
-#include "harness/check/op_schema.h"
+#include "harness/difftest/op_schema.h"
 
 #include "base/format.h"
 #include "base/json.h"
 #include "harness/json_location.h"
 #include "harness/scenario.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 std::vector<std::string> Tokens(std::string_view pointer) {
@@ -121,4 +121,4 @@ std::expected<OpSchema, Error> LoadOpSchema(const std::filesystem::path& specs_d
   return schema;
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

@@ -1,6 +1,6 @@
-#include "harness/check/gen_text.h"
+#include "harness/difftest/gen_text.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 namespace gen = rc::gen;
 using Strings = std::vector<std::string>;
@@ -69,4 +69,4 @@ rc::Gen<std::string> Blankish() {
   return gen::element<std::string>("", " ", "\n\t", "\u00a0", "\u3000", "\ufeff", " \r\n");
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

@@ -1,6 +1,7 @@
 // The text building blocks the input generators of `llmconform check` share
-// (harness/check/ops_*.cpp): words, facts, white space, scripts, emoji,
-// Markdown and the near-misses of tags, mixed into text. Internal to check.
+// (harness/difftest/ops_*.cpp): words, facts, white space, scripts, emoji,
+// Markdown and the near-misses of tags, mixed into text. Internal to the
+// differential tester.
 #pragma once
 
 #include <rapidcheck.h>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 // The parts joined, in order.
 std::string Join(const std::vector<std::string>& parts);
@@ -41,4 +42,4 @@ rc::Gen<std::optional<T>> Opt(rc::Gen<T> g) {
                         }));
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

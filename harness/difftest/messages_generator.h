@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 rc::Gen<nlohmann::json> MessagesAccumulateInput();
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

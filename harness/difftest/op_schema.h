@@ -20,7 +20,7 @@
 
 #include "base/error.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 struct OpSchema {
   std::string op;
@@ -47,4 +47,4 @@ std::vector<std::string> DifferingPointers(const nlohmann::json& expected,
                                            const nlohmann::json& actual,
                                            const std::vector<std::string>& compare);
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

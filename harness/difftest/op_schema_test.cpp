@@ -1,4 +1,4 @@
-#include "harness/check/op_schema.h"
+#include "harness/difftest/op_schema.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -11,7 +11,7 @@
 #include "harness/oracle.h"
 #include "harness/scratch_dir.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ TEST(LoadOpSchema, ErrorsAreLocated) {
 }
 
 }  // namespace
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

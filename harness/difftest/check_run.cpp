@@ -1,4 +1,4 @@
-#include "harness/check/check_run.h"
+#include "harness/difftest/check_run.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -16,14 +16,14 @@
 #include "base/json.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
-#include "harness/check/generators.h"
-#include "harness/check/op_schema.h"
-#include "harness/check/sut_process.h"
+#include "harness/difftest/generators.h"
+#include "harness/difftest/op_schema.h"
+#include "harness/difftest/sut_process.h"
 #include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/scenario.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 namespace fs = std::filesystem;
@@ -35,7 +35,7 @@ constexpr std::size_t kBatch = 4096;
 struct Verdict {
   bool agree = true;
   std::string key;  // the group key when they disagree
-  std::string rule;
+  Decision decision;
   std::vector<std::string> pointers;
   std::string sut_failure;
   Json expected;
@@ -58,8 +58,16 @@ Json Reference(const OracleOp& op, const Json& input) {
   }
 }
 
-std::string DecidingRuleOf(std::string_view op, const Json& input, const Json& expected) {
-  return expected.contains("output") ? DecidingRule(op, input, expected["output"]) : "";
+Decision DecidingOf(std::string_view op, const Json& input, const Json& expected,
+                    const Json& actual) {
+  return expected.contains("output") ? DecidingRule(op, input, expected["output"], actual)
+                                     : Decision{};
+}
+
+// "SKILL-CLEAN-6 echo", "ACT-11", "-" for none.
+std::string DecisionText(const Decision& d) {
+  if (d.rule.empty()) return "-";
+  return d.step.empty() ? d.rule : d.rule + " " + d.step;
 }
 
 // Agreeing cases (nearly all of them) copy nothing: `expected` and `actual`
@@ -90,8 +98,8 @@ Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
     fill();
     v.agree = false;
     v.pointers = {""};
-    v.rule = DecidingRuleOf(ctx.op->name, input, expected);
-    v.key = Format("{} {}", v.rule.empty() ? "-" : v.rule,
+    v.decision = DecidingOf(ctx.op->name, input, expected, Json());
+    v.key = Format("{} {}", DecisionText(v.decision),
                    want_output ? "(an error where the reference answers)"
                                : "(an answer where the reference refuses the input)");
     return v;
@@ -101,10 +109,10 @@ Verdict Judge(const OpContext& ctx, const Json& input, const Json& expected,
   if (v.pointers.empty()) return v;
   fill();
   v.agree = false;
-  v.rule = DecidingRuleOf(ctx.op->name, input, expected);
+  v.decision = DecidingOf(ctx.op->name, input, expected, answer.value);
   std::string joined;
   for (const auto& p : v.pointers) joined += " " + (p.empty() ? std::string("\"\"") : p);
-  v.key = (v.rule.empty() ? "-" : v.rule) + joined;
+  v.key = DecisionText(v.decision) + joined;
   return v;
 }
 
@@ -123,10 +131,9 @@ Json Capped(const Json& value) {
               {"begins", std::move(text)}};
 }
 
-// Disagreements the same way: same SUT failure, or same differing pointers.
-bool SameWay(const Verdict& a, const Verdict& b) {
-  return !a.agree && !b.agree && a.sut_failure == b.sut_failure && a.pointers == b.pointers;
-}
+// Disagreements the same way: the same group (SUT failure, or decision and
+// differing pointers).
+bool SameWay(const Verdict& v, const Group& g) { return !v.agree && v.key == g.key; }
 
 std::string FileSafe(std::string s) {
   for (char& c : s) {
@@ -155,6 +162,8 @@ class Checker {
       if (!ctx) return std::unexpected(ctx.error());
       contexts.push_back(*ctx);
     }
+    // The catalogues only say what --coverage measures: a run goes on without them.
+    if (auto specs = LoadSpecs(options_.specs_dir)) catalogues_ = std::move(specs->rules);
     auto replays = LoadCases(options_.replay, "replay");
     if (!replays) return std::unexpected(replays.error());
     auto corpus = options_.corpus.empty() || !options_.replay.empty()
@@ -164,7 +173,7 @@ class Checker {
     for (const auto& ctx : contexts) {
       OpResult result;
       result.op = std::string(ctx.op->name);
-      result.rules = RulesFor(ctx.op->name);
+      result.rules = RulesToCover(ctx.op->name, catalogues_);
       std::vector<SavedCase> first;
       for (const auto& c : options_.replay.empty() ? *corpus : *replays)
         if (c.op == result.op) first.push_back(c);
@@ -213,29 +222,6 @@ class Checker {
       ctx.compare = schema->compare;
     }
     return ctx;
-  }
-
-  std::vector<std::string> RulesFor(std::string_view op) {
-    std::vector<std::string> out;
-    const auto prefixes = RulePrefixes(op);
-    if (prefixes.empty()) return out;
-    for (const auto& p : prefixes)
-      if (!p.ends_with('-')) out.push_back(p);
-    static const std::optional<SpecSet> specs = [&]() -> std::optional<SpecSet> {
-      auto s = LoadSpecs(options_.specs_dir);
-      if (!s) return std::nullopt;
-      return std::move(*s);
-    }();
-    if (!specs) return out;
-    for (const auto& [protocol, rules] : specs->rules) {
-      for (const auto& r : rules) {
-        if (IsTrafficRule(r.id)) continue;
-        if (op == "multiturn.buildLLMMessages" && r.id == "REQ-AIS-MULTITURN-6") continue;
-        for (const auto& p : prefixes)
-          if (p.ends_with('-') && r.id.starts_with(p)) out.push_back(r.id);
-      }
-    }
-    return out;
   }
 
   // Replay files: {"op", "input", …} each, from files or folders of *.json.
@@ -351,7 +337,8 @@ class Checker {
     Group g;
     g.op = result.op;
     g.key = v.key;
-    g.rule = v.rule;
+    g.rule = v.decision.rule;
+    g.step = v.decision.step;
     g.pointers = v.pointers;
     g.sut_failure = v.sut_failure;
     g.count = 1;
@@ -425,14 +412,9 @@ class Checker {
   }
 
   // Walks rapidcheck's shrink tree from the case: a candidate is taken when
-  // it still disagrees the same way (same SUT failure or same differing
-  // pointers).
+  // it still disagrees the same way (it falls in the same group).
   std::expected<void, Error> Shrink(const OpContext& ctx, Group& g, std::size_t index) {
     rc::Shrinkable<Json> current = Generate(ctx, index);
-    Verdict target;
-    target.agree = false;
-    target.pointers = g.pointers;
-    target.sut_failure = g.sut_failure;
     // A SUT that hangs costs a timeout per try: shrink those a little only.
     int budget = g.sut_failure == "timeout" ? 8 : options_.max_shrink_steps;
     bool progressed = true;
@@ -446,12 +428,11 @@ class Checker {
         auto judged = Evaluate(ctx, {input}, nullptr,
                                [&](std::size_t, Verdict verdict) { v = std::move(verdict); });
         if (!judged) return std::unexpected(judged.error());
-        if (!SameWay(v, target)) continue;
+        if (!SameWay(v, g)) continue;
         current = std::move(*candidate);
         g.input = input;
         g.expected = Capped(v.expected);
         g.actual = Capped(v.actual);
-        g.rule = v.rule;
         ++g.shrink_steps;
         progressed = true;
         break;
@@ -465,9 +446,8 @@ class Checker {
     if (dir.empty()) return;
     // Named by a stable hash of the input (which may hold invalid UTF-8).
     const std::string name = Format("{}-{:016x}.json", FileSafe(g.op), Fnv1a64(DumpJson(g.input)));
-    Json doc{{"op", g.op},         {"input", g.input}, {"expected", g.expected},
-             {"actual", g.actual}, {"rule", g.rule},   {"pointers", g.pointers},
-             {"found", g.origin}};
+    Json doc{{"op", g.op},     {"input", g.input}, {"expected", g.expected}, {"actual", g.actual},
+             {"rule", g.rule}, {"step", g.step},   {"pointers", g.pointers}, {"found", g.origin}};
     std::error_code ec;
     fs::create_directories(dir, ec);
     const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -479,38 +459,8 @@ class Checker {
   Sut sut_;
   int shown_ = 0;
   std::set<std::string> hidden_keys_;
+  std::map<std::string, RuleCatalog> catalogues_;
 };
-
-std::string PointerList(const std::vector<std::string>& pointers) {
-  std::string out;
-  for (const auto& p : pointers)
-    out += (out.empty() ? "" : ", ") + (p.empty() ? "\"\" (the whole answer)" : p);
-  return out;
-}
-
-std::string Compact(const Json& j) {
-  constexpr std::size_t kMax = 600;
-  std::string s = DumpJson(j);
-  if (s.size() > kMax) s = s.substr(0, kMax) + "…";
-  return s;
-}
-
-// expected vs actual at each differing pointer, one per line.
-std::pair<std::string, std::string> PointerDiff(const Group& g) {
-  if (!g.sut_failure.empty()) return {Compact(g.expected), Compact(g.actual)};
-  const bool both_outputs = g.expected.contains("output") && g.actual.contains("output");
-  if (!both_outputs) return {Compact(g.expected), Compact(g.actual)};
-  std::string want, got;
-  for (const auto& p : g.pointers) {
-    auto e = Select(g.expected["output"], p);
-    auto a = Select(g.actual["output"], p);
-    want += Format("{}{}: {}", want.empty() ? "" : "\n", p, e ? Compact(*e) : "(absent)");
-    got += Format("{}{}: {}", got.empty() ? "" : "\n", p, a ? Compact(*a) : "(absent)");
-  }
-  return {want, got};
-}
-
-std::string_view ProtocolOf(std::string_view op) { return op.substr(0, op.find('.')); }
 
 }  // namespace
 
@@ -524,83 +474,4 @@ std::expected<CheckReport, Error> RunCheck(const CheckOptions& options, std::ost
   return checker.Run();
 }
 
-reports::RunResult ToRunResult(const CheckReport& report,
-                               const std::vector<reports::RuleInfo>& catalog) {
-  reports::RunResult run;
-  run.rules = catalog;
-  run.duration_ms = report.seconds * 1000;
-  auto known = [&](const std::string& id) {
-    return std::any_of(catalog.begin(), catalog.end(),
-                       [&](const reports::RuleInfo& r) { return r.id == id; });
-  };
-  for (const auto& op : report.ops) {
-    reports::ScenarioResult s;
-    s.info.protocol = std::string(ProtocolOf(op.op));
-    s.info.name = op.op;
-    s.info.description =
-        Format("check: {} case(s) compared with the reference (seed {})", op.cases, report.seed);
-    s.duration_ms = 0;
-    if (op.disagreements == 0) {
-      s.checks.push_back(reports::CheckResult::Pass(
-          "GATE-CHECK-AGREE",
-          Format("the SUT's verdict fields equal the reference's on all {} case(s)", op.cases)));
-    }
-    for (const auto& g : op.groups) {
-      const std::string rule = !g.sut_failure.empty() ? "GATE-CHECK-SUT"
-                               : known(g.rule)        ? g.rule
-                                                      : "GATE-CHECK-AGREE";
-      const auto [want, got] = PointerDiff(g);
-      std::string message =
-          g.sut_failure.empty()
-              ? Format("{} case(s) disagree at {}{}", g.count, PointerList(g.pointers),
-                       g.rule.empty() ? "" : Format(" (decided by {})", g.rule))
-              : Format("{} case(s): the SUT answered with {}: {}", g.count, g.sut_failure,
-                       StringOf(g.actual, "detail"));
-      message +=
-          Format("; minimal input{}: {}",
-                 g.shrink_steps ? Format(" ({} shrinks)", g.shrink_steps) : "", Compact(g.input));
-      message += "; found by " + g.origin;
-      if (!g.replay_file.empty())
-        message += Format("; reproduce: llmconform check --sut '…' --op {} --replay {}", g.op,
-                          g.replay_file.string());
-      s.checks.push_back(reports::CheckResult::Fail(
-          rule, message,
-          reports::Evidence{.expected = want, .actual = got, .where = PointerList(g.pointers)}));
-    }
-    if (op.groups_not_shown > 0) {
-      s.checks.push_back(reports::CheckResult::Fail(
-          "GATE-CHECK-AGREE",
-          Format("{} more group(s) of disagreements not shown (--max-failures)",
-                 op.groups_not_shown),
-          reports::Evidence{}));
-    }
-    run.scenarios.push_back(std::move(s));
-  }
-  return run;
-}
-
-std::string CoverageText(const CheckReport& report) {
-  std::string out;
-  for (const auto& op : report.ops) {
-    std::size_t reached = 0;
-    std::string never;
-    for (const auto& r : op.rules) {
-      if (op.triggered.contains(r)) {
-        ++reached;
-      } else {
-        never += (never.empty() ? "" : ", ") + r;
-      }
-    }
-    out += Format("coverage {}: {} case(s)", op.op, op.cases);
-    if (!op.rules.empty()) out += Format("; {}/{} rules reached", reached, op.rules.size());
-    out += "\n";
-    for (const auto& [rule, n] : op.triggered) {
-      out += Format("  {}{} {} case(s)\n", rule,
-                    std::string(rule.size() < 28 ? 28 - rule.size() : 0, ' '), n);
-    }
-    if (!never.empty()) out += "  never reached: " + never + "\n";
-  }
-  return out;
-}
-
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

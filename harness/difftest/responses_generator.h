@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 
 rc::Gen<nlohmann::json> ResponsesAccumulateInput();
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest

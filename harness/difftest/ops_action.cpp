@@ -5,13 +5,16 @@
 
 #include "base/json.h"
 #include "base/json_fields.h"
-#include "harness/check/gen_text.h"
-#include "harness/check/op_record.h"
+#include "harness/difftest/gen_text.h"
+#include "harness/difftest/op_record.h"
 
-namespace llmconform::harness::check {
+namespace llmconform::harness::difftest {
 namespace {
 
 namespace gen = rc::gen;
+
+// What a generated reply's "args" is.
+enum class Args { kObject, kMissing, kString, kArray };
 
 rc::Gen<std::string> ActionReply() {
   // A JSON reply, from a field set in which each field may be missing, null
@@ -21,23 +24,24 @@ rc::Gen<std::string> ActionReply() {
                                         "close_app", nullptr, 42, Json::array()));
   auto app_name = Opt(gen::oneOf(gen::map(ShortText(), [](std::string s) { return Json(s); }),
                                  gen::element<Json>("Safari", "Calculator", "", " ", 7, nullptr)));
-  auto args_kind = gen::element(0, 0, 0, 1, 2, 3);  // object, missing, string, array
+  auto args_kind = gen::element(Args::kObject, Args::kObject, Args::kObject, Args::kMissing,
+                                Args::kString, Args::kArray);
   auto session = Opt(gen::element<Json>("s-1", "session-123", "", 5, nullptr));
   auto text = Opt(gen::oneOf(gen::map(Text(), [](std::string s) { return Json(s); }),
                              gen::element<Json>("", nullptr, 3, Json::array())));
   auto extra_key = Opt(gen::element<std::string>("extra", "Text", "commands", "text "));
   auto doc = gen::apply(
       [](std::optional<Json> text, std::optional<Json> command, std::optional<Json> app_name,
-         int args_kind, std::optional<Json> session, std::optional<std::string> extra) {
+         Args args_kind, std::optional<Json> session, std::optional<std::string> extra) {
         Json o = Json::object();
         if (text) o["text"] = *text;
         if (command) o["command"] = *command;
-        if (args_kind == 0) {
+        if (args_kind == Args::kObject) {
           o["args"] = Json::object();
           if (app_name) o["args"]["app_name"] = *app_name;
-        } else if (args_kind == 2) {
+        } else if (args_kind == Args::kString) {
           o["args"] = "Safari";
-        } else if (args_kind == 3) {
+        } else if (args_kind == Args::kArray) {
           o["args"] = Json::array();
         }
         if (session) o["session_id"] = *session;
@@ -126,4 +130,4 @@ std::vector<OpRecord> ActionOps() {
            }}};
 }
 
-}  // namespace llmconform::harness::check
+}  // namespace llmconform::harness::difftest
