@@ -85,7 +85,7 @@ std::string Joined(const std::vector<std::string>& items, std::string_view sep) 
 }
 
 constexpr std::string_view kIntro =
-    "Each client ran the client profile (`specs/client/`) in every dialect: mockllm replayed "
+    "Each client ran the client profile (specs/client/) in every dialect: mockllm replayed "
     "each scenario's recording rewritten into the dialect (with the scenario's fault), and what "
     "the client read was compared with the reference reading of the bytes mockllm sent.";
 
@@ -193,6 +193,7 @@ table.failures { font-size: 13px; margin-top: 12px; }
 table.failures td { vertical-align: top; }
 table.failures td:nth-child(5) code { word-break: break-all; }
 h2.client { margin-top: 32px; }
+.page { max-width: 2100px; }
 )css";
 
 }  // namespace
