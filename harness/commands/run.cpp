@@ -88,8 +88,9 @@ class RunCommand final : public Command {
         "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set, and for toolcalls "
         "LLMCONFORM_WORKSPACE (its pkg/, project/ and state/ folders; docs/gate.md)");
     app.add_option("--client", clients_,
-                   "NAME=CMD, repeatable: gate several clients in one run, each as --client-cmd "
-                   "CMD; each client's reports go to <out>/NAME/ (its evidence to "
+                   "NAME=CMD, repeatable, with --profile client: gate several clients in one "
+                   "run, each as --client-cmd CMD; each client's reports go to <out>/NAME/ (its "
+                   "evidence to "
                    "<out>/NAME/evidence/), and one page, compatibility.md and compatibility.html "
                    "in <out>, has a summary client x dialect (worst cell), a dialect x feature "
                    "grid per client and every failure with its rule, deviations and evidence "
