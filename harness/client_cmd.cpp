@@ -14,6 +14,7 @@
 #include "base/atomic_file.h"
 #include "base/child_process.h"
 #include "base/format.h"
+#include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/client_output.h"
 #include "harness/json_location.h"
@@ -138,14 +139,9 @@ class ClientCommandDriver final : public ProtocolSuite {
           Format("the client wrote no {} (LLMCONFORM_OUTPUT)", output.filename().string());
     } else if (auto text = ReadFile(output, kMaxClientOutputBytes, Symlinks::kRefuse); !text) {
       output_problem_ = text.error().message;
-    } else if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", *text); !doc) {
-      output_problem_ = doc.error().message;
-    } else if (!doc->is_object()) {
-      output_problem_ = "LLMCONFORM_OUTPUT holds JSON that is not an object";
     } else {
-      mapped_ = MapClientOutput(s, *doc);
-      for (const auto& problem : mapped_.problems)
-        output_problem_ += (output_problem_.empty() ? "LLMCONFORM_OUTPUT " : "; ") + problem;
+      raw_output_ = *text;
+      ReadOutput(s, *text);
     }
     // No object at all: the rules see an empty one (GATE-CLIENT-OUTPUT says why).
     if (!output_problem_.empty() && mapped_.problems.empty())
@@ -157,6 +153,22 @@ class ClientCommandDriver final : public ProtocolSuite {
   }
 
   std::vector<CheckResult> Check(const Scenario&, const Observation&) const override { return {}; }
+
+  // Maps the output's text, or says in output_problem_ why it cannot be.
+  void ReadOutput(const Scenario& s, const std::string& text) {
+    if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", text); !doc) {
+      output_problem_ = doc.error().message;
+    } else if (!doc->is_object()) {
+      output_problem_ = "LLMCONFORM_OUTPUT holds JSON that is not an object";
+    } else {
+      mapped_ = MapClientOutput(s, *doc);
+      for (const auto& problem : mapped_.problems)
+        output_problem_ += (output_problem_.empty() ? "LLMCONFORM_OUTPUT " : "; ") + problem;
+    }
+  }
+
+  // LLMCONFORM_OUTPUT as the client wrote it; nullopt when it wrote none (or an unreadable one).
+  const std::optional<std::string>& RawOutput() const { return raw_output_; }
 
   // The results that replace the rules' own where the output lacks what they read.
   const std::vector<CheckResult>& Overrides() const { return mapped_.overrides; }
@@ -203,7 +215,24 @@ class ClientCommandDriver final : public ProtocolSuite {
   ClientRun run_;
   ClientOutput mapped_;
   std::string output_problem_;
+  std::optional<std::string> raw_output_;
 };
+
+// "--- request 2, attempt 2: HTTP 200 text/event-stream, stream, cut"
+std::string ReplyHeading(const Json& entry, std::size_t n) {
+  const Json& replied = MemberOf(entry, "replied");
+  std::string line = Format("--- request {}", n);
+  if (MemberOf(entry, "attempt").is_number_integer())
+    line += Format(", attempt {}", MemberOf(entry, "attempt").get<long long>());
+  if (!replied.is_object())
+    return line + Format(": no reply from the trace (mockllm answered HTTP {})",
+                         MemberOf(MemberOf(entry, "response"), "status").dump());
+  line +=
+      Format(": HTTP {} {}", MemberOf(replied, "status").dump(), StringOf(replied, "content_type"));
+  if (MemberOf(replied, "stream") == true) line += ", stream";
+  if (MemberOf(replied, "cut") == true) line += ", cut (the connection closed early)";
+  return line;
+}
 
 }  // namespace
 
@@ -213,6 +242,30 @@ bool HasClientSide(const Scenario& s, std::string* why_not) {
     why = "the scenario replays no trace: there is no LLM for a client to talk to";
   if (why_not) *why_not = why;
   return why.empty();
+}
+
+std::string EvidenceFolder(const Scenario& s, const std::string& dialect) {
+  return dialect.empty() ? s.name : s.name + "@" + dialect;
+}
+
+std::expected<void, Error> WriteClientEvidence(const fs::path& dir, const Json& journal,
+                                               const std::optional<std::string>& output) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected(Error{Format("cannot create {}: {}", dir.string(), ec.message())});
+  std::string sent;
+  std::size_t n = 0;
+  for (const Json& entry : journal.is_array() ? journal : Json::array()) {
+    sent += ReplyHeading(entry, ++n) + "\n";
+    const std::string body = StringOf(MemberOf(entry, "replied"), "body");
+    sent += body;
+    if (!body.empty() && body.back() != '\n') sent += "\n";
+  }
+  if (n == 0) sent = "--- no request reached mockllm\n";
+  if (auto ok = WriteFileAtomically(dir / "sent.txt", sent); !ok) return ok;
+  if (output) return WriteFileAtomically(dir / "read.json", *output);
+  fs::remove(dir / "read.json", ec);  // a previous run's: not this client's reading
+  return {};
 }
 
 std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& options,
@@ -227,6 +280,13 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
       ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed, dialect);
   if (!obs) return ErrorsForAll(s, obs.error().message);
   auto checks = ApplyOverrides(JudgeChecks(s, *obs, options.source_root), driver.Overrides());
+  if (!options.evidence_dir.empty()) {
+    const fs::path dir = options.evidence_dir / EvidenceFolder(s, dialect);
+    if (auto kept = WriteClientEvidence(dir, obs->journal, driver.RawOutput()); !kept)
+      checks.push_back(
+          CheckResult::Error("GATE-CLIENT-OUTPUT",
+                             Format("the evidence could not be kept: {}", kept.error().message)));
+  }
   auto client = driver.ClientChecks();
   checks.insert(checks.end(), client.begin(), client.end());
   return checks;

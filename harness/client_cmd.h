@@ -19,10 +19,15 @@
 
 #include <chrono>
 #include <cstddef>
+#include <expected>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "harness/runner.h"
 #include "harness/scenario.h"
 #include "reports/result.h"
@@ -36,6 +41,21 @@ inline constexpr std::size_t kMaxClientOutputBytes = std::size_t{64} << 20;
 // Whether --client-cmd gates the scenario: one with a trace; the others are
 // skipped with the reason.
 bool HasClientSide(const Scenario& scenario, std::string* why_not = nullptr);
+
+// The folder of one client-profile scenario's evidence under
+// `options.evidence_dir`: "<name>" or "<name>@<dialect>".
+std::string EvidenceFolder(const Scenario& scenario, const std::string& dialect);
+
+// Keeps what judged a client-profile scenario in `dir` (created):
+//   sent.txt   every reply mockllm sent (the journal's "refused" and
+//              "replied", harness/replies_sent.h), each after a line
+//              "--- request N, attempt A: HTTP S content-type[, stream][, cut]"
+//   read.json  the client's LLMCONFORM_OUTPUT as it wrote it (`output`; not
+//              written when it wrote none)
+// Error: a file could not be written.
+std::expected<void, Error> WriteClientEvidence(const std::filesystem::path& dir,
+                                               const Json& journal,
+                                               const std::optional<std::string>& output);
 
 // One scenario with the client command of `options`, its trace's replies
 // rewritten into `dialect` ("" for none), judged as a run judges the

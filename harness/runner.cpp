@@ -143,7 +143,14 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
       for (const char* field : {"reasoning_content", "reasoning", "reasoning_details"})
         server_options.ignore_paths.push_back(Format("/messages/*/{}", field));
     }
-    if (s.protocol == kClientProfile) replayed = *trace;
+    if (s.protocol == kClientProfile) {
+      // The client profile judges what a client read, not how its SDK shapes
+      // a request: the API's default values and a tool's `strict` flag (SDKs
+      // differ in sending them) are left out of matching.
+      server_options.pinned_match = mockllm::MatchMode::kSdk;
+      server_options.ignore_paths.emplace_back("/tools/*/function/strict");
+      replayed = *trace;
+    }
     std::vector<mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);

@@ -35,6 +35,10 @@ struct RunOptions {
   // (harness/client_cmd.h); "" = the reference.
   std::string client_cmd;
   std::chrono::milliseconds client_timeout{60000};
+  // run --profile client with a client command: each scenario's evidence
+  // (harness/client_cmd.h, WriteClientEvidence) goes to a folder of its own
+  // here; "" = none kept.
+  std::filesystem::path evidence_dir;
   // run --dialects: every scenario with a trace runs once per dialect, its
   // replies rewritten into it (mockllm/dialect_rewrite.h), the dialect in its
   // result; scenarios without a trace run once. Empty: a plain run.

@@ -36,20 +36,10 @@ std::string_view ScenarioName(std::string_view id) {
 
 }  // namespace
 
-std::string RenderMatrixHtml(const RunResult& run) {
-  const Matrix m = BuildMatrix(run);
-  std::string out = Format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>llmconform matrix</title>\n<style>{}{}</style>\n</head>\n",
-      HtmlReportStyle(), kMatrixStyle);
-  out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
-  out += "<h1>llmconform provider × feature matrix</h1>\n";
-  out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
-                H(run.started_at), HumanDuration(run.duration_ms));
-  out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
-         HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
-  out += "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr>";
+std::string_view MatrixHtmlStyle() { return kMatrixStyle; }
+
+std::string MatrixHtmlTable(const Matrix& m, std::string_view link_prefix) {
+  std::string out = "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr>";
   out += Format("<th>{}</th>", H(m.row_label));
   for (const std::string& f : m.features) out += Format("<th class=\"feature\">{}</th>", H(f));
   out += "</tr></thead>\n<tbody>\n";
@@ -65,8 +55,9 @@ std::string RenderMatrixHtml(const RunResult& run) {
         constexpr std::size_t kShown = 3;  // a cell stays small; the rest are counted
         for (std::size_t i = 0; i < cell->failures.size() && i < kShown; ++i) {
           const MatrixFailure& fail = cell->failures[i];
-          links += Format("<a href=\"{}\" title=\"{}\">{}</a> ", H(fail.ReportLink()),
-                          H(fail.scenario), H(ScenarioName(fail.scenario)));
+          links += Format("<a href=\"{}\" title=\"{}\">{}</a> ",
+                          H(std::string(link_prefix) + fail.ReportLink()), H(fail.scenario),
+                          H(ScenarioName(fail.scenario)));
         }
         if (cell->failures.size() > kShown)
           links += Format("+{} more", cell->failures.size() - kShown);
@@ -78,8 +69,26 @@ std::string RenderMatrixHtml(const RunResult& run) {
     }
     out += "</tr>\n";
   }
+  out += "</tbody>\n</table></div>\n";
+  return out;
+}
+
+std::string RenderMatrixHtml(const RunResult& run) {
+  const Matrix m = BuildMatrix(run);
+  std::string out = Format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>llmconform matrix</title>\n<style>{}{}</style>\n</head>\n",
+      HtmlReportStyle(), kMatrixStyle);
+  out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
+  out += "<h1>llmconform provider × feature matrix</h1>\n";
+  out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
+                H(run.started_at), HumanDuration(run.duration_ms));
+  out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
+         HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
+  out += MatrixHtmlTable(m, "");
   out +=
-      "</tbody>\n</table></div>\n<p class=\"legend\">A cell: the worst scenario outcome, then "
+      "<p class=\"legend\">A cell: the worst scenario outcome, then "
       "scenarios passed / scenarios run (skipped ones not counted); — no scenario. ";
   out +=
       m.row_label == "dialect"

@@ -9,11 +9,18 @@
 #include <ostream>
 #include <string>
 
+#include "reports/matrix_reporter.h"
 #include "reports/reporter.h"
 
 namespace llmconform::reports {
 
 std::string RenderMatrixHtml(const RunResult& run);
+
+// Pieces shared with the compatibility page (compat_page.h): the matrix
+// table's extra stylesheet, and the table alone — each failed scenario linked
+// as `link_prefix` + "report.html#s<index+1>".
+std::string_view MatrixHtmlStyle();
+std::string MatrixHtmlTable(const Matrix& matrix, std::string_view link_prefix);
 
 // Writes RenderMatrixHtml to the stream at OnRunEnd.
 class MatrixHtmlReporter final : public CumulativeReporter {

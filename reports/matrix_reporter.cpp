@@ -14,17 +14,8 @@ std::size_t IndexOf(const std::vector<std::string>& v, const std::string& s) {
 }
 
 void Count(std::optional<MatrixCell>& cell, const ScenarioResult& s, std::size_t index) {
-  const Outcome o = s.Overall();
   if (!cell) cell = MatrixCell{};
-  if (o == Outcome::kFail || o == Outcome::kError)
-    cell->failures.push_back({s.info.Id(), index, s.info.deviations});
-  cell->outcome = cell->Scenarios() == 0 ? o : Worse(cell->outcome, o);
-  if (o == Outcome::kSkip) {
-    ++cell->skipped;
-  } else {
-    ++cell->run;
-    if (o == Outcome::kPass) ++cell->passed;
-  }
+  cell->Add(s, index);
 }
 
 // Column order of a feature matrix: kFeatureOrder, then the others sorted.
@@ -40,6 +31,19 @@ bool FeatureBefore(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string MatrixFailure::ReportLink() const { return Format("report.html#s{}", index + 1); }
+
+void MatrixCell::Add(const ScenarioResult& s, std::size_t index) {
+  const Outcome o = s.Overall();
+  if (o == Outcome::kFail || o == Outcome::kError)
+    failures.push_back({s.info.Id(), index, s.info.deviations});
+  outcome = Scenarios() == 0 ? o : Worse(outcome, o);
+  if (o == Outcome::kSkip) {
+    ++skipped;
+  } else {
+    ++run;
+    if (o == Outcome::kPass) ++passed;
+  }
+}
 
 std::vector<std::string> MatrixCell::Deviations() const {
   std::vector<std::string> out;
@@ -111,9 +115,7 @@ Matrix BuildMatrix(const RunResult& run) {
   return m;
 }
 
-std::string RenderMatrixMarkdown(const Matrix& m) {
-  std::string out = "# Provider × feature matrix\n\n";
-  if (m.providers.empty()) return out + "No scenarios ran.\n";
+std::string MatrixMarkdownTable(const Matrix& m) {
   std::vector<std::string> header = {m.row_label};
   for (const std::string& f : m.features) header.push_back(MarkdownText(f));
   std::vector<std::vector<std::string>> rows;
@@ -130,7 +132,13 @@ std::string RenderMatrixMarkdown(const Matrix& m) {
     }
     rows.push_back(std::move(row));
   }
-  out += MarkdownTable(header, {}, rows);
+  return MarkdownTable(header, {}, rows);
+}
+
+std::string RenderMatrixMarkdown(const Matrix& m) {
+  std::string out = "# Provider × feature matrix\n\n";
+  if (m.providers.empty()) return out + "No scenarios ran.\n";
+  out += MatrixMarkdownTable(m);
   out +=
       "\nA cell: the worst scenario outcome, then scenarios passed / scenarios run (skipped ones "
       "not counted); — no scenario. ";

@@ -60,6 +60,8 @@ struct MatrixCell {
   int skipped = 0;
   std::vector<MatrixFailure> failures;
   int Scenarios() const { return run + skipped; }
+  // Counts scenario `s`, the run's scenario number `index`, into the cell.
+  void Add(const ScenarioResult& s, std::size_t index);
   std::string Label() const;
   // The deviations of all failures, each once, in first-seen order.
   std::vector<std::string> Deviations() const;
@@ -77,6 +79,9 @@ struct Matrix {
 
 Matrix BuildMatrix(const RunResult& run);
 std::string RenderMatrixMarkdown(const Matrix& matrix);
+// The table alone (no heading, no legend): a cell is "✅ pass 3/3", with the
+// deviations of its failures after it in parentheses, or "—".
+std::string MatrixMarkdownTable(const Matrix& matrix);
 nlohmann::json MatrixToJson(const Matrix& matrix);
 
 // Writes the Markdown matrix to `markdown` and the JSON one (two-space

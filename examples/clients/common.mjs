@@ -79,15 +79,17 @@ export function writeOutput(output) {
 
 // Runs `call` (which returns the output's fields it read) and writes the
 // output: an exception is the output's error; `attempts` counts the HTTP
-// requests made through `countingFetch`.
+// requests made through `countingFetch`; the `unsupported` fields (those the
+// SDK does not expose) are left out.
 let attempts = 0;
 export const countingFetch = (url, init) => { attempts += 1; return fetch(url, init); };
-export async function runCall(call) {
+export async function runCall(call, { unsupported = [] } = {}) {
   const output = { text: '', reasoning: '', tool_calls: [], usage: null, finish: null, error: null };
   try {
     Object.assign(output, await call());
   } catch (e) {
     output.error = errorOf(e);
   }
+  for (const field of unsupported) delete output[field];
   writeOutput({ ...output, attempts });
 }

@@ -104,6 +104,15 @@ class ReportOptions {
 
   const fs::path& out() const { return out_; }
 
+  // The same reporters, writing into the folder `sub` under --out (nothing
+  // built or written yet).
+  ReportOptions Under(const fs::path& sub) const {
+    ReportOptions r;
+    r.out_ = out_ / sub;
+    r.reports_ = reports_;
+    return r;
+  }
+
  private:
   fs::path out_ = "out/reports";
   std::vector<std::string> reports_;
@@ -134,6 +143,7 @@ class BaselineOption {
     doc_ = std::move(doc);
     return true;
   }
+  bool given() const { return !path_.empty(); }
   // Adds baseline-diff.md to `reports`; false (after saying why) on a bad baseline.
   bool AddDiff(std::string_view command, const reports::RunResult& run, ReportOptions& reports) {
     if (!doc_) return true;

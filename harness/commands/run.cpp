@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +35,7 @@
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
 #include "reports/baseline.h"
+#include "reports/compat_page.h"
 #include "reports/registry.h"
 #include "reports/reporter.h"
 
@@ -75,11 +78,21 @@ class RunCommand final : public Command {
     app.add_option("--timings", timings_,
                    "a previous report.json: balance --shard slices by its scenario durations "
                    "(default: by a hash of the scenario name)");
-    app.add_option("--client-cmd", client_cmd_,
-                   "gate YOUR client instead of the reference: run /bin/sh -c CMD per scenario "
-                   "with a trace with OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, "
-                   "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set, and for toolcalls "
-                   "LLMCONFORM_WORKSPACE (its pkg/, project/ and state/ folders; docs/gate.md)");
+    auto* client_cmd = app.add_option(
+        "--client-cmd", client_cmd_,
+        "gate YOUR client instead of the reference: run /bin/sh -c CMD per scenario "
+        "with a trace with OPENAI_BASE_URL, OPENAI_API_KEY, LLMCONFORM_SCENARIO, "
+        "LLMCONFORM_INPUT and LLMCONFORM_OUTPUT set, and for toolcalls "
+        "LLMCONFORM_WORKSPACE (its pkg/, project/ and state/ folders; docs/gate.md)");
+    app.add_option("--client", clients_,
+                   "NAME=CMD, repeatable, with --profile client: gate several clients in one "
+                   "run, each as --client-cmd CMD; each client's reports go to <out>/NAME/ (its "
+                   "evidence to "
+                   "<out>/NAME/evidence/), and one page, compatibility.md and compatibility.html "
+                   "in <out>, has a summary client x dialect (worst cell), a dialect x feature "
+                   "grid per client and every failure with its rule, deviations and evidence "
+                   "(docs/compatibility.md)")
+        ->excludes(client_cmd);
     app.add_option("--client-timeout", client_timeout_s_, "seconds the client command may take")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
@@ -139,6 +152,7 @@ class RunCommand final : public Command {
       std::cerr << "llmconform run: " << built.error().message << '\n';
       return kExitUsage;
     }
+    if (!clients_.empty() && !CheckClients()) return kExitUsage;
     options.spec_dir = specs_.string();
     options.source_root = root_.empty() ? DefaultSourceRoot(specs_) : fs::path(root_);
     options.filter = filter_;
@@ -163,6 +177,9 @@ class RunCommand final : public Command {
     }
     options.client_timeout =
         std::chrono::milliseconds(static_cast<long long>(client_timeout_s_ * 1000));
+    if (!clients_.empty()) return RunClients(*specs, options);
+    if (!client_cmd_.empty() && profile_ == kClientProfile)
+      options.evidence_dir = reports_.out() / "evidence";
     reports::RunResult run = RunScenarios(*specs, options, fan);
     if (!options.dialects.empty()) {
       std::cerr << Format("llmconform run: {} scenario run(s) in {} dialect(s) took {:.0f} ms\n",
@@ -179,6 +196,80 @@ class RunCommand final : public Command {
   }
 
  private:
+  // --client NAME=CMD: the names are folder names, each once; not with --baseline.
+  bool CheckClients() {
+    for (const std::string& spec : clients_) {
+      const auto eq = spec.find('=');
+      const std::string name = spec.substr(0, eq);
+      const bool name_ok = eq != std::string::npos && !name.empty() && name != "." &&
+                           name != ".." && name != "evidence" &&
+                           std::all_of(name.begin(), name.end(), [](unsigned char ch) {
+                             return std::isalnum(ch) || ch == '.' || ch == '_' || ch == '-';
+                           });
+      if (!name_ok || eq + 1 == spec.size()) {
+        std::cerr << "llmconform run: --client '" << spec
+                  << "': expected NAME=CMD, NAME of letters, digits, '.', '_' and '-'\n";
+        return false;
+      }
+      for (const auto& [other, cmd] : named_)
+        if (other == name) {
+          std::cerr << "llmconform run: --client " << name << " is given twice\n";
+          return false;
+        }
+      named_.emplace_back(name, spec.substr(eq + 1));
+    }
+    if (profile_ != kClientProfile) {
+      std::cerr << "llmconform run: --client needs --profile client\n";
+      return false;
+    }
+    if (baseline_.given()) {
+      std::cerr << "llmconform run: --baseline compares one run; with --client, give each "
+                   "client's report.json to `llmconform run --client-cmd` instead\n";
+      return false;
+    }
+    return true;
+  }
+
+  // Runs the scenarios once per --client, each with its reports under
+  // <out>/NAME/, then writes the compatibility page. The exit code is the
+  // worst of the clients' (3, then 1, then 0).
+  int RunClients(const SpecSet& specs, RunOptions options) {
+    std::vector<reports::ClientRun> runs;
+    const auto started = std::chrono::steady_clock::now();
+    int exit = 0;
+    for (const auto& [name, cmd] : named_) {
+      ReportOptions sub = reports_.Under(name);
+      reports::MultiReporter fan;
+      if (auto built = sub.Build(fan); !built) return kExitUsage;  // checked by Build above
+      options.client_cmd = cmd;
+      options.evidence_dir = sub.out() / "evidence";
+      std::cerr << Format("llmconform run: client {}: {}\n", name, cmd);
+      reports::RunResult run = RunScenarios(specs, options, fan);
+      std::cerr << Format("llmconform run: client {}: {} scenario run(s) took {:.0f} ms\n", name,
+                          run.scenarios.size(), run.duration_ms);
+      if (!sub.WriteFiles("run")) return 3;
+      const int code = run.ExitCode();
+      exit = code == 3 || exit == 3 ? 3 : std::max(exit, code);
+      runs.push_back({name, cmd, std::move(run)});
+    }
+    for (const auto& [file, text] :
+         {std::pair{"compatibility.md", reports::RenderCompatMarkdown(runs)},
+          std::pair{"compatibility.html", reports::RenderCompatHtml(runs)}}) {
+      if (auto ok = WriteFileAtomically(reports_.out() / file, text); !ok) {
+        std::cerr << "llmconform run: " << ok.error().message << '\n';
+        return 3;
+      }
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    std::cerr << Format(
+        "llmconform run: {} client(s) took {:.0f} ms; the page: {}/compatibility.md and "
+        "compatibility.html\n",
+        runs.size(), ms, reports_.out().string());
+    return exit;
+  }
+
   fs::path specs_ = DefaultSpecsDir();
   ReportOptions reports_;
   std::string filter_;
@@ -190,6 +281,8 @@ class RunCommand final : public Command {
   std::string shard_;
   fs::path timings_;
   std::string client_cmd_;
+  std::vector<std::string> clients_;
+  std::vector<std::pair<std::string, std::string>> named_;  // clients_ as (NAME, CMD)
   double client_timeout_s_ = 60;
   std::string dialects_;
   std::string profile_ = "protocols";

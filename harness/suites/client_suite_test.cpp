@@ -6,9 +6,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/file.h"
 #include "base/test_paths.h"
+#include "harness/client_cmd.h"
 #include "harness/replies_sent.h"
 #include "harness/runner.h"
+#include "harness/scratch_dir.h"
 #include "harness/suites/client_reading.h"
 #include "harness/suites/registry.h"
 #include "harness/suites/suite_test_support.h"
@@ -116,7 +119,6 @@ TEST(RepliesSent, CountsAttemptsAndKeepsTheRefusedReplies) {
             std::string::npos);
 }
 
-
 const Scenario& Find(std::string_view name) {
   for (const auto& s : BundledSpecs().scenarios)
     if (s.protocol == "client" && s.name == name) return s;
@@ -167,6 +169,70 @@ TEST(ClientChecks, ATextThatDiffersFailsWithBoth) {
   EXPECT_EQ(checks[0].outcome, Outcome::kFail);
   ASSERT_TRUE(checks[0].evidence);
   EXPECT_EQ(checks[0].evidence->expected, "\"Hi\"");
+}
+
+TEST(ClientEvidence, KeepsTheRepliesSentAndWhatTheClientWrote) {
+  ScratchDir dir;
+  Json journal = Json::array();
+  journal.push_back({{"attempt", 1},
+                     {"replied",
+                      {{"status", 429},
+                       {"content_type", "application/json"},
+                       {"stream", false},
+                       {"cut", false},
+                       {"body", "{\"error\":{}}"}}}});
+  journal.push_back({{"attempt", 2},
+                     {"replied",
+                      {{"status", 200},
+                       {"content_type", "text/event-stream"},
+                       {"stream", true},
+                       {"cut", true},
+                       {"body", "data: {}\n\n"}}}});
+  journal.push_back({{"response", {{"status", 400}}}});  // refused: no reply from the trace
+  const fs::path at = dir.path() / "retry-429@openrouter";
+  ASSERT_TRUE(WriteClientEvidence(at, journal, std::string("{\"text\":\"\"}")));
+  EXPECT_EQ(ReadFile(at / "sent.txt").value_or(""),
+            "--- request 1, attempt 1: HTTP 429 application/json\n{\"error\":{}}\n"
+            "--- request 2, attempt 2: HTTP 200 text/event-stream, stream, cut (the connection "
+            "closed early)\ndata: {}\n\n"
+            "--- request 3: no reply from the trace (mockllm answered HTTP 400)\n");
+  EXPECT_EQ(ReadFile(at / "read.json").value_or(""), "{\"text\":\"\"}");
+  // A client that wrote nothing: no read.json, not even a previous run's.
+  ASSERT_TRUE(WriteClientEvidence(at, Json::array(), std::nullopt));
+  EXPECT_FALSE(fs::exists(at / "read.json"));
+  EXPECT_EQ(ReadFile(at / "sent.txt").value_or(""), "--- no request reached mockllm\n");
+}
+
+// An SDK that sends the API's defaults (tool_choice "auto") and a tool's
+// `strict` flag the recording lacks is answered: the profile judges reading.
+TEST(ClientProfile, ARequestWithTheApiDefaultsIsAnsweredAndItsEvidenceKept) {
+  ScratchDir dir;
+  RunOptions options;
+  options.source_root = kRoot;
+  options.evidence_dir = dir.path() / "evidence";
+  options.client_cmd = R"(/usr/bin/python3 -c '
+import json, os, urllib.request
+i = json.load(open(os.environ["LLMCONFORM_INPUT"]))
+tools = [dict(t, function=dict(t["function"], strict=False)) for t in i["tools"]]
+body = {"model": i["model"], "messages": i["messages"], "tools": tools, "tool_choice": "auto"}
+req = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions",
+    json.dumps(body).encode(), {"content-type": "application/json"})
+m = json.load(urllib.request.urlopen(req))["choices"][0]["message"]
+calls = [{"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+         for c in m["tool_calls"]]
+json.dump({"tool_calls": calls, "error": None}, open(os.environ["LLMCONFORM_OUTPUT"], "w"))
+')";
+  const auto checks = RunClientScenario(Find("tool-call"), options, "openai");
+  bool judged = false;
+  for (const auto& c : checks) {
+    EXPECT_NE(c.outcome, Outcome::kFail) << c.rule << ": " << c.message;
+    EXPECT_NE(c.outcome, Outcome::kError) << c.rule << ": " << c.message;
+    judged = judged || (c.rule == "CLIENT-TOOL-CALLS" && c.outcome == Outcome::kPass);
+  }
+  EXPECT_TRUE(judged);
+  const fs::path evidence = options.evidence_dir / "tool-call@openai";
+  EXPECT_NE(ReadFile(evidence / "sent.txt").value_or("").find("get_weather"), std::string::npos);
+  EXPECT_NE(ReadFile(evidence / "read.json").value_or("").find("get_weather"), std::string::npos);
 }
 
 // The reference client passes every rule of the profile in every dialect.

@@ -6,6 +6,12 @@
 #   gemini      tool-call deltas without `index`: the helper loses the calls
 #   vllm        tool-call deltas without `type`: "tool call snapshot missing `type`"
 #   openrouter  a rate limit answered as 200 + error body: no error raised
+#   mistral     content as an array of blocks: the helper's text reads "[object Object]"
+# and several clients in one run (--client NAME=CMD) write one page,
+# compatibility.md, with each failure's evidence: the Vercel AI SDK, LangChain.js
+# and the OpenAI Agents SDK beside the stream helper (the Agents SDK breaks
+# under gemini and mistral as the helper does; the AI SDK refuses the empty
+# message list of http-error before sending it).
 #   client_profile.sh LLMCONFORM SOURCE_ROOT
 set -euo pipefail
 bin=$1
@@ -22,7 +28,7 @@ run() {  # run NAME EXPECTED_EXIT ARGS…
   local name=$1 want=$2
   shift 2
   local got=0
-  NO_COLOR=1 timeout 100 "$bin" run --profile client --out "$work/$name" -j 2 \
+  NO_COLOR=1 timeout 200 "$bin" run --profile client --out "$work/$name" -j 2 \
     --report json:out=report.json --report matrix:out=matrix.md "$@" \
     >"$work/$name.out" 2>"$work/$name.err" || got=$?
   if [ "$got" != "$want" ]; then
@@ -66,4 +72,50 @@ grep -q "^| gemini | .*fail" "$work/stream/matrix.md" || fail "stream: no failed
 grep -qF "DIA-TOOLCALL-NO-INDEX" "$work/stream/matrix.md" || fail "stream: the gemini cause is not named"
 grep -qF "DIA-TOOLCALL-NO-TYPE" "$work/stream/matrix.md" || fail "stream: the vllm cause is not named"
 grep -qF "DIA-ERROR-WITH-200" "$work/stream/matrix.md" || fail "stream: the openrouter cause is not named"
+
+# Several clients, one page: a summary client x dialect, a grid per client,
+# and every failure with its rule, cause and evidence.
+run page 1 --client stream="node $work/openai-stream.mjs" --client ai-sdk="node $work/ai-sdk.mjs" \
+  --client langchain="node $work/langchain.mjs" --client agents="node $work/openai-agents.mjs" \
+  --dialects openai,gemini,mistral --filter 'client/stream*'
+page=$work/page/compatibility.md
+[ -f "$work/page/compatibility.html" ] || fail "page: no compatibility.html"
+grep -q "^| client | gemini | mistral | openai |$" "$page" || fail "page: no summary client x dialect"
+grep -q "^| stream | ❌ fail .* | ❌ fail .* | ✅ pass 4/4 |$" "$page" || fail "page: the stream helper's summary row"
+grep -qF "| gemini | streamed-tool-calls | \`CLIENT-TOOL-CALLS\` | the reply carries 2 tool call(s); the client read 0 | \`[]\` | \`DIA-TOOLCALL-NO-INDEX\`" "$page" ||
+  fail "page: the gemini failure with what the client read and its cause"
+grep -qF "[sent](stream/evidence/streamed-tool-calls@gemini/sent.txt)" "$page" || fail "page: no link to the bytes sent"
+grep -q '"tool_calls":\[{"index":0,"id"' "$work/page/stream/evidence/streamed-tool-calls@gemini/sent.txt" &&
+  fail "page: gemini's tool-call deltas carry an index"
+grep -qF '"tool_calls":[]' "$work/page/stream/evidence/streamed-tool-calls@gemini/read.json" ||
+  fail "page: read.json is not what the stream helper read"
+cell page/stream client/streamed-text@mistral fail "CLIENT-TEXT"
+grep -qF '[object Object]' "$work/page/stream/evidence/streamed-text@mistral/read.json" ||
+  fail "page: the stream helper's text under mistral"
+grep -qF "DIA-CONTENT-ARRAY" "$page" || fail "page: the mistral cause is not named"
+# The AI SDK and LangChain.js join Gemini's whole tool calls and Mistral's blocks.
+for c in ai-sdk langchain; do
+  cell page/$c client/streamed-tool-calls@gemini pass
+  cell page/$c client/streamed-text@mistral pass
+done
+# The Agents SDK merges Gemini's index-less calls into one and joins Mistral's
+# blocks as "[object Object]".
+cell page/agents client/streamed-tool-calls@gemini fail "Tool get_weatherget_weather not found"
+cell page/agents client/streamed-text@mistral fail "CLIENT-TEXT"
+grep -qF '[object Object]' "$work/page/agents/evidence/streamed-text@mistral/read.json" ||
+  fail "page: the Agents SDK's text under mistral"
+
+# The AI SDK refuses an empty message list before sending it: the provider's
+# 400 never reaches it (the http-error scenario sends one to provoke it).
+run aisdk 1 --client-cmd "node $work/ai-sdk.mjs" --dialects openai --filter client/http-error
+cell aisdk client/http-error@openai fail "no request of the client was answered"
+grep -qF '"kind":"InvalidPromptError"' "$work/aisdk/evidence/http-error@openai/read.json" ||
+  fail "aisdk: the AI SDK's own error is not in read.json"
+# LangChain's ChatOpenAI exposes no reasoning: unsupported, not failed.
+run langchain 0 --client-cmd "node $work/langchain.mjs" --dialects deepseek --filter client/reasoning
+python3 - "$work/langchain/report.json" <<'PY' || fail "langchain: reasoning is not unsupported"
+import json, sys
+checks = json.load(open(sys.argv[1]))["scenarios"][0]["checks"]
+sys.exit(0 if any(c["rule"] == "CLIENT-REASONING" and c["outcome"] == "skip" and "unsupported" in c["message"] for c in checks) else 1)
+PY
 echo "client profile: ok"

@@ -11,9 +11,10 @@
 // (each mismatch printed), 2 on a usage error.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+import { launchChromium } from '../../scripts/chromium-launch.mjs';
 
 const [executable, shots, ...dirs] = process.argv.slice(2);
 if (!executable || !shots || dirs.length === 0) {
@@ -31,16 +32,7 @@ const expectEqual = (what, actual, expected) => {
   if (a !== e) problems.push(`${what}: page shows ${a}, JSON says ${e}`);
 };
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'llmconform-chromium-'));
-// A fresh profile (the user data folder) for this run only.
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: executable,
-  headless: true,
-  viewport: { width: 1280, height: 900 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  timeout: 60000,
-});
+const context = await launchChromium(chromium, executable, { width: 1280, height: 900 });
 
 // Loads `file`, records its errors, saves a screenshot as `shot`; returns the page.
 async function open(file, shot) {
@@ -97,8 +89,7 @@ for (const [i, dir] of dirs.entries()) {
     await mpage.close();
   }
 }
-await context.close();
-fs.rmSync(profile, { recursive: true, force: true });
+await context.closeAndClean();
 
 if (problems.length) {
   for (const p of problems) console.error(p);
