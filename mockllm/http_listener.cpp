@@ -55,12 +55,22 @@ bool Bodiless(const httplib::Response& res, bool head_only) {
   return head_only || res.status < 200 || res.status == 204 || res.status == 304;
 }
 
+// How the head frames a body: chunked, or `size` bytes (Content-Length).
+struct Framing {
+  bool chunked = false;
+  std::size_t size = 0;
+};
+
+// The framing of `res`'s content provider, or of a plain body of `body_size` bytes.
+Framing FramingOf(const httplib::Response& res, std::size_t body_size) {
+  if (res.content_provider_) return {res.is_chunked_content_provider_, res.content_length_};
+  return {false, body_size};
+}
+
 // The response head: status line, the handler's headers (unsafe ones left
 // out), and the framing and connection headers it did not set (a handler
 // that sets Transfer-Encoding itself has framed its body).
-// `body_size`: the plain body's bytes (res.body, or a lent body).
-std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bool keep,
-                         bool http10) {
+std::string ResponseHead(const httplib::Response& res, Framing body, bool keep, bool http10) {
   std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
   bool has_length = false, has_encoding = false, has_connection = false;
   for (const auto& [name, value] : res.headers) {
@@ -70,13 +80,12 @@ std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bo
     has_connection = has_connection || IEquals(name, "Connection");
     head.append(name).append(": ").append(value).append("\r\n");
   }
-  const bool provided = static_cast<bool>(res.content_provider_);
   if (!Bodiless(res, false) && !has_encoding && !has_length) {
-    if (provided && res.is_chunked_content_provider_) {
+    if (body.chunked) {
       // HTTP/1.0 has no chunked coding: the body ends with the connection.
       if (!http10) head += "Transfer-Encoding: chunked\r\n";
     } else {
-      head += Format("Content-Length: {}\r\n", provided ? res.content_length_ : body_size);
+      head += Format("Content-Length: {}\r\n", body.size);
     }
   }
   if (!has_connection) {
@@ -92,12 +101,14 @@ std::string ResponseHead(const httplib::Response& res, std::size_t body_size, bo
 
 using Message = http::request<http::string_body>;
 
-// A body lent by the handler running on this thread (LendBody), or the rest
-// of its work handed to a worker (FinishOnWorker).
+// A body lent by the handler running on this thread (LendBody) or paced
+// (PaceBody), or the rest of its work handed to a worker (FinishOnWorker).
 struct Lent {
   const httplib::Response* res = nullptr;  // the response the running handler fills
   std::shared_ptr<const void> owner;
   std::optional<std::string_view> bytes;           // set by LendBody
+  std::shared_ptr<PacedBody> paced;                // set by PaceBody…
+  std::optional<std::size_t> paced_length;         // …with its length (nullopt: chunked)
   std::function<void(httplib::Response&)> finish;  // set by FinishOnWorker
 };
 thread_local Lent current_lend;
@@ -191,6 +202,14 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // The handler's response being written, held so its releaser runs once
   // the answer has left (told true) or the connection ended first (false).
   std::shared_ptr<httplib::Response> out_res;
+  // A paced answer being written (PaceBody): its body, its head until it
+  // leaves, its framing and the body bytes written.
+  std::shared_ptr<PacedBody> paced;
+  std::string paced_head;
+  bool paced_chunked = false;               // each piece one chunk (HTTP/1.1)
+  std::optional<std::size_t> paced_length;  // a sized body's length
+  std::size_t paced_written = 0;
+  bool paced_ended = false;  // kEnd: what is being written finishes the answer
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -454,19 +473,22 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       return owner.pool->Submit([self = shared_from_this()] {
         Answered a = self->Answer();
         while (a.finish) self->Finish(a);
+        if (a.Paced()) return asio::post(self->ioc, [self, a] { self->StartPaced(a); });
         const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
     Answered a = Answer();
-    if (a.finish || a.Provided()) {
+    if (a.finish || (a.Provided() && !a.paced)) {
       return owner.pool->Submit([self = shared_from_this(), a]() mutable {
         while (a.finish) self->Finish(a);
+        if (a.Paced()) return asio::post(self->ioc, [self, a] { self->StartPaced(a); });
         const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
         asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
       });
     }
-    out = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
+    if (a.Paced()) return StartPaced(a);
+    out = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
     if (!Bodiless(*a.answer, a.head_only)) {
       if (a.lent) {
         out_owner = a.lent_owner;
@@ -509,11 +531,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     std::string().swap(out_body);
     out_lent = {};
     out_owner.reset();
+    out_at = 0;
+    if (paced && !paced_ended) {
+      // Posted: steps due at once neither recurse nor hold up other connections.
+      return asio::post(ioc, [self = shared_from_this()] { self->PaceNext(); });
+    }
+    paced.reset();
     if (out_res) {
       out_res->content_provider_success_ = true;
       out_res.reset();
     }
-    out_at = 0;
     if (refused) return StartDrain();
     AfterAnswer(keep_after);
   }
@@ -544,7 +571,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
                llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
                                                refused_code));
     if (refused_status == 503) res.set_header("Retry-After", "1");
-    out = ResponseHead(res, res.body.size(), false, false) + res.body;
+    out = ResponseHead(res, {.size = res.body.size()}, false, false) + res.body;
     out_at = 0;
     refused = true;
     Flush();
@@ -619,11 +646,19 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     // A body the handler lent (LendBody) instead of answer->body, and its owner.
     std::optional<std::string_view> lent;
     std::shared_ptr<const void> lent_owner;
+    // A paced body (PaceBody) and its length (nullopt: chunked).
+    std::shared_ptr<PacedBody> paced;
+    std::optional<std::size_t> paced_length;
     // The rest of the handler's work, to run on a worker (FinishOnWorker);
     // the fields above are settled once it has run.
     std::function<void(httplib::Response&)> finish;
     bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
+    bool Paced() const { return paced && !Bodiless(*answer, head_only); }
     std::string_view Body() const { return lent ? *lent : std::string_view(answer->body); }
+    Framing BodyFraming() const {
+      if (paced) return {!paced_length.has_value(), paced_length.value_or(0)};
+      return FramingOf(*answer, Body().size());
+    }
   };
 
   // Runs the handler on the complete request.
@@ -658,7 +693,10 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       a.finish = std::move(lend.finish);
       return;
     }
-    if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
+    if (lend.paced && a.answer == a.res) {
+      a.paced = std::move(lend.paced);
+      a.paced_length = lend.paced_length;
+    } else if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
       a.lent = lend.bytes;
       a.lent_owner = std::move(lend.owner);
     }
@@ -666,7 +704,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
              !IEquals(a.answer->get_header_value("Connection"), "close");
     a.http10 = a.req->version == "HTTP/1.0";
     // Without chunked coding, closing the connection is what ends the body.
-    if (a.http10 && a.answer->is_chunked_content_provider_) a.keep = false;
+    if (a.http10 && a.BodyFraming().chunked) a.keep = false;
     a.head_only = a.req->method == "HEAD";
   }
 
@@ -715,7 +753,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   // Worker: writes a plain-body answer, blocking up to the write timeout.
   bool SendPlain(const Answered& a) {
-    const std::string head = ResponseHead(*a.answer, a.Body().size(), a.keep, a.http10);
+    const std::string head = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
     iovec iov[2] = {Iov(head),
                     Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
     const bool ok = SendAll(fd, iov, 2, WriteStall());
@@ -750,7 +788,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   bool WriteProvidedOrThrow(httplib::Response& res, bool keep, bool http10) {
-    const std::string head = ResponseHead(res, 0, keep, http10);  // a provided body
+    const std::string head = ResponseHead(res, FramingOf(res, 0), keep, http10);
     bool head_sent = false;
     bool write_ok = true, done = false;
     std::size_t offset = 0;
@@ -818,8 +856,93 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     return head_sent || send(nullptr, 0);
   }
 
+  // --- paced answers (PaceBody), on the I/O thread ------------------------
+
+  void StartPaced(const Answered& a) {
+    if (a.answer == a.res) out_res = a.res;
+    paced = a.paced;
+    paced_head = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
+    paced_chunked = !a.paced_length && !a.http10;
+    paced_length = a.paced_length;
+    paced_written = 0;
+    paced_ended = false;
+    keep_after = a.keep;
+    PaceNext();
+  }
+
+  // Takes the paced body's next step, while the client is there and the
+  // listener runs.
+  void PaceNext() {
+    if (closed || !paced) return;
+    if (owner.stopping || ClientLeft()) return Close();
+    PacedStep step;
+    try {
+      step = paced->Next();
+    } catch (...) {
+      step.kind = PacedStep::Kind::kCut;
+    }
+    switch (step.kind) {
+      case PacedStep::Kind::kWait:
+        return PaceAt(step.due);
+      case PacedStep::Kind::kHead:
+        out = std::exchange(paced_head, {});
+        return Flush();
+      case PacedStep::Kind::kPiece:
+        return WritePiece(step.bytes);
+      case PacedStep::Kind::kEnd:
+        paced_ended = true;
+        out = std::exchange(paced_head, {});
+        if (paced_chunked) out += "0\r\n\r\n";
+        // Short of its announced length: the connection ends (Abandoned).
+        if (paced_length && paced_written < *paced_length) return Close();
+        return Flush();
+      case PacedStep::Kind::kCut:
+        paced.reset();
+        return Close();
+    }
+  }
+
+  // The next step at `due`. The listener stopping cancels the wait (Stop),
+  // and so does the client resetting the connection meanwhile: the answer
+  // ends at once, not when its next piece falls due.
+  void PaceAt(Clock::time_point due) {
+    const std::uint64_t g = ++gen;
+    timer.expires_at(due);
+    timer.async_wait([self = shared_from_this(), g](const boost::system::error_code& ec) {
+      if (g != self->gen) return;
+      ++self->gen;
+      boost::system::error_code ignored;
+      self->sock.cancel(ignored);
+      if (ec) return self->Close();
+      self->PaceNext();
+    });
+    sock.async_wait(tcp::socket::wait_error,
+                    [self = shared_from_this(), g](const boost::system::error_code& ec) {
+                      if (ec || g != self->gen || !self->ClientLeft()) return;
+                      ++self->gen;
+                      self->timer.cancel();
+                      self->Close();
+                    });
+  }
+
+  // One piece in one write (with the head if it has not left): a chunk, or
+  // the bytes as they are, never past a sized body's length.
+  void WritePiece(std::string_view bytes) {
+    out = std::exchange(paced_head, {});
+    if (paced_length) bytes = bytes.substr(0, *paced_length - paced_written);
+    if (!bytes.empty()) {
+      paced_written += bytes.size();
+      if (paced_chunked) out += Format("{:x}\r\n", bytes.size());
+      out.append(bytes);
+      if (paced_chunked) out += "\r\n";
+    }
+    Flush();
+  }
+
   void Close() {
     LetBodyGo();
+    // A paced answer cut short hears so (outside the lock, as the releaser).
+    if (const auto abandoned = std::exchange(paced, nullptr)) abandoned->Abandoned();
     // An answer still being written did not leave whole: its releaser hears
     // so (outside the lock; it may take locks of its own).
     const std::shared_ptr<httplib::Response> unfinished = std::move(out_res);
@@ -895,7 +1018,7 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
                         options.max_connections),
                  "server_error", nullptr, "server_busy"));
   res.set_header("Retry-After", "1");
-  const std::string answer = ResponseHead(res, res.body.size(), false, false) + res.body;
+  const std::string answer = ResponseHead(res, {.size = res.body.size()}, false, false) + res.body;
   iovec iov = Iov(answer);
   SendAll(fd, &iov, 1, {});
   ::shutdown(fd, SHUT_WR);
@@ -981,12 +1104,28 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers) {
 void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
               const std::string& content_type) {
   if (current_lend.res != &res) return res.set_content(bytes.data(), bytes.size(), content_type);
+  current_lend.paced.reset();
   res.body.clear();
   const auto types = res.headers.equal_range("Content-Type");
   res.headers.erase(types.first, types.second);
   res.set_header("Content-Type", content_type);
   current_lend.owner = std::move(owner);
   current_lend.bytes = bytes;
+}
+
+void PaceBody(httplib::Response& res, std::shared_ptr<PacedBody> body,
+              std::optional<std::size_t> length, const std::string& content_type) {
+  if (current_lend.res != &res) {
+    throw std::logic_error("PaceBody: not called from a handler the listener is running");
+  }
+  res.body.clear();
+  const auto types = res.headers.equal_range("Content-Type");
+  res.headers.erase(types.first, types.second);
+  res.set_header("Content-Type", content_type);
+  current_lend.bytes.reset();
+  current_lend.owner.reset();
+  current_lend.paced = std::move(body);
+  current_lend.paced_length = length;
 }
 
 void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish) {

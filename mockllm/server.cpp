@@ -6,7 +6,6 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <limits>
 #include <mutex>
 
@@ -22,6 +21,7 @@
 #include "mockllm/proxy.h"
 #include "mockllm/redaction.h"
 #include "mockllm/replay_book.h"
+#include "mockllm/replay_writer.h"
 #include "mockllm/secrets.h"
 #include "protocols/wire/chat.h"
 
@@ -31,7 +31,6 @@ namespace {
 using llmconform::Finding;
 using llmconform::Format;
 using llmconform::wire::MakeErrorJson;
-using Clock = std::chrono::steady_clock;
 
 std::string Lower(std::string_view s) {
   std::string lower(s);
@@ -104,7 +103,6 @@ struct Server::Impl {
   int port = 0;
 
   std::mutex stop_mu;
-  std::condition_variable stop_cv;
   bool stopping = false;
   bool stopped = false;
 
@@ -112,23 +110,6 @@ struct Server::Impl {
       : options(std::move(opts)),
         journal(options.journal_limit, options.journal_max_bytes, options.journal_whole_bodies),
         metrics(options.collect_metrics) {}
-
-  // Waits until `t`; false when the server is stopping.
-  // `from` + `ms`, saturated: a recorded time of 10^12 ms at --speed 10, or
-  // stalls added up, must not overflow the clock (undefined behaviour).
-  static Clock::time_point Later(Clock::time_point from, double ms) {
-    const double room =
-        std::chrono::duration<double, std::milli>(Clock::time_point::max() - from).count() / 2;
-    if (!(ms < room)) ms = room;
-    if (!(ms > 0)) return from;
-    return from + std::chrono::duration_cast<Clock::duration>(
-                      std::chrono::duration<double, std::milli>(ms));
-  }
-
-  bool WaitUntil(Clock::time_point t) {
-    std::unique_lock lock(stop_mu);
-    return !stop_cv.wait_until(lock, t, [this] { return stopping; });
-  }
 
   Route Resolve(const std::string& target) const {
     Route r;
@@ -678,50 +659,16 @@ struct Server::Impl {
     return stopping ? "stopped" : "client_disconnected";
   }
 
-  // Writes the plan's pieces on time; false when the response ends early
-  // (its outcome set). Whole: Finished says whether it left.
-  bool WritePieces(const ResponsePlan& plan, httplib::DataSink& sink, std::uint64_t seq,
-                   Clock::time_point start) {
-    const bool burst = options.speed == 0 && !options.piecewise;
-    for (const Piece& p : burst ? plan.burst : plan.pieces) {
-      if (options.speed > 0) {
-        const auto due = Later(start, static_cast<double>(p.at_ms) * options.speed);
-        if (!WaitUntil(due)) return SetOutcome(seq, "stopped"), false;
-      }
-      if (p.stall_ms_before > 0) {
-        const double stall = static_cast<double>(p.stall_ms_before);
-        if (!WaitUntil(Later(Clock::now(), stall))) return SetOutcome(seq, "stopped"), false;
-        start = Later(start, stall);
-      }
-      if (!p.bytes.empty() && !sink.write(p.bytes.data(), p.bytes.size())) {
-        return SetOutcome(seq, WriteFailed()), false;
-      }
-      metrics.BytesSent(p.bytes.size());
-    }
-    if (plan.cut) return SetOutcome(seq, "cut"), false;
-    return true;
-  }
-
-  // After the last piece of a whole answer (before a stream's last chunk, so
-  // that a client that has read it finds it so in the journal): complete,
-  // unless a write failed or the connection was reset meanwhile (a client
-  // that closed rather than half-closed).
-  bool Finished(std::uint64_t seq, httplib::DataSink& sink) {
-    if (!sink.is_writable()) return SetOutcome(seq, WriteFailed()), false;
-    SetOutcome(seq, "complete");
-    return true;
-  }
-
   // True when writing the plan takes time (a delay, stalls, a cut, pieces on
-  // their recorded times, or each piece in its own write), so a worker must
-  // write it; false when it is written at once, as one body.
+  // their recorded times, or each piece in its own write), so the listener
+  // paces it (ReplayWriter); false when it is written at once, as one body.
   bool Timed(const ResponsePlan& plan) const {
     return plan.delay_ms > 0 || plan.cut || plan.resplit || options.piecewise || plan.stalls ||
            (options.speed > 0 && plan.paced);
   }
 
   // Runs on an I/O thread and must not wait: what waits (the plan's delay,
-  // stalls, recorded times) happens in the content provider, on a worker.
+  // stalls, recorded times) the listener paces on its event loop.
   // `keep` holds the plan's trace until the response is written (it may be
   // unloaded meanwhile).
   void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
@@ -768,45 +715,15 @@ struct Server::Impl {
       };
       return;
     }
-    // Waits out the plan's delay, then starts the answer (its status line
-    // leaves with the zero-length write); the pieces' times count from here.
-    const auto begin = [this, &plan, seq](httplib::DataSink& sink) {
-      if (plan.delay_ms > 0) WaitUntil(Later(Clock::now(), static_cast<double>(plan.delay_ms)));
-      sink.write("", 0);
-      metrics.FirstByte(seq);
-      return Clock::now();
+    const auto ended = [this, seq](ReplayEnd end) {
+      SetOutcome(seq, end == ReplayEnd::kComplete ? std::string_view("complete")
+                      : end == ReplayEnd::kCut    ? std::string_view("cut")
+                                                  : WriteFailed());
     };
-    if (plan.chunked) {
-      res.set_chunked_content_provider(
-          plan.content_type, [this, &plan, keep, seq, begin](std::size_t, httplib::DataSink& sink) {
-            if (!WritePieces(plan, sink, seq, begin(sink)) || !Finished(seq, sink)) return false;
-            sink.done();
-            // The last chunk did not leave: amended.
-            if (!sink.is_writable()) return SetOutcome(seq, WriteFailed()), false;
-            return true;
-          });
-    } else if (plan.content_length == 0) {
-      // Called once by the listener although there is nothing to write.
-      res.set_content_provider(
-          0, plan.content_type,
-          [this, &plan, keep, seq](std::size_t, std::size_t, httplib::DataSink&) {
-            // Empty: the delay and the stalls all come before the status line.
-            if (plan.delay_ms > 0)
-              WaitUntil(Later(Clock::now(), static_cast<double>(plan.delay_ms)));
-            for (const Piece& p : plan.pieces) {
-              if (p.stall_ms_before > 0)
-                WaitUntil(Later(Clock::now(), static_cast<double>(p.stall_ms_before)));
-            }
-            SetOutcome(seq, plan.cut ? "cut" : "complete");
-            return true;  // the head, with its Content-Length: 0
-          });
-    } else {
-      res.set_content_provider(
-          plan.content_length, plan.content_type,
-          [this, &plan, keep, seq, begin](std::size_t, std::size_t, httplib::DataSink& sink) {
-            return WritePieces(plan, sink, seq, begin(sink)) && Finished(seq, sink);
-          });
-    }
+    PaceBody(res,
+             std::make_shared<ReplayWriter>(plan, std::move(keep), options.speed, options.piecewise,
+                                            metrics, seq, ended),
+             plan.chunked ? std::nullopt : std::optional(plan.content_length), plan.content_type);
   }
 
   // Journals what the HTTP layer refused before the handler ran.
@@ -855,7 +772,6 @@ struct Server::Impl {
       stopping = true;
       stopped = true;
     }
-    stop_cv.notify_all();
     // The proxy first: a worker forwarding a request waits on it, and
     // http.Stop() waits for the workers.
     if (proxy) proxy->Stop();
