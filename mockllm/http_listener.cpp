@@ -870,11 +870,12 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     PaceNext();
   }
 
-  // Takes the paced body's next step, while the client is there and the
-  // listener runs.
+  // Takes the paced body's next step while the listener runs. A client that
+  // reset the connection is found by the next write, at once during a wait
+  // (PaceAt), and before the end (so a reset answer is not taken for whole).
   void PaceNext() {
     if (closed || !paced) return;
-    if (owner.stopping || ClientLeft()) return Close();
+    if (owner.stopping) return Close();
     PacedStep step;
     try {
       step = paced->Next();
@@ -890,6 +891,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
       case PacedStep::Kind::kPiece:
         return WritePiece(step.bytes);
       case PacedStep::Kind::kEnd:
+        if (ClientLeft()) return Close();
         paced_ended = true;
         out = std::exchange(paced_head, {});
         if (paced_chunked) out += "0\r\n\r\n";

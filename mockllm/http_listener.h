@@ -175,9 +175,10 @@ struct PacedStep {
 // held while it waits. The listener calls Next, on the I/O thread, first when
 // the handler has returned and then each time the step before is done (a
 // kWait's time has come, a kHead's or kPiece's bytes have all been written);
-// calls are never concurrent, and Next must not block. Before each call the
-// listener checks that the client is still there (a reset ends the answer:
-// Abandoned). A throw from Next cuts the answer.
+// calls are never concurrent, and Next must not block. A client resetting
+// the connection ends the answer (Abandoned): found by the next write, at
+// once during a wait, and before the end is written. A throw from Next cuts
+// the answer.
 class PacedBody {
  public:
   virtual ~PacedBody() = default;
