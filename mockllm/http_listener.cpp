@@ -209,7 +209,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   bool paced_chunked = false;               // each piece one chunk (HTTP/1.1)
   std::optional<std::size_t> paced_length;  // a sized body's length
   std::size_t paced_written = 0;
-  bool paced_ended = false;  // kEnd: what is being written finishes the answer
+  bool paced_ended = false;    // kEnd: what is being written finishes the answer
+  bool reset_watched = false;  // a wait for the socket's error is pending (WatchReset)
+  int pace_depth = 0;          // steps taken inline, one inside the other (Flush)
   std::size_t out_at = 0;
   bool keep_after = false;  // read the next request once `out` is written
   bool refused = false;     // the answer refuses the request: close after it
@@ -533,8 +535,14 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     out_owner.reset();
     out_at = 0;
     if (paced && !paced_ended) {
-      // Posted: steps due at once neither recurse nor hold up other connections.
-      return asio::post(ioc, [self = shared_from_this()] { self->PaceNext(); });
+      // The next step at once; past a few steps due at once, posted, so they
+      // neither recurse deeply nor hold up the thread's other connections.
+      if (pace_depth >= 8)
+        return asio::post(ioc, [self = shared_from_this()] { self->PaceNext(); });
+      ++pace_depth;
+      PaceNext();
+      --pace_depth;
+      return;
     }
     paced.reset();
     if (out_res) {
@@ -867,12 +875,30 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
     paced_written = 0;
     paced_ended = false;
     keep_after = a.keep;
+    WatchReset();
     PaceNext();
   }
 
+  // While a paced answer is written, a reset of the connection ends it at
+  // once, also in the middle of a long wait (a stall): the socket's error is
+  // watched (one wait per connection, kept across the answer's steps).
+  void WatchReset() {
+    if (reset_watched) return;
+    reset_watched = true;
+    sock.async_wait(tcp::socket::wait_error,
+                    [self = shared_from_this()](const boost::system::error_code& ec) {
+                      self->reset_watched = false;
+                      if (ec || self->closed || !self->paced) return;
+                      if (!self->ClientLeft()) return self->WatchReset();
+                      ++self->gen;
+                      self->timer.cancel();
+                      self->Close();
+                    });
+  }
+
   // Takes the paced body's next step while the listener runs. A client that
-  // reset the connection is found by the next write, at once during a wait
-  // (PaceAt), and before the end (so a reset answer is not taken for whole).
+  // reset the connection is found at once (WatchReset), by the next write,
+  // and before the end (so a reset answer is not taken for whole).
   void PaceNext() {
     if (closed || !paced) return;
     if (owner.stopping) return Close();
@@ -905,26 +931,16 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   }
 
   // The next step at `due`. The listener stopping cancels the wait (Stop),
-  // and so does the client resetting the connection meanwhile: the answer
-  // ends at once, not when its next piece falls due.
+  // and so does the client resetting the connection meanwhile (WatchReset).
   void PaceAt(Clock::time_point due) {
     const std::uint64_t g = ++gen;
     timer.expires_at(due);
     timer.async_wait([self = shared_from_this(), g](const boost::system::error_code& ec) {
       if (g != self->gen) return;
       ++self->gen;
-      boost::system::error_code ignored;
-      self->sock.cancel(ignored);
       if (ec) return self->Close();
       self->PaceNext();
     });
-    sock.async_wait(tcp::socket::wait_error,
-                    [self = shared_from_this(), g](const boost::system::error_code& ec) {
-                      if (ec || g != self->gen || !self->ClientLeft()) return;
-                      ++self->gen;
-                      self->timer.cancel();
-                      self->Close();
-                    });
   }
 
   // One piece in one write (with the head if it has not left): a chunk, or
