@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unordered_set>
 
@@ -1119,14 +1120,23 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers) {
   return std::nullopt;
 }
 
-void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
-              const std::string& content_type) {
-  if (current_lend.res != &res) return res.set_content(bytes.data(), bytes.size(), content_type);
-  current_lend.paced.reset();
+namespace {
+
+// Clears `res`'s own body (another takes its place) and sets its Content-Type.
+void ReplaceBody(httplib::Response& res, const std::string& content_type) {
   res.body.clear();
   const auto types = res.headers.equal_range("Content-Type");
   res.headers.erase(types.first, types.second);
   res.set_header("Content-Type", content_type);
+}
+
+}  // namespace
+
+void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
+              const std::string& content_type) {
+  if (current_lend.res != &res) return res.set_content(bytes.data(), bytes.size(), content_type);
+  ReplaceBody(res, content_type);
+  current_lend.paced.reset();
   current_lend.owner = std::move(owner);
   current_lend.bytes = bytes;
 }
@@ -1136,10 +1146,7 @@ void PaceBody(httplib::Response& res, std::shared_ptr<PacedBody> body,
   if (current_lend.res != &res) {
     throw std::logic_error("PaceBody: not called from a handler the listener is running");
   }
-  res.body.clear();
-  const auto types = res.headers.equal_range("Content-Type");
-  res.headers.erase(types.first, types.second);
-  res.set_header("Content-Type", content_type);
+  ReplaceBody(res, content_type);
   current_lend.bytes.reset();
   current_lend.owner.reset();
   current_lend.paced = std::move(body);
