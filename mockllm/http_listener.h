@@ -6,8 +6,10 @@
 //
 // Threads: `io_threads` I/O threads accept connections, wait for their bytes,
 // parse requests and run the handler; an answer with a plain body is written
-// from there without blocking. An answer whose body a content provider gives
-// (the provider may wait: a timed replay) is written by a worker, and so is
+// from there without blocking, and so is a paced body (PaceBody: a timed
+// replay), each piece when it falls due, so thousands of timed answers cost
+// timers and memory, not threads. An answer whose body a content provider
+// gives (the provider may wait) is written by a worker, and so is
 // every answer when `handler_may_block` (the recorder waits on its upstream
 // in the handler) or whose handler hands the rest of its work to a worker
 // (FinishOnWorker). An idle keep-alive connection holds no thread, only its
@@ -44,6 +46,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <cstdint>
 #include <expected>
 #include <functional>
@@ -51,6 +54,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,9 +82,10 @@ struct ListenOptions {
 class HttpListener {
  public:
   // Runs once per request, on an I/O thread (it must not block: waiting
-  // belongs in a content provider) or, with `handler_may_block`, on a worker.
-  // Called from several threads at once. What it leaves in the Response is
-  // written after it returns: `body`, or a content provider (sized or
+  // belongs in a paced body, PaceBody, or a content provider) or, with
+  // `handler_may_block`, on a worker. Called from several threads at once.
+  // What it leaves in the Response is written after it returns: `body`, a
+  // paced body (from the I/O thread), or a content provider (sized or
   // chunked) that a worker calls and that writes through its DataSink (a
   // sized provider is called at least once, even for an empty body, so it
   // may wait). A provider returning false ends the connection where the
@@ -150,6 +155,49 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers);
 // and wins over a body set after it in the same handler call: lend last.
 void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
               const std::string& content_type);
+
+// One step of a paced body (PacedBody::Next).
+struct PacedStep {
+  enum class Kind {
+    kWait,   // ask again at `due` (a past `due`: at once)
+    kHead,   // send the response head now, alone, then ask again
+    kPiece,  // write `bytes` now in one call (a chunked body: as one chunk), then ask again
+    kEnd,    // the body is whole: its last chunk (and the head, if it has not left) follow
+    kCut,    // end the connection where the answer stands
+  };
+  Kind kind = Kind::kEnd;
+  std::chrono::steady_clock::time_point due{};  // kWait
+  std::string_view bytes;                       // kPiece: valid until Next is called again
+};
+
+// A body the listener writes from the connection's I/O thread as its pieces
+// fall due: a timer per answer, writes as the socket takes them, no thread
+// held while it waits. The listener calls Next, on the I/O thread, first when
+// the handler has returned and then each time the step before is done (a
+// kWait's time has come, a kHead's or kPiece's bytes have all been written);
+// calls are never concurrent, and Next must not block. A client resetting
+// the connection ends the answer (Abandoned): found by the next write, at
+// once during a wait, and before the end is written. A throw from Next cuts
+// the answer.
+class PacedBody {
+ public:
+  virtual ~PacedBody() = default;
+  virtual PacedStep Next() = 0;
+  // Called once, on the I/O thread, when the answer ends before the step
+  // after kEnd has left whole: a write failed or stalled past
+  // `write_timeout_ms`, the client reset the connection, or the listener is
+  // stopping (a kWait is cut short at once). Not called after kCut.
+  virtual void Abandoned() = 0;
+};
+
+// Gives `res` a paced body: chunked (`length` nullopt; to an HTTP/1.0
+// client the pieces as they are, the connection's end ending the body) or
+// of `length` bytes (pieces past it are cut off; a body that ends short of
+// it ends the connection, as Abandoned). Only from a handler the listener is
+// running (or the work it handed on, FinishOnWorker): elsewhere it throws
+// std::logic_error. Replaces any body set before it.
+void PaceBody(httplib::Response& res, std::shared_ptr<PacedBody> body,
+              std::optional<std::size_t> length, const std::string& content_type);
 
 // Hands the rest of a handler's work to a worker: called by a handler the
 // listener is running (on an I/O thread), `finish` runs on a worker once the

@@ -245,9 +245,10 @@ void AddServe(CLI::App& cmd, ServeArgs& a) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--threads", a.threads,
-                 "Worker threads started at once: they write the answers that wait (timed "
-                 "replays, --piecewise, --proxy); more are added while all are busy, up to "
-                 "--max-connections, and end after 30 s idle")
+                 "Worker threads started at once: they run what may block (--proxy, the "
+                 "admin API's streamed answers; timed replays are written from the event loop, "
+                 "not by workers); more are added while all are busy, up to --max-connections, "
+                 "and end after 30 s idle")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--max-connections", a.max_connections,

@@ -17,6 +17,7 @@
 
 #include "base/utf8.h"
 #include "mockllm/journal.h"
+#include "mockllm/loopback_test_support.h"
 #include "mockllm/server.h"
 
 namespace llmconform::mockllm {
@@ -47,20 +48,6 @@ const std::string kChatRequest =
     "Content-Type: application/json\r\nContent-Length: " +
     std::to_string(kBody.size()) + "\r\n\r\n" + kBody;
 
-// A socket connected to the loopback `port` whose reads wait at most
-// `read_timeout_s`; -1 when the connection fails.
-int Connect(int port, int read_timeout_s = 5) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return ::close(fd), -1;
-  timeval tv{read_timeout_s, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
 // Appends what `fd` receives until the server closes it or a read times out.
 void ReadAll(int fd, std::string& out) {
   char buf[4096];
@@ -74,7 +61,7 @@ void ReadAll(int fd, std::string& out) {
 // Sends `bytes` on a fresh connection, half-closes when asked, and returns
 // everything the server sent until it closed (or 5 s passed).
 std::string Exchange(int port, std::string_view bytes, bool half_close = false) {
-  const int fd = Connect(port);
+  const int fd = ConnectLoopback(port);
   if (fd < 0) return "connect failed";
   std::size_t sent = 0;
   while (sent < bytes.size()) {
@@ -280,7 +267,7 @@ TEST(HostileServer, AJournaledBodyIsTheValueSent) {
 TEST(HostileServer, ALastAnswerSurvivesBytesTheServerDidNotRead) {
   auto s = Start();
   for (const std::string_view version : {"HTTP/1.0", "HTTP/1.1"}) {
-    const int fd = Connect(s->port());
+    const int fd = ConnectLoopback(s->port());
     ASSERT_GE(fd, 0);
     const std::string request = "POST /v1/chat/completions " + std::string(version) +
                                 "\r\nHost: x\r\nConnection: close\r\n"
@@ -506,7 +493,7 @@ TEST(HostileServer, AClientThatDoesNotTakeItsAnswerIsJournaledDisconnected) {
 
 TEST(HostileServer, AnEndlessChunkSizeLineIsRefusedNotBuffered) {
   auto s = Start();
-  const int fd = Connect(s->port());
+  const int fd = ConnectLoopback(s->port());
   ASSERT_GE(fd, 0);
   const std::string head =
       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;";
@@ -656,7 +643,7 @@ TEST(HostileServer, Http10ClientsGetACloseDelimitedBodyNotChunks) {
 // Opens a connection, sends one complete request and keeps the connection
 // open (keep-alive) after reading the start of the answer; -1 on failure.
 int KeepAliveConnection(int port, const std::string& request) {
-  const int fd = Connect(port, 10);
+  const int fd = ConnectLoopback(port, 10);
   if (fd < 0) return -1;
   if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
       static_cast<ssize_t>(request.size()))
@@ -708,7 +695,7 @@ TEST(HostileServer, ConnectionsBeyondTheLimitAreAnswered503AtOnce) {
 
 TEST(HostileServer, AHeadThatTricklesInIsCutOffAtItsDeadlineWith408) {
   auto s = Start({.read_timeout_ms = 300});
-  const int fd = Connect(s->port(), 2);
+  const int fd = ConnectLoopback(s->port(), 2);
   ASSERT_GE(fd, 0);
   // One byte every 50 ms: each read is well inside the timeout, but the head
   // as a whole is not; the connection is answered and closed.
@@ -759,7 +746,7 @@ TEST(HostileServer, AHeadPast64KiBIsAnswered431) {
 // journaled whole: the parser took its first fields in the earlier read.
 TEST(HostileServer, AHeadRefusedInALaterReadIsJournaledWithItsStartLine) {
   auto s = Start();
-  const int fd = Connect(s->port());
+  const int fd = ConnectLoopback(s->port());
   ASSERT_GE(fd, 0);
   const std::string first = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n";
   const std::string second = "Content-Length: abc\r\n\r\n{}";
@@ -860,7 +847,7 @@ TEST(HostileServer, AHeadRequestOfATimedReplayIsAnsweredAndJournaledComplete) {
 
 TEST(HostileServer, ExpectContinueIsHonoured) {
   auto s = Start();
-  const int fd = Connect(s->port());
+  const int fd = ConnectLoopback(s->port());
   ASSERT_GE(fd, 0);
   const std::string head =
       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -893,7 +880,7 @@ TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
   };
   // The first announces 600 KiB and sends none of it yet: its 100 Continue
   // says the server has taken its head.
-  const int first = Connect(s->port(), 60);
+  const int first = ConnectLoopback(s->port(), 60);
   ASSERT_GE(first, 0);
   const std::string first_head = head(true);
   ASSERT_EQ(::send(first, first_head.data(), first_head.size(), MSG_NOSIGNAL),
