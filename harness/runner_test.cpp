@@ -24,7 +24,6 @@ using reports::Outcome;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
-
 const Scenario& Find(std::string_view protocol, std::string_view name) {
   for (const auto& s : BundledSpecs().scenarios) {
     if (s.protocol == protocol && s.name == name) return s;
@@ -385,7 +384,7 @@ TEST(Runner, ParseJournalRefusesWhatIsNotAJournalWhereItIs) {
   EXPECT_EQ(refused("j.json", "[{\"request\":{},\"response\":{\"status\":\"200\"}}]"),
             "j.json:1:37: /0/response/status: expected integer, got string");
   EXPECT_EQ(refused("j.json", "[{\"request\":{},\"response\":{\"status\":700}}]"),
-            "j.json:1:37: /0/response/status: expected an HTTP status (100-599)");
+            "j.json:1:37: /0/response/status: expected an HTTP status (100-599), or 0 for none");
   EXPECT_EQ(refused("j.json", "[{\"request\":{},\"dropped_before\":0}]"),
             "j.json:1:33: /0/dropped_before: expected at least 1");
   EXPECT_EQ(refused("j.json", "[{\"request\":{},\"findings\":\"x\"}]"),

@@ -82,9 +82,9 @@ void ReadRequest(FieldReader& r, const Json& request, const JsonPointer& at, Jou
 }
 
 void ReadResponse(FieldReader& r, const Json& response, const JsonPointer& at, JournalEntry& e) {
-  if (auto status = r.AtLeast(response, at, "status", 100)) {
-    if (*status > 599)
-      r.Fail(ErrorAt(at / "status", "expected an HTTP status (100-599)"));
+  if (auto status = r.AtLeast(response, at, "status", 0)) {
+    if (*status != 0 && (*status < 100 || *status > 599))
+      r.Fail(ErrorAt(at / "status", "expected an HTTP status (100-599), or 0 for none"));
     else
       e.status = static_cast<int>(*status);
   }

@@ -69,8 +69,8 @@ struct JournalEntry {
   // when redaction changed nothing); Append keeps it when it is within
   // kMaxKeptBytes, which saves writing the body out again.
   std::string body_json;
-  bool body_cut = false;  // set by Journal::Append when the bounds cut the body
-  int status = 0;
+  bool body_cut = false;                // set by Journal::Append when the bounds cut the body
+  int status = 0;                       // 0: none was sent (an entry read without a response)
   std::optional<std::size_t> exchange;  // index of the replayed or compared exchange
   // For a replayed response (in JSON: the response has "outcome", "stream",
   // "bytes" or "cut"; ToJson writes all four):

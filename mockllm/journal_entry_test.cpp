@@ -84,6 +84,10 @@ TEST(JournalEntry, AMinimalEntryHasTheDefaults) {
   EXPECT_EQ(r->entry.status, 0);
   EXPECT_FALSE(r->entry.replayed);
   EXPECT_TRUE(r->entry.findings.empty());
+  // It writes back to what reads as the same entry (status 0: none was sent).
+  auto back = JournalRecordFromJson(r->entry.ToJson(1), JsonPointer());
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(back->entry == r->entry);
 }
 
 TEST(JournalEntry, RefusesWhatIsNotAnEntryWhereItIs) {
@@ -97,9 +101,11 @@ TEST(JournalEntry, RefusesWhatIsNotAnEntryWhereItIs) {
             "/7/request/headers/a: expected string, got number");
   EXPECT_EQ(Refused(R"({"request":{"body_cut":1}})"),
             "/7/request/body_cut: expected boolean, got number");
-  EXPECT_EQ(Refused(R"({"response":{"status":99}})"), "/7/response/status: expected at least 100");
+  EXPECT_EQ(Refused(R"({"response":{"status":-1}})"), "/7/response/status: expected at least 0");
+  EXPECT_EQ(Refused(R"({"response":{"status":99}})"),
+            "/7/response/status: expected an HTTP status (100-599), or 0 for none");
   EXPECT_EQ(Refused(R"({"response":{"status":600}})"),
-            "/7/response/status: expected an HTTP status (100-599)");
+            "/7/response/status: expected an HTTP status (100-599), or 0 for none");
   EXPECT_EQ(Refused(R"({"response":{"exchange":1.5}})"),
             "/7/response/exchange: expected integer, got number");
   EXPECT_EQ(Refused(R"({"response":{"bytes":1e300}})"),
