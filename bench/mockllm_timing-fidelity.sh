@@ -47,14 +47,9 @@ if [ ! -x "$mockllm" ]; then
 fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_workdir
 client=$work/timing_client
 "${CXX:-c++}" -O2 -std=c++20 -o "$client" "$root/bench/timing_client.cpp"
 
@@ -84,8 +79,6 @@ fs.writeFileSync(path.join(work, 'request.http'),
   'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
   'Authorization: Bearer x\r\nConnection: close\r\nContent-Length: ' + Buffer.byteLength(body) + '\r\n\r\n' + body);
 EOF
-
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 wait_port() {  # PORT LOG: until the server accepts connections
   for _ in $(seq 600); do

@@ -69,14 +69,9 @@ if [ ! -x "$mockllm" ]; then
   (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
 fi
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+bench_workdir
 
 # The trace mockllm replays, the WireMock mappings for the same exchanges, and
 # the request bodies wrk sends.
@@ -131,8 +126,6 @@ wrk.body = f:read("*a")
 f:close()
 EOF
 done
-
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 wait_for() {  # URL BODY_FILE LOG: until the server answers 200 (a JVM on a busy machine takes a while)
   for _ in $(seq 1200); do
@@ -253,7 +246,6 @@ run_wrk() {
     else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } print v }')
   echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) ${p99:-0} $cpu ${wrk_cpu:-0}"
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 # Warm all up (the JVM needs it most) before measuring.
 run_wrk "$wiremock_url/v1/chat/completions" json 5 >/dev/null
