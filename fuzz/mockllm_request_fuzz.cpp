@@ -26,7 +26,7 @@ llmconform::mockllm::Server* StartOnce() {
     std::vector<llmconform::mockllm::Trace> traces;
     traces.push_back(std::move(*trace));
     llmconform::mockllm::ServerOptions options;
-    options.max_body_bytes = 1 << 20;
+    options.listen.max_body_bytes = 1 << 20;
     auto started = llmconform::mockllm::Server::Start(std::move(traces), options);
     if (!started) std::abort();
     return std::move(*started);

@@ -61,19 +61,17 @@ int RunRecord(const RecordArgs& a) {
   if (!a.model.empty()) header["model"] = a.model;
   if (!a.notes.empty()) header["notes"] = a.notes;
   BlockStopSignals();
-  auto recorder =
-      Recorder::Start(RecorderOptions{.recording = {.upstream = a.upstream,
-                                                    .out = a.out,
-                                                    .append = a.append,
-                                                    .redact_headers = a.redact_headers,
-                                                    .redact_json = a.redact_json,
-                                                    .trace_id = a.id,
-                                                    .header_fields = header,
-                                                    .upstream_timeout_seconds = a.upstream_timeout,
-                                                    .upstream_ca_file = a.upstream_ca},
-                                      .host = a.host,
-                                      .port = a.port,
-                                      .max_body_bytes = a.max_body});
+  auto recorder = Recorder::Start(RecorderOptions{
+      .recording = {.upstream = a.upstream,
+                    .out = a.out,
+                    .append = a.append,
+                    .redact_headers = a.redact_headers,
+                    .redact_json = a.redact_json,
+                    .trace_id = a.id,
+                    .header_fields = header,
+                    .upstream_timeout_seconds = a.upstream_timeout,
+                    .upstream_ca_file = a.upstream_ca},
+      .listen = {.host = a.host, .port = a.port, .threads = 16, .max_body_bytes = a.max_body}});
   if (!recorder) return Diagnose(recorder.error().message), kExitUsage;
   std::cerr << "mockllm: recording " << a.upstream << " to " << a.out << std::endl;
   AnnounceListening((*recorder)->base_url());

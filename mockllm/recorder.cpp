@@ -230,12 +230,11 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(
   impl->options = std::move(options);
   Impl* raw = impl.get();
   auto bound = raw->http.Start(
-      ListenOptions{.host = raw->options.host,
-                    .port = raw->options.port,
-                    .handler_may_block = true,  // waits on the upstream
-                    .threads = raw->options.threads,
-                    .keep_alive_seconds = 1,
-                    .max_body_bytes = raw->options.max_body_bytes},
+      [&] {
+        ListenOptions listen = raw->options.listen;
+        listen.handler_may_block = true;  // waits on the upstream
+        return listen;
+      }(),
       [raw](const httplib::Request& req, httplib::Response& res) { raw->Handle(req, res); });
   if (!bound) return std::unexpected(bound.error());
   raw->port = *bound;
@@ -245,7 +244,7 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(
 int Recorder::port() const { return impl_->port; }
 
 std::string Recorder::base_url() const {
-  return Format("http://{}:{}", impl_->options.host, impl_->port);
+  return Format("http://{}:{}", impl_->options.listen.host, impl_->port);
 }
 
 std::size_t Recorder::exchanges_written() const { return impl_->recording->exchanges_written(); }

@@ -32,16 +32,16 @@
 #include <string>
 #include <vector>
 
+#include "mockllm/listen_options.h"
 #include "mockllm/recording.h"
 
 namespace llmconform::mockllm {
 
 struct RecorderOptions {
   RecordingOptions recording;  // upstream, trace file, redaction
-  std::string host = "127.0.0.1";
-  int port = 0;
-  std::size_t max_body_bytes = 16 * 1024 * 1024;
-  int threads = 16;
+  // Where and how it listens (mockllm/http_listener.h); every handler may
+  // block (it waits on the upstream) whatever `handler_may_block` says.
+  ListenOptions listen{.threads = 16};
 };
 
 class Recorder {

@@ -211,7 +211,7 @@ std::pair<std::vector<std::string>, std::size_t> ReadStreams(int port, int n) {
 TEST(PacedReplay, ThreeHundredStreamsAtOnceAreByteExactWithoutAThreadEach) {
   ServerOptions options;
   options.speed = 1;
-  options.threads = 4;
+  options.listen.threads = 4;
   auto s = Server::Start({PacedTrace()}, options);
   ASSERT_TRUE(s) << s.error().message;
   constexpr int kStreams = 300;

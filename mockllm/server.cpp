@@ -320,18 +320,18 @@ void Server::Impl::Refused(const httplib::Request& req, int status, const std::s
   Journaled(std::move(entry));
 }
 
+namespace {
+// `listen` with its handlers allowed to block when they may (a proxied
+// request waits on its upstream).
+ListenOptions ListenWith(ListenOptions listen, bool handlers_may_block) {
+  listen.handler_may_block = listen.handler_may_block || handlers_may_block;
+  return listen;
+}
+}  // namespace
+
 std::expected<void, Error> Server::Impl::Listen() {
   auto bound = http.Start(
-      ListenOptions{.host = options.host,
-                    .port = options.port,
-                    .handler_may_block = proxy != nullptr,  // a proxied request waits upstream
-                    .threads = options.threads,
-                    .max_connections = options.max_connections,
-                    .read_timeout_ms = options.read_timeout_ms,
-                    .keep_alive_seconds = options.keep_alive_seconds,
-                    .write_timeout_ms = options.write_timeout_ms,
-                    .max_body_bytes = options.max_body_bytes,
-                    .max_buffered_body_bytes = options.max_buffered_body_bytes},
+      ListenWith(options.listen, proxy != nullptr),
       [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
       [this](const httplib::Request& req, int status, const std::string& message) {
         Refused(req, status, message);
@@ -369,7 +369,7 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
                        .max_sessions = options.max_sessions};
   auto book = ReplayBook::Build(std::move(traces), replay);
   if (!book) return std::unexpected(book.error());
-  if (options.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
+  if (options.listen.threads < 1) return std::unexpected(Error{"threads: expected at least 1"});
   if (!options.dialect.empty() && !FindDialect(options.dialect)) {
     return std::unexpected(Error{
         Format("--dialect \"{}\": unknown dialect (known: {})", options.dialect, DialectNames())});
@@ -400,7 +400,7 @@ std::expected<std::unique_ptr<Server>, Error> Server::Start(std::vector<Trace> t
 int Server::port() const { return impl_->port; }
 
 std::string Server::base_url() const {
-  return Format("http://{}:{}", impl_->options.host, impl_->port);
+  return Format("http://{}:{}", impl_->options.listen.host, impl_->port);
 }
 
 std::string Server::TraceBaseUrl(std::string_view trace_id) const {

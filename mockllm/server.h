@@ -98,6 +98,7 @@
 #include <vector>
 
 #include "mockllm/journal.h"
+#include "mockllm/listen_options.h"
 #include "mockllm/replay_book.h"
 #include "mockllm/trace.h"
 
@@ -116,8 +117,9 @@ enum class SessionBy {
 inline constexpr std::size_t kMaxSessionNameBytes = 256;
 
 struct ServerOptions {
-  std::string host = "127.0.0.1";
-  int port = 0;      // 0: an ephemeral port
+  // Where and how it listens (mockllm/http_listener.h); `handler_may_block`
+  // is the server's to set (a proxied request waits on its upstream).
+  ListenOptions listen;
   double speed = 0;  // recorded gaps are multiplied by this; 0: no waiting
   // At speed 0, write each recorded piece on its own anyway (by default the
   // pieces of a stream go out together: nothing separates them in time; the
@@ -130,20 +132,11 @@ struct ServerOptions {
   std::vector<std::string> ignore_paths;  // request-body JSON pointers left out of matching
   OJson fault = OJson::object();          // a fault applied to every response (exchange faults win)
   std::uint64_t seed = 0;                 // seeds faults that need randomness (resplit)
-  std::size_t max_body_bytes = 16 * 1024 * 1024;  // larger request bodies get 413
-  // Request bodies all connections may hold at once while they arrive; past
-  // it a request is answered 503 (mockllm/http_listener.h).
-  std::size_t max_buffered_body_bytes = std::size_t{256} << 20;
-  std::size_t journal_limit = 10000;                     // entries kept (oldest dropped)
+  std::size_t journal_limit = 10000;      // entries kept (oldest dropped)
   std::size_t journal_max_bytes = kDefaultJournalBytes;  // text they keep (oldest dropped)
   bool journal_whole_bodies = false;  // keep JSON bodies whole (mockllm/journal.h)
   std::size_t max_sessions = 10000;   // sessions kept (least recently used forgotten)
-  int threads = 32;                   // worker threads started at once (mockllm/http_listener.h)
-  int max_connections = 4096;         // open connections; one more is answered 503
-  int read_timeout_ms = 2000;    // a request's head arrives within this; its body pauses no longer
-  int keep_alive_seconds = 1;    // idle keep-alive connections close after this
-  int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
-  std::string cors;              // "*" or an origin: CORS headers and preflights ("": none)
+  std::string cors;                   // "*" or an origin: CORS headers and preflights ("": none)
   // Host names the admin API answers besides the listening address and the
   // loopback ones (localhost, 127.0.0.1, ::1): see "Admin guard" above.
   std::vector<std::string> allow_hosts;

@@ -57,7 +57,7 @@ std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const httplib::Requ
     const std::string host = req.get_header_value("Host");
     const std::string name = HostName(host);
     const std::string listening =
-        options.host.starts_with('[') ? HostName(options.host) : Lower(options.host);
+        options.listen.host.starts_with('[') ? HostName(options.listen.host) : Lower(options.listen.host);
     bool allowed = name == "localhost" || name == "127.0.0.1" || name == "::1" || name == listening;
     for (const std::string& h : options.allow_hosts) allowed = allowed || name == Lower(h);
     if (!allowed) {
@@ -65,7 +65,7 @@ std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const httplib::Requ
           403, MakeErrorJson(Format("Host \"{}\" is not this server's address: the admin API "
                                     "answers {} and loopback names (allow another with "
                                     "--allow-host NAME)",
-                                    CapText(host, kMaxQuotedBytes), options.host),
+                                    CapText(host, kMaxQuotedBytes), options.listen.host),
                              "mockllm_admin_refused", nullptr, "host_not_allowed")};
     }
   }

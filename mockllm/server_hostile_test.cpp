@@ -430,7 +430,7 @@ TEST(HostileServer, AClientThatDoesNotTakeItsAnswerIsJournaledDisconnected) {
   ASSERT_TRUE(t) << t.error().message;
   const auto start = [&](int write_timeout_ms) {
     ServerOptions options;
-    options.write_timeout_ms = write_timeout_ms;
+    options.listen.write_timeout_ms = write_timeout_ms;
     auto started = Server::Start({*t}, std::move(options));
     EXPECT_TRUE(started) << started.error().message;
     return std::move(*started);
@@ -655,7 +655,7 @@ int KeepAliveConnection(int port, const std::string& request) {
 
 TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
   // Idle keep-alive connections would hold every thread for 30 s.
-  auto s = Start({.threads = 4, .keep_alive_seconds = 30});
+  auto s = Start({.listen = {.threads = 4, .keep_alive_seconds = 30}});
   std::vector<int> held;
   for (int i = 0; i < 40; ++i) {
     const int fd = KeepAliveConnection(s->port(), kChatRequest);
@@ -670,7 +670,7 @@ TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
 }
 
 TEST(HostileServer, ConnectionsBeyondTheLimitAreAnswered503AtOnce) {
-  auto s = Start({.max_connections = 4, .keep_alive_seconds = 30});
+  auto s = Start({.listen = {.max_connections = 4, .keep_alive_seconds = 30}});
   std::vector<int> held;
   for (int i = 0; i < 4; ++i) {
     const int fd = KeepAliveConnection(s->port(), kChatRequest);
@@ -694,7 +694,7 @@ TEST(HostileServer, ConnectionsBeyondTheLimitAreAnswered503AtOnce) {
 }
 
 TEST(HostileServer, AHeadThatTricklesInIsCutOffAtItsDeadlineWith408) {
-  auto s = Start({.read_timeout_ms = 300});
+  auto s = Start({.listen = {.read_timeout_ms = 300}});
   const int fd = ConnectLoopback(s->port(), 2);
   ASSERT_GE(fd, 0);
   // One byte every 50 ms: each read is well inside the timeout, but the head
@@ -870,7 +870,7 @@ TEST(HostileServer, ExpectContinueIsHonoured) {
 // body announced by Content-Length counts whole at once): past it a request
 // is answered 503 at once, and a body handed on gives its share back.
 TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
-  auto s = Start({.max_buffered_body_bytes = 1 << 20});
+  auto s = Start({.listen = {.max_buffered_body_bytes = 1 << 20}});
   const std::string body = R"({"model":"m","messages":[{"role":"user","content":"hi"}],"pad":")" +
                            std::string(600 << 10, 'x') + "\"}";
   auto head = [&](bool expect) {

@@ -220,7 +220,7 @@ TEST(ReplayServer, ModelsComeFromTheTraces) {
 }
 
 TEST(ReplayServer, BadInputGetsOpenAiErrorsAndTheServerGoesOn) {
-  auto s = StartDemo({.max_body_bytes = 2048});
+  auto s = StartDemo({.listen = {.max_body_bytes = 2048}});
   Reply malformed = Post(*s, kPinned, "{\"model\":");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(nlohmann::json::parse(malformed.body)["error"]["code"], "invalid_json");

@@ -173,6 +173,17 @@ std::string Overwritten(std::string_view line) {
   return out;
 }
 
+// Whether `line` with its CRs left out is `shown`, without copying `line`.
+bool EqualsWithoutCr(std::string_view line, std::string_view shown) {
+  std::size_t j = 0;
+  for (const char c : line) {
+    if (c == '\r') continue;
+    if (j == shown.size() || shown[j] != c) return false;
+    ++j;
+  }
+  return j == shown.size();
+}
+
 // One line of output as it is sent: overwritten after CRs, trimmed, prompts
 // removed; "" when dropped. `steps` gets what acted on it.
 std::string_view CleanLine(std::string_view line, std::string& scratch, std::uint16_t& steps) {
@@ -181,9 +192,7 @@ std::string_view CleanLine(std::string_view line, std::string& scratch, std::uin
     // Where two writes meet, a C1 control may form: escapes go again.
     scratch = StripTerminalEscapes(shown);
     // Only an overwrite is reported, not a CR that hides nothing (CRLF).
-    std::string dropped(line);
-    std::erase(dropped, '\r');
-    if (dropped != scratch) steps |= Bit(CleanStep::kCarriageReturn);
+    if (!EqualsWithoutCr(line, scratch)) steps |= Bit(CleanStep::kCarriageReturn);
     line = scratch;
   }
   const std::size_t before = line.size();
