@@ -10,7 +10,8 @@
 //   Gemini's (RESOURCE_EXHAUSTED), and an in-stream error as an ApiError.
 // - the openai SDK's `responses.create` follows a previous_response_id chain
 //   in order, and reads an unknown id as the API's 400
-//   previous_response_not_found.
+//   previous_response_not_found; a stream with an injected `error` event or
+//   `response.failed` ends with that event.
 //   node tests/e2e/mockllm_surface_faults.mjs MOCKLLM_BINARY RECORDED_DIR
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ const anthropicStream = readTrace(join(recorded, 'anthropic', 'test_anthropic_mo
 const geminiText = readTrace(join(recorded, 'gemini', 'test_google_model.trace.jsonl'));
 const geminiStream = readTrace(join(recorded, 'gemini', 'test_google_model_stream.trace.jsonl'));
 const chain = readTrace(join(recorded, 'openai-responses', 'test_openai_previous_response_id.trace.jsonl'));
+const responsesStream = readTrace(join(recorded, 'openai-responses', 'test_openai_responses_stream.trace.jsonl'));
 
 const serve = (dirs, faults) =>
   startMockllm(binary, [
@@ -38,7 +40,9 @@ const overloaded = await serve(['anthropic'], ['status=529', 'retry_after=0.01',
 const limited = await serve(['anthropic', 'gemini'], ['status=429', 'retry_after=0.01', 'times=1']);
 const broken = await serve(['anthropic', 'gemini'], ['error_event={"after_events":2}']);
 const plain = await serve(['openai-responses'], []);
-const servers = [overloaded, limited, broken, plain];
+const erring = await serve(['openai-responses'], ['error_event={"after_events":2}']);
+const failing = await serve(['openai-responses'], ['error_event={"after_events":2,"as":"failed"}']);
+const servers = [overloaded, limited, broken, plain, erring, failing];
 
 let sessions = 0;
 const anthropic = (server, maxRetries) =>
@@ -167,6 +171,26 @@ try {
       const journal = await (await fetch(`${plain.url}/__admin/journal`)).json();
       assert.equal(journal.at(-1).response.status, 400);
       assert.equal(journal.at(-1).findings[0].rule, 'malformed_request');
+    },
+
+    async 'openai SDK reads a Responses error event mid-stream'() {
+      const client = new OpenAI({ apiKey: 'test-key', baseURL: `${erring.url}/v1`, maxRetries: 0 });
+      const events = [];
+      for await (const event of await client.responses.create(responsesStream.exchanges[0].request.body)) events.push(event);
+      assert.deepEqual(events.map((e) => e.type), ['response.created', 'response.in_progress', 'error']);
+      assert.equal(events[2].code, 'server_error');
+      assert.equal(events[2].sequence_number, 2);
+    },
+
+    async 'openai SDK reads a Responses response.failed mid-stream'() {
+      const client = new OpenAI({ apiKey: 'test-key', baseURL: `${failing.url}/v1`, maxRetries: 0 });
+      const events = [];
+      for await (const event of await client.responses.create(responsesStream.exchanges[0].request.body)) events.push(event);
+      assert.deepEqual(events.map((e) => e.type), ['response.created', 'response.in_progress', 'response.failed']);
+      const failed = events[2].response;
+      assert.equal(failed.id, events[0].response.id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error.code, 'server_error');
     },
   });
 } finally {
