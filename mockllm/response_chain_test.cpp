@@ -142,5 +142,19 @@ TEST(SurfaceShapedAnswers, NotJsonOnEachSurface) {
   EXPECT_EQ(Json::parse(unmatched->body)["error"]["type"], "mockllm_no_match");
 }
 
+// The listener's refusal of a body over the limit, too.
+TEST(SurfaceShapedAnswers, BodyTooLargeOnTheMessagesPath) {
+  auto t = LoadTraceFile(kChain);
+  ASSERT_TRUE(t);
+  auto s = Server::Start({*t}, {.max_body_bytes = 64});
+  ASSERT_TRUE(s);
+  auto r = Post(**s, "/v1/messages", std::string(200, ' ') + "{}");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  Json j = Json::parse(r->body);  // not const: a missing member reads as null
+  EXPECT_EQ(j["type"], "error");
+  EXPECT_EQ(j["error"]["type"], "request_too_large");
+}
+
 }  // namespace
 }  // namespace llmconform::mockllm
