@@ -145,10 +145,6 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
   }
   if (j.contains("error_event")) {
     const OJson& e = j["error_event"];
-    f.error_event_error = {{"message", "mockllm injected error"},
-                           {"type", "server_error"},
-                           {"param", nullptr},
-                           {"code", nullptr}};
     if (e.is_boolean() && e.get<bool>()) {
       f.error_event_after = 0;
     } else if (e.is_object()) {
@@ -162,14 +158,18 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
         } else if (it.key() == "error") {
           if (!it->is_object()) return Wrong("/error_event/error", "an object", *it);
           f.error_event_error = *it;
+        } else if (it.key() == "as") {
+          if (*it != "error" && *it != "failed")
+            return Wrong("/error_event/as", "\"error\" or \"failed\"", *it);
+          f.error_event_failed = *it == "failed";
         } else {
-          return std::unexpected(
-              PointedError{"/error_event/" + it.key(),
-                           Format("unknown field \"{}\" (known: after_events, error)", it.key())});
+          return std::unexpected(PointedError{
+              "/error_event/" + it.key(),
+              Format("unknown field \"{}\" (known: after_events, error, as)", it.key())});
         }
       }
     } else if (!(e.is_boolean() && !e.get<bool>())) {
-      return Wrong("/error_event", "true or {\"after_events\":K,\"error\":{…}}", e);
+      return Wrong("/error_event", "true or {\"after_events\":K,\"error\":{…},\"as\":…}", e);
     }
   }
   MOCKLLM_COUNT("stall_ms", f.stall_ms)

@@ -60,8 +60,10 @@ TEST(Fault, SeedTakesTheWholeUnsignedRange) {
 TEST(Fault, ErrorEventForms) {
   const Fault yes = Parse({{"error_event", true}});
   EXPECT_EQ(yes.error_event_after, 0);
-  EXPECT_EQ(yes.error_event_error["type"], "server_error");
-  EXPECT_EQ(yes.error_event_error["message"], "mockllm injected error");
+  // No error named: the surface's default (mockllm/surface_errors.h DefaultStreamError).
+  EXPECT_TRUE(yes.error_event_error.is_null());
+  EXPECT_FALSE(yes.error_event_failed);
+  EXPECT_TRUE(Parse({{"error_event", {{"as", "failed"}}}}).error_event_failed);
 
   EXPECT_FALSE(Parse({{"error_event", false}}).error_event_after);
   EXPECT_TRUE(Parse({{"error_event", false}}).Empty());
@@ -143,7 +145,10 @@ TEST(Fault, ErrorsPointAtTheValueAndSayWhatWasExpected) {
   EXPECT_EQ(Rejected({{"headers", "x"}}), "/headers: expected an object of strings, got \"x\"");
   EXPECT_EQ(Rejected({{"headers", {{"x-a", 1}}}}), "/headers/x-a: expected a string, got 1");
   // Sent raw, such headers split the answer's head or forge another header.
-  EXPECT_EQ(Rejected({{"headers", {{"x-a", "1\x0b" "2"}}}}),
+  EXPECT_EQ(Rejected({{"headers",
+                       {{"x-a",
+                         "1\x0b"
+                         "2"}}}}),
             "/headers/x-a: the header value holds a control character (0x0b at byte 1)");
   EXPECT_EQ(Rejected({{"headers", {{"X:Injected", "1"}}}}),
             "/headers/X:Injected: the header name \"X:Injected\" is not an HTTP token (byte 1 is "
@@ -177,7 +182,7 @@ TEST(Fault, ErrorsPointAtTheValueAndSayWhatWasExpected) {
   EXPECT_EQ(Rejected({{"error_event", {{"error", "x"}}}}),
             "/error_event/error: expected an object, got \"x\"");
   EXPECT_EQ(Rejected({{"error_event", {{"when", 1}}}}),
-            "/error_event/when: unknown field \"when\" (known: after_events, error)");
+            "/error_event/when: unknown field \"when\" (known: after_events, error, as)");
 }
 
 TEST(Fault, FlagsAddOneKeyEach) {

@@ -1,6 +1,7 @@
 // One connection: running the handler and writing its answer.
 
 #include "mockllm/http_conn.h"
+#include "mockllm/surface_errors.h"
 
 namespace llmconform::mockllm {
 
@@ -133,9 +134,13 @@ void HttpListener::Impl::Conn::AnswerRefused() {
   if (owner.on_refused && !req.method.empty())
     owner.on_refused(req, refused_status, refused_message);
   httplib::Response res;
+  // In the shape of the API of the path, when the head got that far (mockllm/surface_errors.h).
   AnswerJson(res, refused_status,
-             llmconform::wire::MakeErrorJson(refused_message, "invalid_request_error", nullptr,
-                                             refused_code));
+             InSurfaceShape(llmconform::wire::SurfaceOfPath(req.path).value_or(
+                                llmconform::wire::Surface::kChat),
+                            refused_status,
+                            llmconform::wire::MakeErrorJson(
+                                refused_message, "invalid_request_error", nullptr, refused_code)));
   if (refused_status == 503) res.set_header("Retry-After", "1");
   out = ResponseHead(res, {.size = res.body.size()}, false, false) + res.body;
   out_at = 0;

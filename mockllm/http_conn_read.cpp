@@ -87,6 +87,9 @@ void HttpListener::Impl::Conn::KeepRefusedHead(std::string_view unparsed, bool f
 HttpListener::Impl::Pumped HttpListener::Impl::Conn::RefuseParse(
     const boost::system::error_code& ec, std::string_view unparsed, bool from_start) {
   if (ec == http::error::body_limit) {
+    // Beast refuses a Content-Length past the limit before it calls the head
+    // done: keep what it read, so the answer and the journal name the path.
+    if (!parser->is_header_done()) KeepRefusedHead(unparsed, from_start);
     return Refuse(413,
                   Format("the request body is larger than the limit of {} bytes",
                          owner.options.max_body_bytes),

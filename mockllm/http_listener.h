@@ -39,9 +39,11 @@
 // chunked provider's every piece becomes one chunk written in one system call
 // (size line, bytes and CRLF gathered), so recorded piece boundaries reach
 // the wire. TCP_NODELAY is on. What the listener refuses before the handler
-// runs (400, 408, 413, 431) is answered in OpenAI's error form and reported
-// to `on_refused`; an exception in the handler, or an answer whose status is
-// not a final one (200-599), becomes a 500 in the same form.
+// runs (400, 408, 413, 431) is answered in OpenAI's error form (the
+// Anthropic or Gemini form when the head names a path of that API:
+// mockllm/surface_errors.h InSurfaceShape) and reported to `on_refused`; an
+// exception in the handler, or an answer whose status is not a final one
+// (200-599), becomes a 500 in the same form.
 #pragma once
 
 #include <httplib.h>

@@ -8,6 +8,7 @@
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/redaction.h"
+#include "mockllm/response_chain.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
 
@@ -125,6 +126,7 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
     loaded->exchanges.push_back(std::move(l));
   }
   loaded->trace = std::move(t);
+  NoteResponseChain(*loaded);
   return loaded;
 }
 
@@ -585,6 +587,7 @@ void ReplayBook::Reset() {
   lru_.clear();
   unpinned_served_.clear();
   unpinned_attempts_.clear();
+  replayed_ids_.clear();
 }
 
 std::vector<std::string> ReplayBook::Warnings() const {

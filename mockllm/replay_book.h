@@ -39,6 +39,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -77,11 +78,16 @@ struct LoadedExchange {
   bool faulted = false;
   std::optional<std::int64_t> times;
   std::uint64_t seed = 0;  // the seed its plans were made with
+  // The Responses API: the id of the recorded response ("" when none).
+  std::string response_id;
 };
 
 struct LoadedTrace {
   Trace trace;
   std::vector<LoadedExchange> exchanges;
+  // previous_response_ids its requests name that none of its responses
+  // carries: the recording begins mid-chain (mockllm/response_chain.h).
+  std::vector<std::string> outside_ids;
 };
 
 // What to answer one request with.
@@ -174,8 +180,18 @@ class ReplayBook {
   // past them; empty at the end. A large book is listed page by page,
   // never built whole.
   Json SessionsPage(SessionsCursor& cursor, std::size_t limit) const;
-  // Forgets every session.
+  // Forgets every session and the response ids replayed.
   void Reset();
+
+  // previous_response_id chains (the Responses API; mockllm/response_chain.h):
+  // the id a Responses request's `previous_response_id` names when the API
+  // would not know it: no response replayed since the start or the last
+  // Reset carried it, and no loaded trace names it as the response its
+  // recording begins after (LoadedTrace::outside_ids). nullopt otherwise,
+  // and for other surfaces.
+  std::optional<std::string> UnknownPreviousResponse(std::string_view path, const Json& body) const;
+  // Remembers the id of the recorded response `v` replays (a 2xx answer).
+  void NoteReplayed(const Verdict& v);
   // Warnings found while loading: two traces holding identical requests.
   std::vector<std::string> Warnings() const;
   // Sessions held now, and sessions forgotten because max_sessions was
@@ -249,6 +265,8 @@ class ReplayBook {
   std::list<SessionKey> lru_;  // most recently used first
   std::uint64_t sessions_evicted_ = 0;
   std::map<std::string, std::vector<bool>> unpinned_served_;  // by trace id
+  // Ids of recorded responses replayed (so at most one per loaded exchange).
+  std::set<std::string> replayed_ids_;
   // Attempts at unpinned exchanges with a `times` fault, by (trace id,
   // exchange, session); forgotten with the sessions (at most max_sessions
   // sessions' worth are kept).

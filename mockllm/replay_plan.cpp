@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "base/format.h"
+#include "mockllm/surface_errors.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/sse_blocks.h"
 
@@ -91,46 +92,53 @@ std::string ReplaceEventData(std::string_view block, const std::string& data,
   return llmconform::wire::WriteSseEvent(ev);
 }
 
-// The injected error event in the shape of `surface`: Chat Completions'
-// `data: {"error":{…}}`, the Responses API's named `error` event with the
-// error's fields flat, `type: "error"` and the next `sequence_number`;
-// Anthropic Messages' named `error` event, `{"type":"error","error":{…}}`.
-std::string ErrorEvent(const Fault& f, llmconform::wire::Surface surface, std::int64_t events) {
-  if (surface == llmconform::wire::Surface::kMessages) {
-    const OJson data = {{"type", "error"}, {"error", f.error_event_error}};
-    return llmconform::wire::WriteSseEvent({.event = "error", .data = data.dump(), .id = ""});
-  }
-  if (surface != llmconform::wire::Surface::kResponses)
-    return llmconform::wire::WriteSseData(OJson{{"error", f.error_event_error}}.dump());
-  OJson data = {{"type", "error"}};
-  const OJson& e = f.error_event_error;
-  data["code"] = e.contains("code") && !e["code"].is_null() ? e["code"] : e.value("type", OJson());
-  data["message"] = e.value("message", OJson(""));
-  data["param"] = e.value("param", OJson());
-  data["sequence_number"] = events;
-  return llmconform::wire::WriteSseEvent({.event = "error", .data = data.dump(), .id = ""});
+// The event that ends a stream of `surface` (drop_done): Chat's `[DONE]`;
+// the Responses API's terminal event (response.completed, .failed,
+// .incomplete); Anthropic's `message_stop`. Gemini has no end marker: its
+// last event, the one with finishReason and usage, is the end (`last`).
+bool IsEndEvent(llmconform::wire::Surface surface, const std::string& data, bool last) {
+  using llmconform::wire::Surface;
+  if (surface == Surface::kGemini) return last;
+  if (surface == Surface::kChat) return data == "[DONE]";
+  const OJson j = OJson::parse(data, nullptr, false);
+  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) return false;
+  const std::string& type = j["type"].get_ref<const std::string&>();
+  if (surface == Surface::kMessages) return type == "message_stop";
+  return type == "response.completed" || type == "response.failed" || type == "response.incomplete";
 }
 
 void EditEvents(std::vector<Piece>& pieces, const Fault& f, llmconform::wire::Surface surface) {
   if (!f.drop_done && !f.malformed_event && !f.error_event_after) return;
   std::vector<Block> blocks = ToBlocks(pieces);
+  std::size_t last_event = blocks.size();
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i].has_data) last_event = i;
+  }
   std::vector<Block> out;
+  std::string kept;  // the events kept so far (a response.failed rebuilds their output)
   std::int64_t data_index = 0;
   std::int64_t last_at = 0;
-  for (Block& b : blocks) {
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    Block& b = blocks[i];
     if (f.error_event_after && b.has_data && data_index >= *f.error_event_after) break;
     if (b.has_data) {
       const std::string data = EventData(b.bytes);
-      if (f.drop_done && data == "[DONE]") continue;
+      if (f.drop_done && IsEndEvent(surface, data, i == last_event)) continue;
       if (f.malformed_event && *f.malformed_event == data_index) {
         b.bytes = ReplaceEventData(b.bytes, data, BrokenJson(data));
       }
       ++data_index;
     }
     last_at = b.at_ms;
+    if (f.error_event_failed) kept += b.bytes;
     out.push_back(std::move(b));
   }
-  if (f.error_event_after) out.push_back(Block{ErrorEvent(f, surface, data_index), last_at, true});
+  if (f.error_event_after) {
+    const OJson& error =
+        f.error_event_error.is_null() ? DefaultStreamError(surface) : f.error_event_error;
+    out.push_back(Block{StreamErrorEvent(surface, error, f.error_event_failed, kept, data_index),
+                        last_at, true});
+  }
   pieces = FromBlocks(out);
 }
 
@@ -191,20 +199,6 @@ void Truncate(std::vector<Piece>& pieces, std::size_t offset) {
   pieces.resize(SplitAt(pieces, offset));
 }
 
-std::string_view ErrorType(int status) {
-  if (status == 429) return "requests";
-  if (status >= 500) return "server_error";
-  if (status == 401) return "invalid_authentication";
-  return "invalid_request_error";
-}
-
-std::string RetryAfterText(double seconds) {
-  if (seconds == static_cast<double>(static_cast<std::int64_t>(seconds))) {
-    return std::to_string(static_cast<std::int64_t>(seconds));
-  }
-  return Format("{}", seconds);
-}
-
 // Content-Type is set from the plan's own; the framing headers are the
 // server's (IsFramingHeader).
 bool SkippedHeader(std::string_view name) {
@@ -258,13 +252,13 @@ std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
   return out;
 }
 
-OJson DefaultErrorBody(int status) {
-  OJson error = OJson::object();
-  error["message"] = Format("mockllm injected HTTP {}", status);
-  error["type"] = ErrorType(status);
-  error["param"] = nullptr;
-  error["code"] = status == 429 ? OJson("rate_limit_exceeded") : OJson(nullptr);
-  return {{"error", error}};
+OJson DefaultErrorBody(int status, llmconform::wire::Surface surface,
+                       std::optional<double> retry_after_s) {
+  using llmconform::wire::Surface;
+  const bool openai = surface == Surface::kChat || surface == Surface::kResponses;
+  return SurfaceErrorBody(surface, status, Format("mockllm injected HTTP {}", status), "",
+                          openai && status == 429 ? OJson("rate_limit_exceeded") : OJson(nullptr),
+                          nullptr, status == 429 ? retry_after_s : std::nullopt);
 }
 
 ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std::uint64_t seed,
@@ -276,16 +270,22 @@ ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& f, std:
     plan.content_type = "application/json";
     std::string body;
     if (!f.body) {
-      body = DefaultErrorBody(*f.status).dump();
+      std::optional<double> retry_s = f.retry_after;
+      if (!retry_s && f.retry_after_ms) retry_s = static_cast<double>(*f.retry_after_ms) / 1000;
+      body = DefaultErrorBody(*f.status, surface, retry_s).dump();
     } else if (f.body->is_string()) {
       body = f.body->get<std::string>();
       plan.content_type = "text/plain";
     } else {
       body = f.body->dump();
     }
-    if (f.retry_after) plan.headers.emplace_back("retry-after", RetryAfterText(*f.retry_after));
+    if (f.retry_after) plan.headers.emplace_back("retry-after", SecondsText(*f.retry_after));
     if (f.retry_after_ms)
       plan.headers.emplace_back("retry-after-ms", std::to_string(*f.retry_after_ms));
+    for (auto& [name, value] :
+         RateLimitHeaders(surface, *f.status, f.retry_after, f.retry_after_ms)) {
+      if (!f.headers.contains(name)) plan.headers.emplace_back(std::move(name), std::move(value));
+    }
     for (auto it = f.headers.begin(); it != f.headers.end(); ++it) {
       if (SkippedHeader(it.key())) continue;
       plan.headers.emplace_back(it.key(), it->get<std::string>());

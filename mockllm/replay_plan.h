@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,10 +57,10 @@ struct ResponsePlan {
 // (drop_done, malformed_event, error_event), crlf, bom, keepalive_ms, resplit,
 // stall, cut_after_events / cut_after_bytes. keepalive_ms inserts at most
 // kMaxKeepAlives comments into one response.
-// `surface` is the API surface of the exchange's request: an error_event is
-// written in its shape (Chat Completions: `data: {"error":{…}}`; the Responses
-// API: `event: error` with `{"type":"error","code","message","param",
-// "sequence_number"}`, the number following the events before it).
+// `surface` is the API surface of the exchange's request: a status fault's
+// default body and 429 headers, drop_done's end event and an error_event are
+// in its shape (mockllm/surface_errors.h, IsEndEvent in replay_plan.cpp;
+// docs/mockllm.md, "Faults per surface").
 inline constexpr std::size_t kMaxKeepAlives = 100000;
 ResponsePlan PlanResponse(const RecordedResponse& response, const Fault& fault, std::uint64_t seed,
                           llmconform::wire::Surface surface = llmconform::wire::Surface::kChat);
@@ -74,7 +75,12 @@ using llmconform::wire::SseEventEnds;
 std::vector<std::string> SeededSplit(std::string_view bytes, std::uint64_t seed,
                                      std::size_t max_piece = 32);
 
-// The body of an injected HTTP error: OpenAI's error object for `status`.
-OJson DefaultErrorBody(int status);
+// The body of an injected HTTP error in the shape of `surface`'s API
+// (mockllm/surface_errors.h): OpenAI's error object for Chat and Responses
+// (a 429's code "rate_limit_exceeded"), Anthropic's, Gemini's (a 429 with
+// `retry_after_s` carries a RetryInfo detail).
+OJson DefaultErrorBody(int status,
+                       llmconform::wire::Surface surface = llmconform::wire::Surface::kChat,
+                       std::optional<double> retry_after_s = std::nullopt);
 
 }  // namespace llmconform::mockllm

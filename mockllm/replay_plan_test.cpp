@@ -78,9 +78,14 @@ TEST(ReplayPlan, StatusFaultAnswersAnOpenAiError) {
   EXPECT_EQ(
       p.Body(),
       R"({"error":{"message":"mockllm injected HTTP 429","type":"requests","param":null,"code":"rate_limit_exceeded"}})");
-  ASSERT_EQ(p.headers.size(), 2u);
+  ASSERT_EQ(p.headers.size(), 4u);
   EXPECT_EQ(p.headers[0], (std::pair<std::string, std::string>{"retry-after", "2"}));
   EXPECT_EQ(p.headers[1], (std::pair<std::string, std::string>{"retry-after-ms", "1500"}));
+  // OpenAI's rate-limit headers of an exhausted limit (mockllm/surface_errors.h).
+  EXPECT_EQ(p.headers[2],
+            (std::pair<std::string, std::string>{"x-ratelimit-remaining-requests", "0"}));
+  EXPECT_EQ(p.headers[3],
+            (std::pair<std::string, std::string>{"x-ratelimit-reset-requests", "1500ms"}));
   const ResponsePlan custom = PlanResponse(Stream(), F({{"status", 503}, {"body", "busy"}}), 0);
   EXPECT_EQ(custom.Body(), "busy");
   EXPECT_EQ(custom.content_type, "text/plain");

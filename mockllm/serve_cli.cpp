@@ -96,7 +96,10 @@ Errors, in OpenAI's {"error":{...}} form: mockllm_request_mismatch (400;
 "pointer", "expected", "actual" of the first difference, "differences"),
 mockllm_trace_exhausted (400), mockllm_no_match (404, "nearest"),
 mockllm_unknown_trace (404), mockllm_proxy_failed (502); malformed JSON 400,
-wrong content type 415, body over --max-body 413, unknown route 404.
+wrong content type 415, body over --max-body 413, unknown route 404 (these four
+in the API's own error shape on Anthropic /messages and Gemini paths); on
+/responses a previous_response_id no replayed response carried: the API's 400
+previous_response_not_found.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
 unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected.
@@ -104,18 +107,23 @@ unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnect
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
                         (a final status, 200-599; header names are tokens, values
-                        hold no control character)
+                        hold no control character); the default body is the
+                        request's API's error (OpenAI's, Anthropic's, Gemini's),
+                        a 429 has its rate-limit headers (x-ratelimit-*,
+                        anthropic-ratelimit-*)
   delay_ms=N            wait before the first byte
   cut_after_bytes=N     close the connection after N body bytes
   cut_after_events=N    close it after N SSE events
-  drop_done             leave out data: [DONE]
+  drop_done             leave out the stream's end: data: [DONE], the Responses
+                        terminal event, message_stop, Gemini's last event
   malformed_event=K     replace event K (0-based) with broken JSON
   resplit [seed=S]      re-split the stream into random pieces (same bytes)
   crlf                  CRLF line ends          bom     a UTF-8 BOM first
   keepalive_ms=N        ': keep-alive' comments every N ms of the recorded timeline
-  error_event='{"after_events":K,"error":{..}}'  an error event after HTTP 200 (on
-                        /responses the Responses API's own `event: error`, on
-                        /messages Anthropic's `event: error`)
+  error_event='{"after_events":K,"error":{..},"as":..}'  an error event after
+                        HTTP 200 in the API's shape (on /responses `event: error`,
+                        or "as":"failed" `response.failed`; on /messages
+                        Anthropic's `event: error`, overloaded_error by default)
   stall_ms=N [stall_after_events=K]   stop sending for N ms (past a client timeout)
   times=N               the faults apply to the first N attempts of an exchange
 The same seed always gives the same bytes.

@@ -1,6 +1,8 @@
 #include "mockllm/server.h"
 
+#include "mockllm/response_chain.h"
 #include "mockllm/server_impl.h"
+#include "mockllm/surface_errors.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -162,8 +164,10 @@ void Server::Impl::Fail(httplib::Response& res, JournalEntry& entry, Json& body,
   if (kind) {
     entry.findings.push_back(JournalFinding{*kind, error["error"]["message"].get<std::string>()});
   }
+  const auto surface = llmconform::wire::SurfaceOfPath(entry.path);
   Journaled(std::move(entry));
-  Answer(res, status, error);
+  Answer(res, status,
+         InSurfaceShape(surface.value_or(llmconform::wire::Surface::kChat), status, error));
 }
 
 bool Server::Impl::ReadBody(const httplib::Request& req, httplib::Response& res,
@@ -271,6 +275,12 @@ void Server::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
                                      CapText(name, kMaxQuotedBytes), DialectNames()),
                               "invalid_request_error", nullptr, "mockllm_unknown_dialect"),
                 FindingKind::kMalformedRequest);
+  }
+  // An unknown previous_response_id is the API's 400, unless --proxy
+  // forwards it to the upstream that may know it (mockllm/response_chain.h).
+  if (pinned || !proxy) {
+    if (auto id = book->UnknownPreviousResponse(route.rest, body))
+      return fail(400, PreviousResponseNotFound(*id), FindingKind::kMalformedRequest);
   }
   // Work that grows with the loaded traces runs on a worker, never on an
   // I/O thread (where it would hold up every connection the thread

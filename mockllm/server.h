@@ -54,7 +54,9 @@
 // with "nearest" when a recorded request shares the method and path),
 // mockllm_unknown_trace (404), mockllm_proxy_failed (502), invalid_request_error
 // (malformed JSON 400, wrong content type 415, body over the limit 413,
-// unknown route 404).
+// unknown route 404). The invalid_request_error answers stand in for the API:
+// on an Anthropic Messages or Gemini path they are in that API's error shape
+// (mockllm/surface_errors.h); mockllm_* errors keep OpenAI's shape everywhere.
 //
 // Journal: a JSON array, one entry a request (admin requests excepted, but
 // for those refused while ServerOptions::admin_api is false):

@@ -134,7 +134,9 @@ struct Server::Impl {
   // With --cors: answers a preflight (true), or adds the CORS headers to `res`.
   bool Cors(const httplib::Request& req, httplib::Response& res) const;
 
-  // Answers with an error and journals it (with `body`, when read).
+  // Answers with an error and journals it (with `body`, when read); an
+  // error where mockllm stands in for the API is in the shape of the
+  // surface of the request's path (mockllm/surface_errors.h InSurfaceShape).
   void Fail(httplib::Response& res, JournalEntry& entry, Json& body, int status, const Json& error,
             std::optional<FindingKind> kind);
 

@@ -18,6 +18,7 @@ void Server::Impl::Conclude(const httplib::Request& req, httplib::Response& res,
     Journaled(std::move(entry));
     return Answer(res, v.status, v.error_body);
   }
+  book->NoteReplayed(v);  // its response id may be chained (mockllm/response_chain.h)
   std::shared_ptr<const LoadedTrace> keep = std::move(v.keep);
   const ResponsePlan* planned = v.plan;
   if (dialect && !dialect->steps.empty()) {

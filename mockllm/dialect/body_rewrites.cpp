@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "mockllm/dialect/rewrites.h"
+#include "mockllm/surface_errors.h"
 
 namespace llmconform::mockllm::dialect {
 
@@ -125,41 +126,12 @@ void BodyFlatError(BodyView& b, const OJson& p, bool) {
   b.changed = true;
 }
 
-namespace {
-
-std::string_view GoogleStatus(int status) {
-  switch (status) {
-    case 400:
-      return "INVALID_ARGUMENT";
-    case 401:
-      return "UNAUTHENTICATED";
-    case 403:
-      return "PERMISSION_DENIED";
-    case 404:
-      return "NOT_FOUND";
-    case 409:
-      return "ABORTED";
-    case 429:
-      return "RESOURCE_EXHAUSTED";
-    case 501:
-      return "UNIMPLEMENTED";
-    case 503:
-      return "UNAVAILABLE";
-    case 504:
-      return "DEADLINE_EXCEEDED";
-    default:
-      return status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION";
-  }
-}
-
-}  // namespace
-
 void BodyErrorArray(BodyView& b, const OJson&, bool) {
   if (!IsCanonicalError(b)) return;
   const std::string message = TextOr(b.json["error"], "message");
-  b.json = OJson::array({OJson{
-      {"error",
-       OJson{{"code", b.r.status}, {"message", message}, {"status", GoogleStatus(b.r.status)}}}}});
+  b.json = OJson::array({OJson{{"error", OJson{{"code", b.r.status},
+                                               {"message", message},
+                                               {"status", GeminiErrorStatus(b.r.status)}}}}});
   b.changed = true;
 }
 
