@@ -76,7 +76,10 @@ inline Framing FramingOf(const httplib::Response& res, std::size_t body_size) {
 // The response head: status line, the handler's headers (unsafe ones left
 // out), and the framing and connection headers it did not set (a handler
 // that sets Transfer-Encoding itself has framed its body).
-std::string ResponseHead(const httplib::Response& res, Framing body, bool keep, bool http10);
+// `keep` answers say `Keep-Alive: timeout=keep_alive_seconds` unless the
+// handler set Keep-Alive itself.
+std::string ResponseHead(const httplib::Response& res, Framing body, bool keep, bool http10,
+                         int keep_alive_seconds);
 
 using Message = http::request<http::string_body>;
 

@@ -6,14 +6,15 @@
 namespace llmconform::mockllm {
 
 std::string listener_detail::ResponseHead(const httplib::Response& res, Framing body, bool keep,
-                                          bool http10) {
+                                          bool http10, int keep_alive_seconds) {
   std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
-  bool has_length = false, has_encoding = false, has_connection = false;
+  bool has_length = false, has_encoding = false, has_connection = false, has_keep_alive = false;
   for (const auto& [name, value] : res.headers) {
     if (!http_io::SafeHeader(name, value)) continue;
     has_length = has_length || IEquals(name, "Content-Length");
     has_encoding = has_encoding || IEquals(name, "Transfer-Encoding");
     has_connection = has_connection || IEquals(name, "Connection");
+    has_keep_alive = has_keep_alive || IEquals(name, "Keep-Alive");
     head.append(name).append(": ").append(value).append("\r\n");
   }
   if (!Bodiless(res, false) && !has_encoding && !has_length) {
@@ -31,6 +32,7 @@ std::string listener_detail::ResponseHead(const httplib::Response& res, Framing 
       head += "Connection: keep-alive\r\n";
     }
   }
+  if (keep && !has_keep_alive) head += Format("Keep-Alive: timeout={}\r\n", keep_alive_seconds);
   head += "\r\n";
   return head;
 }
@@ -55,7 +57,8 @@ void HttpListener::Impl::Conn::Dispatch() {
     });
   }
   if (a.Paced()) return StartPaced(a);
-  out = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
+  out =
+      ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
   if (!Bodiless(*a.answer, a.head_only)) {
     if (a.lent) {
       out_owner = a.lent_owner;
@@ -142,7 +145,7 @@ void HttpListener::Impl::Conn::AnswerRefused() {
                             llmconform::wire::MakeErrorJson(
                                 refused_message, "invalid_request_error", nullptr, refused_code)));
   if (refused_status == 503) res.set_header("Retry-After", "1");
-  out = ResponseHead(res, {.size = res.body.size()}, false, false) + res.body;
+  out = ResponseHead(res, {.size = res.body.size()}, false, false, 0) + res.body;
   out_at = 0;
   refused = true;
   Flush();

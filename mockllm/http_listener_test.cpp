@@ -147,7 +147,9 @@ TEST(HttpListener, OnlyFinalStatusesAndWellFormedHeadersLeave) {
                                res.set_header("X-Kept", "a\tb");
                                res.set_header("X:Injected", "1");
                                res.set_header("Content-Length ", "3");
-                               res.set_header("X-Vt", "1\x0b" "2");
+                               res.set_header("X-Vt",
+                                              "1\x0b"
+                                              "2");
                                res.status = req.path == "/informational" ? 101 : 200;
                              });
   ASSERT_TRUE(port) << port.error().message;
@@ -167,6 +169,35 @@ TEST(HttpListener, OnlyFinalStatusesAndWellFormedHeadersLeave) {
   EXPECT_EQ(informational->status, 500);
   EXPECT_NE(informational->body.find("status 101 is not a final HTTP status"), std::string::npos)
       << informational->body;
+  listener.Stop();
+}
+
+// A keep-alive answer tells how long the idle connection stays open, so a
+// client that honours the hint (undici, Node's fetch) drops it first and a
+// retry sent about then never meets the close; a closing answer says close.
+TEST(HttpListener, KeepAliveAnswersSayWhenTheIdleConnectionCloses) {
+  HttpListener listener;
+  auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0, .keep_alive_seconds = 7},
+                             [&](const httplib::Request& req, httplib::Response& res) {
+                               if (req.path == "/own") res.set_header("Keep-Alive", "timeout=2");
+                               res.set_content("{}", "application/json");
+                             });
+  ASSERT_TRUE(port) << port.error().message;
+  httplib::Client client("127.0.0.1", *port);
+  client.set_read_timeout(10, 0);
+  client.set_keep_alive(true);
+  auto kept = client.Get("/ok");
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->get_header_value("Keep-Alive"), "timeout=7");
+  EXPECT_FALSE(kept->has_header("Connection"));
+  auto own = client.Get("/own");  // the handler's own hint is not doubled
+  ASSERT_TRUE(own);
+  EXPECT_EQ(own->get_header_value_count("Keep-Alive"), 1u);
+  EXPECT_EQ(own->get_header_value("Keep-Alive"), "timeout=2");
+  auto closing = client.Get("/ok", {{"Connection", "close"}});
+  ASSERT_TRUE(closing);
+  EXPECT_EQ(closing->get_header_value("Connection"), "close");
+  EXPECT_FALSE(closing->has_header("Keep-Alive"));
   listener.Stop();
 }
 

@@ -15,8 +15,12 @@ struct ListenOptions {
   bool handler_may_block = false;  // run every handler on a worker, not on an I/O thread
   int threads = 32;                // workers started at once (more are added while all are busy)
   int max_connections = 4096;      // open connections; one more is answered 503
-  int read_timeout_ms = 2000;    // a request's head arrives within this; its body has no longer gap
-  int keep_alive_seconds = 1;    // an idle keep-alive connection is closed after this
+  int read_timeout_ms = 2000;  // a request's head arrives within this; its body has no longer gap
+  // An idle keep-alive connection is closed after this; every keep-alive
+  // answer says so (`Keep-Alive: timeout=N`), so a client that reads the hint
+  // (undici, Node's fetch) stops reusing the connection before the close and
+  // a retry never races it.
+  int keep_alive_seconds = 5;
   int write_timeout_ms = 10000;  // a write that cannot progress this long ends the connection
   std::size_t max_body_bytes = 16 * 1024 * 1024;
   // Request bodies all the connections may hold at once while they arrive
