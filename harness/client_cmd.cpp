@@ -19,6 +19,7 @@
 #include "harness/client_output.h"
 #include "harness/json_location.h"
 #include "harness/scratch_dir.h"
+#include "harness/suites/client_request.h"
 #include "harness/suites/toolcalls_suite.h"
 
 namespace llmconform::harness {
@@ -117,10 +118,15 @@ class ClientCommandDriver final : public ProtocolSuite {
     const fs::path output = ctx.work_dir / "output.json";
     if (auto ok = WriteFileAtomically(input, s.input.dump(2) + "\n"); !ok)
       return std::unexpected(ok.error());
-    std::vector<std::string> env = {"OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
-                                    "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
-                                    "LLMCONFORM_INPUT=" + input.string(),
-                                    "LLMCONFORM_OUTPUT=" + output.string()};
+    std::vector<std::string> env = {
+        "OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
+        "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
+        // The SDKs of the other surfaces add their API version.
+        "ANTHROPIC_BASE_URL=" + client_suite::ServerRoot(ctx.llm_base_url),
+        "ANTHROPIC_API_KEY=mockllm",
+        "GOOGLE_GEMINI_BASE_URL=" + client_suite::ServerRoot(ctx.llm_base_url),
+        "GEMINI_API_KEY=mockllm", "LLMCONFORM_INPUT=" + input.string(),
+        "LLMCONFORM_OUTPUT=" + output.string()};
     std::optional<ToolcallsWorkspace> workspace;
     if (s.protocol == "toolcalls") {
       const fs::path dir = ctx.work_dir / "workspace";

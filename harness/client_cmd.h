@@ -3,6 +3,9 @@
 // client runs as `/bin/sh -c CMD` with
 //   OPENAI_BASE_URL     the pinned URL (…/t/<trace id>/v1)
 //   OPENAI_API_KEY      "mockllm"
+//   ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL  the same without its "/v1"
+//                       (those SDKs add their API version)
+//   ANTHROPIC_API_KEY, GEMINI_API_KEY  "mockllm"
 //   LLMCONFORM_SCENARIO <protocol>/<name>
 //   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
 //   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
