@@ -62,9 +62,12 @@ std::expected<void, Error> WriteClientEvidence(const std::filesystem::path& dir,
 
 // One scenario with the client command of `options`, its trace's replies
 // rewritten into `dialect` ("" for none), judged as a run judges the
-// reference client (JournalTurns, then the request gate). Never throws.
+// reference client (JournalTurns, then the request gate). Its evidence is
+// kept under EvidenceFolder(scenario, `row` when not "", else `dialect`): the
+// name its results carry. Never throws.
 std::vector<reports::CheckResult> RunClientScenario(const Scenario& scenario,
                                                     const RunOptions& options,
-                                                    const std::string& dialect = "");
+                                                    const std::string& dialect = "",
+                                                    const std::string& row = "");
 
 }  // namespace llmconform::harness

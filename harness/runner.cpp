@@ -332,8 +332,9 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
   return Run(
       specs, selected, options, reporter,
       [&](const Scenario& s, const std::string& dialect) {
-        return options.client_cmd.empty() ? RunOne(s, options, dialect)
-                                          : RunClientScenario(s, options, dialect);
+        if (options.client_cmd.empty()) return RunOne(s, options, dialect);
+        const std::string row = options.dialects.empty() ? "" : std::string(NativeWireOf(s));
+        return RunClientScenario(s, options, dialect, row);
       },
       dialects, labels);
 }

@@ -10,7 +10,8 @@ speaks(['gemini']);
 globalThis.fetch = countingFetch;  // the SDK calls the global fetch: its requests are counted
 const ai = new GoogleGenAI({
   apiKey: process.env.GEMINI_API_KEY,
-  httpOptions: { baseUrl: process.env.GOOGLE_GEMINI_BASE_URL, apiVersion: 'v1beta', retryOptions: { attempts: maxRetries + 1 } },
+  // The SDK retries on its own backoff (1 s first by default, not the wait a 429 names): 0.1 s keeps runs short.
+  httpOptions: { baseUrl: process.env.GOOGLE_GEMINI_BASE_URL, apiVersion: 'v1beta', retryOptions: { attempts: maxRetries + 1, initialDelay: 0.1 } },
 });
 const { generationConfig, ...params } = options.params ?? {};
 const call = {
