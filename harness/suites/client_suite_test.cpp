@@ -160,8 +160,11 @@ RC_GTEST_PROP(ClientReading, AnyBytesReadAsAnObjectWithEveryField,
   constexpr int kStatus[] = {200, 400, 429, 500};
   const std::string sse = "data: " + body + "\n\n";
   for (const std::string* b : {&body, &sse}) {
-    const Json r = ReadReply(
-        Reply{.status = kStatus[(pick % 4 + 4) % 4], .body = *b, .stream = stream, .cut = cut});
+    const Json r = ReadReply(Reply{.status = kStatus[(pick % 4 + 4) % 4],
+                                   .body = *b,
+                                   .stream = stream,
+                                   .cut = cut,
+                                   .surface = wire::AllSurfaces()[(pick / 4 % 4 + 4) % 4]});
     for (const char* key : {"text", "reasoning", "tool_calls", "usage", "finish", "error"})
       RC_ASSERT(r.contains(key));
   }
