@@ -301,13 +301,6 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
       ObserveScenario(driver, s, options.source_root, scratch.path(), options.speed, dialect);
   if (!obs) return ErrorsForAll(s, obs.error().message);
   auto checks = ApplyOverrides(JudgeChecks(s, *obs, options.source_root), driver.Overrides());
-  if (s.protocol == kClientProfile && AllUnsupported(s, checks)) {
-    for (auto& c : checks)
-      if (c.rule == "GATE-TOO-FEW-REQUESTS" && c.outcome == reports::Outcome::kFail)
-        c = CheckResult::Skip(c.rule,
-                              "the client does not take this scenario: its rules are "
-                              "unsupported, so it need not send the recorded requests");
-  }
   if (!options.evidence_dir.empty()) {
     const fs::path dir = options.evidence_dir / EvidenceFolder(s, row.empty() ? dialect : row);
     if (auto kept = WriteClientEvidence(dir, obs->journal, driver.RawOutput()); !kept)
@@ -317,6 +310,18 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
   }
   auto client = driver.ClientChecks();
   checks.insert(checks.end(), client.begin(), client.end());
+  // A scenario the client does not take is skipped as a whole: what the
+  // gate found held (and that it sent fewer requests than recorded) is no
+  // verdict on it; a crash or an unreadable output still fails.
+  if (s.protocol == kClientProfile && AllUnsupported(s, checks)) {
+    for (auto& c : checks)
+      if (c.outcome == reports::Outcome::kPass ||
+          (c.rule == "GATE-TOO-FEW-REQUESTS" && c.outcome == reports::Outcome::kFail))
+        c = CheckResult::Skip(c.rule,
+                              "the client does not take this scenario (its rules are "
+                              "unsupported): " +
+                                  c.message);
+  }
   return checks;
 }
 
