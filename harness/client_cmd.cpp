@@ -18,7 +18,9 @@
 #include "base/json_read.h"
 #include "harness/client_output.h"
 #include "harness/json_location.h"
+#include "harness/runner.h"
 #include "harness/scratch_dir.h"
+#include "harness/suites/client_request.h"
 #include "harness/suites/toolcalls_suite.h"
 
 namespace llmconform::harness {
@@ -117,10 +119,15 @@ class ClientCommandDriver final : public ProtocolSuite {
     const fs::path output = ctx.work_dir / "output.json";
     if (auto ok = WriteFileAtomically(input, s.input.dump(2) + "\n"); !ok)
       return std::unexpected(ok.error());
-    std::vector<std::string> env = {"OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
-                                    "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
-                                    "LLMCONFORM_INPUT=" + input.string(),
-                                    "LLMCONFORM_OUTPUT=" + output.string()};
+    std::vector<std::string> env = {
+        "OPENAI_BASE_URL=" + ctx.llm_base_url, "OPENAI_API_KEY=mockllm",
+        "LLMCONFORM_SCENARIO=" + s.protocol + "/" + s.name,
+        // The SDKs of the other surfaces add their API version.
+        "ANTHROPIC_BASE_URL=" + client_suite::ServerRoot(ctx.llm_base_url),
+        "ANTHROPIC_API_KEY=mockllm",
+        "GOOGLE_GEMINI_BASE_URL=" + client_suite::ServerRoot(ctx.llm_base_url),
+        "GEMINI_API_KEY=mockllm", "LLMCONFORM_INPUT=" + input.string(),
+        "LLMCONFORM_OUTPUT=" + output.string()};
     std::optional<ToolcallsWorkspace> workspace;
     if (s.protocol == "toolcalls") {
       const fs::path dir = ctx.work_dir / "workspace";
@@ -268,8 +275,22 @@ std::expected<void, Error> WriteClientEvidence(const fs::path& dir, const Json& 
   return {};
 }
 
+// Every result of the scenario's own rules is skipped as "unsupported: …"
+// (harness/suites/client_checks.h): a surface the client does not speak, a
+// call its SDK refused before sending it.
+static bool AllUnsupported(const Scenario& s, const std::vector<CheckResult>& checks) {
+  bool any = false;
+  for (const auto& c : checks) {
+    if (std::find(s.rules.begin(), s.rules.end(), c.rule) == s.rules.end()) continue;
+    if (c.outcome != reports::Outcome::kSkip || !c.message.starts_with("unsupported: "))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& options,
-                                           const std::string& dialect) {
+                                           const std::string& dialect, const std::string& row) {
   std::string why;
   if (!HasClientSide(s, &why)) return SkipAll(s, "no client side: " + why);
   ScratchDir scratch;
@@ -281,7 +302,7 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
   if (!obs) return ErrorsForAll(s, obs.error().message);
   auto checks = ApplyOverrides(JudgeChecks(s, *obs, options.source_root), driver.Overrides());
   if (!options.evidence_dir.empty()) {
-    const fs::path dir = options.evidence_dir / EvidenceFolder(s, dialect);
+    const fs::path dir = options.evidence_dir / EvidenceFolder(s, row.empty() ? dialect : row);
     if (auto kept = WriteClientEvidence(dir, obs->journal, driver.RawOutput()); !kept)
       checks.push_back(
           CheckResult::Error("GATE-CLIENT-OUTPUT",
@@ -289,6 +310,18 @@ std::vector<CheckResult> RunClientScenario(const Scenario& s, const RunOptions& 
   }
   auto client = driver.ClientChecks();
   checks.insert(checks.end(), client.begin(), client.end());
+  // A scenario the client does not take is skipped as a whole: what the
+  // gate found held (and that it sent fewer requests than recorded) is no
+  // verdict on it; a crash or an unreadable output still fails.
+  if (s.protocol == kClientProfile && AllUnsupported(s, checks)) {
+    for (auto& c : checks)
+      if (c.outcome == reports::Outcome::kPass ||
+          (c.rule == "GATE-TOO-FEW-REQUESTS" && c.outcome == reports::Outcome::kFail))
+        c = CheckResult::Skip(c.rule,
+                              "the client does not take this scenario (its rules are "
+                              "unsupported): " +
+                                  c.message);
+  }
   return checks;
 }
 

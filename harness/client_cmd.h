@@ -3,6 +3,9 @@
 // client runs as `/bin/sh -c CMD` with
 //   OPENAI_BASE_URL     the pinned URL (…/t/<trace id>/v1)
 //   OPENAI_API_KEY      "mockllm"
+//   ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL  the same without its "/v1"
+//                       (those SDKs add their API version)
+//   ANTHROPIC_API_KEY, GEMINI_API_KEY  "mockllm"
 //   LLMCONFORM_SCENARIO <protocol>/<name>
 //   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
 //   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
@@ -59,9 +62,12 @@ std::expected<void, Error> WriteClientEvidence(const std::filesystem::path& dir,
 
 // One scenario with the client command of `options`, its trace's replies
 // rewritten into `dialect` ("" for none), judged as a run judges the
-// reference client (JournalTurns, then the request gate). Never throws.
+// reference client (JournalTurns, then the request gate). Its evidence is
+// kept under EvidenceFolder(scenario, `row` when not "", else `dialect`): the
+// name its results carry. Never throws.
 std::vector<reports::CheckResult> RunClientScenario(const Scenario& scenario,
                                                     const RunOptions& options,
-                                                    const std::string& dialect = "");
+                                                    const std::string& dialect = "",
+                                                    const std::string& row = "");
 
 }  // namespace llmconform::harness

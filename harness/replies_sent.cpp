@@ -40,16 +40,17 @@ std::optional<Json> Replied(const SentRequest& r, const mockllm::Trace& trace,
   const mockllm::Exchange& exchange = trace.exchanges[*x];
   OJson fault = OJson::object();
   if (const auto& f = r.entry().fault; f && f->is_object()) fault = OJson::parse(f->dump());
+  const auto surface = wire::SurfaceOfPath(exchange.request.path).value_or(wire::Surface::kChat);
   mockllm::ResponsePlan plan;
   if (dialect && !dialect->steps.empty()) {
     plan = mockllm::PlanDialectResponse(exchange, *dialect, fault, 0);
   } else {
     auto f = mockllm::FaultFromJson(fault);
     if (!f) return std::nullopt;
-    const auto surface = wire::SurfaceOfPath(exchange.request.path).value_or(wire::Surface::kChat);
     plan = mockllm::PlanResponse(exchange.response, *f, 0, surface);
   }
-  return Json{{"status", plan.status},
+  return Json{{"surface", wire::SurfaceName(surface)},
+              {"status", plan.status},
               {"content_type", plan.content_type},
               {"retry_after_ms", RetryAfterMs(plan)},
               {"stream", plan.chunked},

@@ -14,7 +14,7 @@ namespace llmconform::harness {
 
 // Adds to every journal entry that replayed an exchange of `trace`
 // (response.exchange set, a 2xx-5xx status):
-//   "replied": {"status", "content_type", "retry_after_ms" (from
+//   "replied": {"surface" (of the exchange's path: "chat", "responses", …), "status", "content_type", "retry_after_ms" (from
 //               retry-after-ms or retry-after in seconds; null when none),
 //               "stream": chunked, "cut": the plan closes the connection
 //               early, "body": the bytes planned, as text}

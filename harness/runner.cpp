@@ -204,6 +204,19 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options,
 
 const std::string kNoDialect;
 
+// The name a client-profile scenario of the Responses, Messages or Gemini
+// surface runs under in a run with --dialects (the dialects rewrite Chat
+// Completions replies, so it runs once, its surface's own wire); "" for any
+// other scenario.
+std::string_view NativeWireOf(const Scenario& s) {
+  if (s.protocol != kClientProfile) return "";
+  const nlohmann::json& surface = MemberOf(s.input, "surface");
+  if (surface == "responses") return "openai-responses";
+  if (surface == "messages") return "anthropic";
+  if (surface == "gemini") return "google";
+  return "";
+}
+
 // The deviations of `dialect` that change the replies of `s`'s trace; empty
 // when the trace cannot be read (the scenario's own error says why).
 std::vector<std::string> DeviationsIn(const Scenario& s, const fs::path& source_root,
@@ -218,11 +231,13 @@ std::vector<std::string> DeviationsIn(const Scenario& s, const fs::path& source_
 // The run skeleton shared by RunScenarios and JudgeObservation: checks_for
 // runs on up to options.jobs threads, the reporter hears of each scenario in
 // `selected` order on this thread.
-// `dialects`: empty, or the dialect of each selected scenario ("" for none).
+// `dialects`: empty, or the dialect of each selected scenario ("" for none);
+// `labels`: the name its results carry instead, where not "".
 template <typename ChecksFor>
 reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>& selected,
                        const RunOptions& options, reports::Reporter& reporter, ChecksFor checks_for,
-                       const std::vector<std::string>& dialects = {}) {
+                       const std::vector<std::string>& dialects = {},
+                       const std::vector<std::string>& labels = {}) {
   const auto t0 = std::chrono::steady_clock::now();
   reports::RunResult run;
   run.tool_version = options.tool_version;
@@ -242,6 +257,7 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
   for (std::size_t i = 0; i < selected.size(); ++i) {
     results[i].info = InfoOf(*selected[i], options.source_root);
     if (i < dialects.size()) results[i].info.dialect = dialects[i];
+    if (i < labels.size() && !labels[i].empty()) results[i].info.dialect = labels[i];
   }
   RunInOrder(
       selected.size(), options.jobs,
@@ -290,31 +306,37 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
     if (MatchesFilter(s, options.filter)) selected.push_back(&s);
   }
   if (options.shard) selected = SelectShard(selected, *options.shard, options.timings);
-  std::vector<std::string> dialects;
+  std::vector<std::string> dialects, labels;
   if (!options.dialects.empty()) {
-    // Each scenario with a trace once per dialect, dialect by dialect.
+    // Each scenario with a trace once per dialect, dialect by dialect; the
+    // client profile's scenarios of another surface than Chat (whose wire the
+    // dialects rewrite) once, after them, named by their surface's provider.
     std::vector<const Scenario*> expanded;
     for (const std::string& d : options.dialects) {
       for (const Scenario* s : selected) {
-        if (s->trace.empty()) continue;
+        if (s->trace.empty() || !NativeWireOf(*s).empty()) continue;
         expanded.push_back(s);
         dialects.push_back(d);
       }
     }
+    labels.resize(expanded.size());
     for (const Scenario* s : selected) {
-      if (!s->trace.empty()) continue;
+      const std::string_view native = NativeWireOf(*s);
+      if (!s->trace.empty() && native.empty()) continue;
       expanded.push_back(s);
       dialects.emplace_back();
+      labels.emplace_back(native);
     }
     selected = std::move(expanded);
   }
   return Run(
       specs, selected, options, reporter,
       [&](const Scenario& s, const std::string& dialect) {
-        return options.client_cmd.empty() ? RunOne(s, options, dialect)
-                                          : RunClientScenario(s, options, dialect);
+        if (options.client_cmd.empty()) return RunOne(s, options, dialect);
+        const std::string row = options.dialects.empty() ? "" : std::string(NativeWireOf(s));
+        return RunClientScenario(s, options, dialect, row);
       },
-      dialects);
+      dialects, labels);
 }
 
 reports::RunResult JudgeObservation(const SpecSet& specs, const Scenario& scenario,

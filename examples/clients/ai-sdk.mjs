@@ -5,7 +5,9 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/ai-sdk.mjs'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
-import { countingFetch, input, maxRetries, options, runCall } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks } from './common.mjs';
+
+speaks(['chat']);
 
 const { stream_options: streamOptions, ...params } = options.params ?? {};
 const provider = createOpenAICompatible({

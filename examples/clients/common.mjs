@@ -1,6 +1,7 @@
 // Shared by the client-profile adapters (docs/gate.md, "Client profile"):
-// read LLMCONFORM_INPUT, build the Chat Completions request it describes,
-// accumulate stream chunks, write LLMCONFORM_OUTPUT.
+// read LLMCONFORM_INPUT, build the request it describes (Chat Completions, or
+// the neutral tools in another surface's shape), accumulate stream chunks,
+// write LLMCONFORM_OUTPUT.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 export const input = JSON.parse(readFileSync(process.env.LLMCONFORM_INPUT, 'utf8'));
@@ -77,12 +78,31 @@ export function writeOutput(output) {
   writeFileSync(process.env.LLMCONFORM_OUTPUT, JSON.stringify(output));
 }
 
+// The surfaces an adapter speaks: a scenario of another one is written as
+// unsupported (every rule skipped with the reason), and the adapter exits.
+export function speaks(surfaces) {
+  const surface = input.surface ?? 'chat';
+  if (surfaces.includes(surface)) return;
+  writeOutput({ unsupported: `this adapter speaks ${surfaces.join(', ')}, not ${surface}` });
+  process.exit(0);
+}
+
+// The neutral tools ({type: "function", function: {name, description,
+// parameters}}) as `shape(name, description, parameters)` makes each.
+export const toolsAs = (shape) => input.tools?.map(({ function: f }) => shape(f.name, f.description, f.parameters));
+
+// The reply's token counts in the output's shape (null: not given).
+export const usageOf = (prompt, completion, total) => ({
+  prompt_tokens: prompt ?? null, completion_tokens: completion ?? null, total_tokens: total ?? null,
+});
+
 // Runs `call` (which returns the output's fields it read) and writes the
 // output: an exception is the output's error; `attempts` counts the HTTP
 // requests made through `countingFetch`; the `unsupported` fields (those the
 // SDK does not expose) are left out.
 let attempts = 0;
-export const countingFetch = (url, init) => { attempts += 1; return fetch(url, init); };
+const realFetch = globalThis.fetch;
+export const countingFetch = (url, init) => { attempts += 1; return realFetch(url, init); };
 export async function runCall(call, { unsupported = [] } = {}) {
   const output = { text: '', reasoning: '', tool_calls: [], usage: null, finish: null, error: null };
   try {

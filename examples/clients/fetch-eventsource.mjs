@@ -3,7 +3,9 @@
 // name, errors read in every dialect's shape (docs/protocols.md).
 //   llmconform run --profile client --client-cmd 'node examples/clients/fetch-eventsource.mjs'
 import { createParser } from 'eventsource-parser';
-import { accumulate, errorOf, fromMessage, input, maxRetries, requestBody, splitThink, writeOutput } from './common.mjs';
+import { accumulate, errorOf, fromMessage, input, maxRetries, requestBody, speaks, splitThink, writeOutput } from './common.mjs';
+
+speaks(['chat']);
 
 const url = `${process.env.OPENAI_BASE_URL}/chat/completions`;
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${process.env.OPENAI_API_KEY}` };

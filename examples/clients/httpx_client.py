@@ -6,6 +6,9 @@ import json, os, re, time  # noqa: E401
 import httpx
 
 inp = json.load(open(os.environ["LLMCONFORM_INPUT"]))
+if inp.get("surface", "chat") != "chat":  # the surfaces it speaks: chat
+    json.dump({"unsupported": f"this adapter speaks chat, not {inp['surface']}"}, open(os.environ["LLMCONFORM_OUTPUT"], "w"))
+    raise SystemExit(0)
 opts = inp.get("options", {})
 body = {"model": inp["model"], "messages": inp["messages"], **({"tools": inp["tools"]} if "tools" in inp else {}),
         **({"stream": True} if inp.get("stream") else {}), **opts.get("params", {})}

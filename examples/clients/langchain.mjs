@@ -5,7 +5,9 @@
 // so the output leaves `reasoning` out: unsupported, not failed.
 //   llmconform run --profile client --client-cmd 'node examples/clients/langchain.mjs'
 import { ChatOpenAI } from '@langchain/openai';
-import { countingFetch, input, maxRetries, options, runCall } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks } from './common.mjs';
+
+speaks(['chat']);
 
 const { stream_options: streamOptions, ...params } = options.params ?? {};
 const chat = new ChatOpenAI({

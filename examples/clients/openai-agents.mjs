@@ -7,7 +7,9 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-agents.mjs'
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
-import { countingFetch, input, maxRetries, options, runCall } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks } from './common.mjs';
+
+speaks(['chat']);
 
 setTracingDisabled(true);
 const { stream_options: _usageAlwaysAsked, ...params } = options.params ?? {};

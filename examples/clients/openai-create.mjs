@@ -3,7 +3,9 @@
 // (`for await`) and joined as the Chat Completions streaming guide says.
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-create.mjs'
 import OpenAI from 'openai';
-import { accumulate, countingFetch, fromMessage, input, maxRetries, requestBody, runCall } from './common.mjs';
+import { accumulate, countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks } from './common.mjs';
+
+speaks(['chat']);
 
 const client = new OpenAI({ maxRetries, fetch: countingFetch });
 await runCall(async () => {

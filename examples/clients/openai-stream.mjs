@@ -4,7 +4,9 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-stream.mjs'
 // OPENAI_BASE_URL and OPENAI_API_KEY come from llmconform; the SDK reads them.
 import OpenAI from 'openai';
-import { countingFetch, fromMessage, input, maxRetries, requestBody, runCall } from './common.mjs';
+import { countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks } from './common.mjs';
+
+speaks(['chat']);
 
 const client = new OpenAI({ maxRetries, fetch: countingFetch });
 await runCall(async () => {

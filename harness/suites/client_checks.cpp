@@ -22,9 +22,26 @@ std::string Short(const Json& v) {
   return s.size() > 300 ? s.substr(0, 300) + "…" : s;
 }
 
-// Why the rule cannot judge: no reply, or the client's output leaves `field` out.
+// The client does not take the scenario: its output says so ("unsupported":
+// a surface its SDK does not speak), or it sent no request at all and
+// reported the error its SDK raised before sending (a request the SDK
+// refuses to build, like the AI SDK's empty message list).
+std::optional<CheckResult> Unsupported(const std::string& rule, const Context& c) {
+  if (const Json& why = MemberOf(Output(c), "unsupported"); why.is_string())
+    return CheckResult::Skip(rule, "unsupported: " + why.get<std::string>());
+  const Json& error = MemberOf(Output(c), "error");
+  if (c.reference.is_null() && c.obs.journal.empty() && error.is_object())
+    return CheckResult::Skip(
+        rule, Format("unsupported: the client's SDK refused the call before sending it ({}: {})",
+                     StringOf(error, "kind"), StringOf(error, "message")));
+  return std::nullopt;
+}
+
+// Why the rule cannot judge: the client does not take the scenario, no
+// reply, or the client's output leaves `field` out.
 std::optional<CheckResult> NotJudgeable(const std::string& rule, const Context& c,
                                         std::string_view field) {
+  if (auto no = Unsupported(rule, c)) return no;
   if (c.reference.is_null())
     return CheckResult::Fail(rule, "no request of the client was answered from the trace",
                              {"a request mockllm answered", "none", "journal"});
@@ -74,6 +91,14 @@ CheckResult CheckReasoning(const std::string& rule, const Context& c) {
   return Compare(rule, c, "reasoning", "reasoning");
 }
 
+// Arguments that differ as text but hold the same JSON value (a surface that
+// sends them as an object, serialised by the client in its own key order).
+bool SameJson(const Json& a, const Json& b) {
+  if (!a.is_string() || !b.is_string()) return false;
+  const Json x = ReadJsonOrDiscarded(a.get<std::string>());
+  return !x.is_discarded() && x == ReadJsonOrDiscarded(b.get<std::string>());
+}
+
 CheckResult CheckToolCalls(const std::string& rule, const Context& c) {
   if (auto no = NotJudgeable(rule, c, "tool_calls")) return *no;
   if (c.reference["tool_calls"].empty())
@@ -92,7 +117,8 @@ CheckResult CheckToolCalls(const std::string& rule, const Context& c) {
     const Json& g = got[i];
     const std::string at = Format("{}/{}", where, i);
     for (const char* key : {"name", "arguments"}) {
-      if (MemberOf(g, key) != want[i][key])
+      if (MemberOf(g, key) != want[i][key] &&
+          !(key == std::string_view("arguments") && SameJson(MemberOf(g, key), want[i][key])))
         return CheckResult::Fail(rule, Format("tool call {}: another {} than the reply's", i, key),
                                  {Short(want[i][key]), Short(MemberOf(g, key)), at + "/" + key});
     }
@@ -172,7 +198,9 @@ CheckResult StreamCompleted(const std::string& rule, const Context& c, bool appl
 
 CheckResult CheckNoDone(const std::string& rule, const Context& c) {
   const Json& replied = MemberOf(c.entry, "replied");
+  // Only Chat Completions ends a stream with [DONE].
   const bool applies = MemberOf(replied, "stream") == true &&
+                       StringOf(replied, "surface") == "chat" &&
                        StringOf(replied, "body").find("[DONE]") == std::string::npos;
   return StreamCompleted(rule, c, applies, "the stream ends with data: [DONE]", "without [DONE]");
 }
@@ -181,8 +209,8 @@ CheckResult CheckKeepAlive(const std::string& rule, const Context& c) {
   const Json& replied = MemberOf(c.entry, "replied");
   const bool applies =
       MemberOf(replied, "stream") == true && CommentLines(StringOf(replied, "body")) > 0;
-  return StreamCompleted(rule, c, applies, "the stream has no comment lines",
-                         "past its keep-alive comments");
+  return StreamCompleted(rule, c, applies, "the stream has no comment lines or ping events",
+                         "past its keep-alive comments or ping events");
 }
 
 bool RateLimited(const Json& replied) {
@@ -194,6 +222,7 @@ bool RateLimited(const Json& replied) {
 }
 
 CheckResult CheckRetry(const std::string& rule, const Context& c) {
+  if (auto no = Unsupported(rule, c)) return *no;
   if (c.reference.is_null())
     return CheckResult::Fail(rule, "no request of the client was answered from the trace",
                              {"a request mockllm answered", "none", "journal"});

@@ -86,11 +86,66 @@ Json ReadBody(const Reply& r) {
   return out;
 }
 
+// The surface's own token counts as {prompt_tokens, completion_tokens, total_tokens}.
+Json UsageOf(const Json& usage) {
+  if (!usage.is_object()) return nullptr;
+  const auto count = [&](std::initializer_list<const char*> keys) -> Json {
+    for (const char* k : keys)
+      if (const Json& v = MemberOf(usage, k); v.is_number_integer()) return v;
+    return nullptr;
+  };
+  return Json{{"prompt_tokens", count({"input_tokens", "promptTokenCount"})},
+              {"completion_tokens", count({"output_tokens", "candidatesTokenCount"})},
+              {"total_tokens", count({"total_tokens", "totalTokenCount"})}};
+}
+
+// A reply of the responses, messages or gemini surface.
+Json ReadSurfaceReply(const Reply& r, bool sse) {
+  Json out = Empty();
+  wire::CanonicalResult c;
+  if (sse && r.status < 400) {
+    c = wire::AccumulateSurfaceStream(r.surface, r.body);
+  } else {
+    const Json body = ReadJsonOrDiscarded(r.body);
+    if (r.cut) {
+      out["error"] = ErrorJson(r.status, "cut", "the connection closed before the body ended");
+      return out;
+    }
+    if (r.status >= 400) {
+      const auto e = wire::ErrorBodyFromJson(body);
+      out["error"] =
+          ErrorJson(r.status, "http", e ? e->message : std::string(r.body.substr(0, 200)));
+      return out;
+    }
+    if (!body.is_object()) {
+      out["error"] = ErrorJson(r.status, "malformed", "a 200 body that is not a JSON object");
+      return out;
+    }
+    c = wire::ReadSurfaceBody(r.surface, body);
+  }
+  out["text"] = c.Text();
+  out["reasoning"] = c.Reasoning();
+  for (const wire::OutputItem* f : c.FunctionCalls())
+    out["tool_calls"].push_back(
+        {{"id", f->call_id}, {"name", f->name}, {"arguments", f->arguments}});
+  out["usage"] = UsageOf(c.usage);
+  out["finish"] = c.status ? Json(*c.status) : Json(nullptr);
+  if (c.error) {
+    out["error"] = ErrorJson(r.status, sse ? "in_stream" : "in_body", c.error->message);
+  } else if (sse && (r.cut || !c.terminated)) {
+    out["error"] = ErrorJson(r.status, "cut",
+                             r.cut ? "the connection closed before the stream ended"
+                                   : "the stream ended before its terminal event");
+  }
+  return out;
+}
+
 }  // namespace
 
 Json ReadReply(const Reply& r) {
   try {
     const bool sse = r.stream || r.content_type.find("event-stream") != std::string_view::npos;
+    if (r.surface != wire::Surface::kChat) return ReadSurfaceReply(r, sse);
     return sse && r.status < 400 ? ReadStream(r) : ReadBody(r);
   } catch (const std::exception& e) {
     Json out = Empty();
@@ -104,18 +159,23 @@ Json ReadReplied(const Json& replied) {
   const Json& status = MemberOf(replied, "status");
   const std::string type = StringOf(replied, "content_type");
   const std::string body = StringOf(replied, "body");
-  return ReadReply(Reply{.status = status.is_number_integer() ? status.get<int>() : 200,
-                         .content_type = type,
-                         .body = body,
-                         .stream = MemberOf(replied, "stream") == true,
-                         .cut = MemberOf(replied, "cut") == true});
+  return ReadReply(Reply{
+      .status = status.is_number_integer() ? status.get<int>() : 200,
+      .content_type = type,
+      .body = body,
+      .stream = MemberOf(replied, "stream") == true,
+      .cut = MemberOf(replied, "cut") == true,
+      .surface =
+          wire::SurfaceFromName(StringOf(replied, "surface")).value_or(wire::Surface::kChat)});
 }
 
 std::size_t CommentLines(std::string_view body) {
   std::size_t n = 0, at = 0;
   while (at < body.size()) {
     const std::size_t nl = body.find('\n', at);
-    if (body[at] == ':') ++n;
+    if (body[at] == ':' || body.substr(at).starts_with("event: ping\n") ||
+        body.substr(at).starts_with("event: ping\r"))
+      ++n;
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }

@@ -5,6 +5,7 @@
 #include "harness/http_transport.h"
 #include "harness/suites/client_checks.h"
 #include "harness/suites/client_reading.h"
+#include "harness/suites/client_request.h"
 
 namespace llmconform::harness {
 namespace {
@@ -15,29 +16,14 @@ using Json = nlohmann::json;
 constexpr auto kTimeout = std::chrono::seconds(30);
 const JsonPointer kInput("/input");
 
-// The request body the input describes.
-Json RequestOf(const Json& input) {
-  Json request{{"model", input["model"]}, {"messages", input["messages"]}};
-  if (input.contains("tools")) request["tools"] = input["tools"];
-  if (MemberOf(input, "stream") == true) request["stream"] = true;
-  const Json& params = MemberOf(MemberOf(input, "options"), "params");
-  if (params.is_object())
-    for (const auto& [key, value] : params.items()) request[key] = value;
-  return request;
-}
-
 class ClientSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "client"; }
 
   std::expected<void, Error> ReadInput(const Scenario& s) const override {
     const Json& in = s.input;
-    if (auto surface = RequireString(in, kInput, "surface"); !surface) {
+    if (auto surface = client_suite::InputSurface(in); !surface)
       return std::unexpected(surface.error());
-    } else if (*surface != "chat") {
-      return std::unexpected(
-          ErrorAt(kInput / "surface", Format("\"{}\": only \"chat\" is implemented", *surface)));
-    }
     if (auto m = RequireString(in, kInput, "model"); !m) return std::unexpected(m.error());
     if (auto m = RequireArray(in, kInput, "messages"); !m) return std::unexpected(m.error());
     if (auto b = OptionalBool(in, kInput, "stream"); !b) return std::unexpected(b.error());
@@ -54,6 +40,7 @@ class ClientSuite final : public ProtocolSuite {
       }
       if (auto p = OptionalObject(**options, at, "params"); !p) return std::unexpected(p.error());
     }
+    if (auto r = client_suite::RequestFor(in); !r) return std::unexpected(r.error());
     return {};
   }
 
@@ -61,14 +48,15 @@ class ClientSuite final : public ProtocolSuite {
     if (auto ok = ReadInput(s); !ok) return std::unexpected(ok.error().Within(s.name));
     Observation obs;
     if (ctx.llm_base_url.empty()) return obs;
+    const auto request = client_suite::RequestFor(s.input);  // ReadInput checked it
     std::string streamed;
-    auto transport = MakeHttpTransport(ctx.llm_base_url);
-    auto response = transport->PostJson("/chat/completions", RequestOf(s.input).dump(), kTimeout,
+    auto transport = MakeHttpTransport(client_suite::ServerRoot(ctx.llm_base_url));
+    auto response = transport->PostJson(request->path, request->body.dump(), kTimeout,
                                         [&](std::string_view bytes) {
                                           streamed.append(bytes);
                                           return true;
                                         });
-    client_suite::Reply reply;
+    client_suite::Reply reply{.surface = request->surface};
     std::string content_type;
     if (response) {
       reply.status = response->status;

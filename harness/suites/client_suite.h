@@ -1,13 +1,15 @@
 // The client profile (specs/client/): any program that calls an LLM through
-// an SDK, judged on what it read from one Chat Completions exchange (or a
-// short retry) that mockllm replays from a recording, in a provider dialect,
-// with a fault where the scenario is about faults.
+// an SDK, judged on what it read from one exchange (or a short retry) of one
+// API surface (Chat Completions, the Responses API, Anthropic Messages,
+// Gemini) that mockllm replays from a recording, in a provider dialect (Chat
+// Completions only), with a fault where the scenario is about faults.
 //
 // Scenario input (surface-neutral; docs/gate.md "Client profile"):
-//   {"surface": "chat", "model", "messages": [...], "tools"?: [...],
-//    "stream": bool, "options"?: {"max_retries"?: N (default 2),
-//                                 "params"?: {extra request body fields}}}
-// The request is {model, messages, tools?, stream?, ...params}.
+//   {"surface": "chat" | "responses" | "messages" | "gemini", "model",
+//    "messages": [...], "tools"?: [...], "stream": bool,
+//    "options"?: {"max_retries"?: N (default 2),
+//                 "params"?: {extra request body fields}}}
+// The request is the surface's own shape of it (client_request.h).
 //
 // The reference client (Drive) sends it through the reference transport
 // (harness/http_transport.h: 429s retried as docs/protocols.md "Rate limits"

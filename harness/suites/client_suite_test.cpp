@@ -13,6 +13,7 @@
 #include "harness/runner.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/client_reading.h"
+#include "harness/suites/client_request.h"
 #include "harness/suites/registry.h"
 #include "harness/suites/suite_test_support.h"
 #include "mockllm/dialect_rewrite.h"
@@ -78,6 +79,73 @@ TEST(ClientReading, NamesEachKindOfError) {
   EXPECT_EQ(ReadReply(Reply{.body = "<html>"})["error"]["kind"], "malformed");
 }
 
+TEST(ClientReading, ReadsTheOtherSurfacesInTheSameShape) {
+  const std::string message =
+      R"({"type":"message","role":"assistant","content":[{"type":"text","text":"Hi"},)"
+      R"({"type":"tool_use","id":"toolu_1","name":"f","input":{"b":1,"a":2}}],)"
+      R"("stop_reason":"tool_use","usage":{"input_tokens":20,"output_tokens":10}})";
+  const Json m = ReadReply(Reply{.body = message, .surface = wire::Surface::kMessages});
+  EXPECT_EQ(m["text"], "Hi");
+  ASSERT_EQ(m["tool_calls"].size(), 1u);
+  EXPECT_EQ(m["tool_calls"][0]["id"], "toolu_1");
+  EXPECT_EQ(Json::parse(m["tool_calls"][0]["arguments"].get<std::string>()),
+            (Json{{"a", 2}, {"b", 1}}));
+  EXPECT_EQ(m["usage"],
+            (Json{{"prompt_tokens", 20}, {"completion_tokens", 10}, {"total_tokens", nullptr}}));
+  EXPECT_TRUE(m["error"].is_null());
+  // An error event inside the 200 stream; a Gemini stream that ends before its finishReason.
+  const std::string failed =
+      "event: message_start\ndata: "
+      R"({"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"usage":{"input_tokens":1,"output_tokens":0}}})"
+      "\n\nevent: error\ndata: "
+      R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"
+      "\n\n";
+  const Json e =
+      ReadReply(Reply{.body = failed, .stream = true, .surface = wire::Surface::kMessages});
+  EXPECT_EQ(e["error"]["kind"], "in_stream");
+  const Json g = ReadReply(Reply{
+      .body = R"(data: {"candidates":[{"content":{"parts":[{"text":"Par"}],"role":"model"}}]})"
+              "\r\n\r\n",
+      .stream = true,
+      .surface = wire::Surface::kGemini});
+  EXPECT_EQ(g["text"], "Par");
+  EXPECT_EQ(g["error"]["kind"], "cut");
+}
+
+TEST(ClientRequest, BuildsEachSurfacesRequestFromTheNeutralCall) {
+  const Json tool = {
+      {"type", "function"},
+      {"function", {{"name", "f"}, {"description", "d"}, {"parameters", {{"type", "object"}}}}}};
+  Json input = {{"surface", "gemini"},
+                {"model", "gemini-2.0-flash"},
+                {"messages", {{{"role", "user"}, {"content", "Hi"}}}},
+                {"tools", {tool}},
+                {"stream", true}};
+  auto g = client_suite::RequestFor(input);
+  ASSERT_TRUE(g) << g.error().message;
+  EXPECT_EQ(g->path, "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse");
+  EXPECT_EQ(g->body["contents"][0], (Json{{"role", "user"}, {"parts", {{{"text", "Hi"}}}}}));
+  EXPECT_EQ(g->body["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"],
+            (Json{{"type", "object"}}));
+  EXPECT_FALSE(g->body.contains("stream"));
+  input["surface"] = "messages";
+  input["options"] = {{"params", {{"max_tokens", 64}}}};
+  auto m = client_suite::RequestFor(input);
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_EQ(m->path, "/v1/messages");
+  EXPECT_EQ(m->body["tools"][0]["input_schema"], (Json{{"type", "object"}}));
+  EXPECT_EQ(m->body["max_tokens"], 64);
+  EXPECT_EQ(m->body["stream"], true);
+  input["messages"][0]["role"] = "system";
+  auto refused = client_suite::RequestFor(input);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("/input/messages/0/role"), std::string::npos)
+      << refused.error().message;
+  input["surface"] = "completions";
+  EXPECT_FALSE(client_suite::RequestFor(input));
+  EXPECT_EQ(client_suite::ServerRoot("http://127.0.0.1:1/t/x/v1"), "http://127.0.0.1:1/t/x");
+}
+
 TEST(ClientReading, TakesInlineReasoningOffTheText) {
   const Json r = ReadReply(Reply{
       .body =
@@ -92,8 +160,11 @@ RC_GTEST_PROP(ClientReading, AnyBytesReadAsAnObjectWithEveryField,
   constexpr int kStatus[] = {200, 400, 429, 500};
   const std::string sse = "data: " + body + "\n\n";
   for (const std::string* b : {&body, &sse}) {
-    const Json r = ReadReply(
-        Reply{.status = kStatus[(pick % 4 + 4) % 4], .body = *b, .stream = stream, .cut = cut});
+    const Json r = ReadReply(Reply{.status = kStatus[(pick % 4 + 4) % 4],
+                                   .body = *b,
+                                   .stream = stream,
+                                   .cut = cut,
+                                   .surface = wire::AllSurfaces()[(pick / 4 % 4 + 4) % 4]});
     for (const char* key : {"text", "reasoning", "tool_calls", "usage", "finish", "error"})
       RC_ASSERT(r.contains(key));
   }
@@ -169,6 +240,30 @@ TEST(ClientChecks, ATextThatDiffersFailsWithBoth) {
   EXPECT_EQ(checks[0].outcome, Outcome::kFail);
   ASSERT_TRUE(checks[0].evidence);
   EXPECT_EQ(checks[0].evidence->expected, "\"Hi\"");
+}
+
+TEST(ClientChecks, AnAdapterOfAnotherSurfaceIsUnsupportedNotFailed) {
+  const auto checks = CheckWith(Find("messages-plain-text"),
+                                {{"unsupported", "this adapter speaks chat, not messages"}},
+                                R"({"type":"message","content":[{"type":"text","text":"Hi"}]})");
+  ASSERT_FALSE(checks.empty());
+  for (const auto& c : checks) {
+    EXPECT_EQ(c.outcome, Outcome::kSkip) << c.rule;
+    EXPECT_NE(c.message.find("unsupported: this adapter speaks chat"), std::string::npos);
+  }
+}
+
+TEST(ClientChecks, ACallItsSdkRefusedToSendIsUnsupportedWithTheReason) {
+  Observation obs;
+  obs.outputs = {
+      {"error", {{"kind", "InvalidPromptError"}, {"message", "messages must not be empty"}}}};
+  const auto checks = FindSuite("client")->make()->Check(Find("http-error"), obs);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].outcome, Outcome::kSkip);
+  EXPECT_NE(checks[0].message.find("refused the call before sending it (InvalidPromptError: "
+                                   "messages must not be empty)"),
+            std::string::npos)
+      << checks[0].message;
 }
 
 TEST(ClientEvidence, KeepsTheRepliesSentAndWhatTheClientWrote) {
@@ -254,6 +349,32 @@ TEST(ClientProfile, TheReferencePassesEveryDialect) {
     }
   }
   EXPECT_EQ(passed.size(), FindSuite("client")->rule_ids().size());  // each rule judged somewhere
+}
+
+// The reference client reads every rule of every scenario of the Responses,
+// Messages and Gemini surfaces from the bytes mockllm sent, and such a
+// scenario runs once under its surface's provider name in a run with dialects.
+TEST(ClientProfile, TheReferencePassesEverySurface) {
+  RunOptions options;
+  options.source_root = kRoot;
+  options.filter = "client/*";
+  options.jobs = 2;
+  options.dialects = {"openai"};
+  reports::Reporter quiet;
+  const reports::RunResult run = RunScenarios(BundledSpecs(), options, quiet);
+  std::set<std::string> surfaces;
+  for (const auto& s : run.scenarios) {
+    const Scenario& scenario = Find(s.info.name);
+    const std::string surface = scenario.input["surface"];
+    if (surface == "chat") {
+      EXPECT_EQ(s.info.dialect, "openai");
+      continue;
+    }
+    surfaces.insert(s.info.dialect);
+    for (const auto& c : s.checks)
+      EXPECT_EQ(c.outcome, Outcome::kPass) << s.info.Id() << " " << c.rule << ": " << c.message;
+  }
+  EXPECT_EQ(surfaces, (std::set<std::string>{"anthropic", "google", "openai-responses"}));
 }
 
 }  // namespace

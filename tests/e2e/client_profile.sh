@@ -11,7 +11,9 @@
 # compatibility.md, with each failure's evidence: the Vercel AI SDK, LangChain.js
 # and the OpenAI Agents SDK beside the stream helper (the Agents SDK breaks
 # under gemini and mistral as the helper does; the AI SDK refuses the empty
-# message list of http-error before sending it).
+# message list of http-error before sending it: unsupported, with its reason).
+# The SDKs of the other surfaces run their surface's scenarios: the openai
+# SDK on the Responses API, @anthropic-ai/sdk, @google/genai.
 #   client_profile.sh LLMCONFORM SOURCE_ROOT
 set -euo pipefail
 bin=$1
@@ -106,9 +108,15 @@ grep -qF '[object Object]' "$work/page/agents/evidence/streamed-text@mistral/rea
   fail "page: the Agents SDK's text under mistral"
 
 # The AI SDK refuses an empty message list before sending it: the provider's
-# 400 never reaches it (the http-error scenario sends one to provoke it).
-run aisdk 1 --client-cmd "node $work/ai-sdk.mjs" --dialects openai --filter client/http-error
-cell aisdk client/http-error@openai fail "no request of the client was answered"
+# 400 never reaches it (the http-error scenario sends one to provoke it), and
+# the scenario is unsupported for it, with the SDK's reason.
+run aisdk 0 --client-cmd "node $work/ai-sdk.mjs" --dialects openai --filter client/http-error
+python3 - "$work/aisdk/report.json" <<'PY' || fail "aisdk: http-error is not unsupported with the SDK's reason"
+import json, sys
+checks = json.load(open(sys.argv[1]))["scenarios"][0]["checks"]
+sys.exit(0 if any(c["rule"] == "CLIENT-ERROR-SURFACED" and c["outcome"] == "skip" and
+                  "refused the call before sending it (InvalidPromptError" in c["message"] for c in checks) else 1)
+PY
 grep -qF '"kind":"InvalidPromptError"' "$work/aisdk/evidence/http-error@openai/read.json" ||
   fail "aisdk: the AI SDK's own error is not in read.json"
 # LangChain's ChatOpenAI exposes no reasoning: unsupported, not failed.
@@ -117,5 +125,29 @@ python3 - "$work/langchain/report.json" <<'PY' || fail "langchain: reasoning is 
 import json, sys
 checks = json.load(open(sys.argv[1]))["scenarios"][0]["checks"]
 sys.exit(0 if any(c["rule"] == "CLIENT-REASONING" and c["outcome"] == "skip" and "unsupported" in c["message"] for c in checks) else 1)
+PY
+# The SDKs of the other surfaces, each on its surface's scenarios (a matrix
+# row named by the surface's provider): every rule passes, with the evidence
+# kept under that name.
+surface() {  # surface NAME ADAPTER SURFACE ROW
+  run "$1" 0 --client-cmd "node $work/$2.mjs" --dialects openai --filter "client/$3-*"
+  grep -q "^| $4 | ✅ pass" "$work/$1/matrix.md" || fail "$1: no passing $4 row"
+  cell "$1" "client/$3-streamed-text@$4" pass
+  cell "$1" "client/$3-cut-stream@$4" pass
+  [ -f "$work/$1/evidence/$3-plain-text@$4/read.json" ] || fail "$1: no evidence under @$4"
+}
+surface responses openai-responses responses openai-responses
+surface anthropic anthropic messages anthropic
+surface genai genai gemini google
+grep -qF '"tool_calls":[{"id":"toolu_0167cfEnoQaPviGdVXA95zcu"' \
+  "$work/anthropic/evidence/messages-parallel-tool-calls@anthropic/read.json" ||
+  fail "anthropic: read.json is not what the SDK read"
+# An adapter of one surface takes another surface's scenario as unsupported.
+run other 0 --client-cmd "node $work/anthropic.mjs" --dialects openai --filter client/plain-text
+python3 - "$work/other/report.json" <<'PY' || fail "other: a chat scenario is not unsupported for anthropic.mjs"
+import json, sys
+checks = json.load(open(sys.argv[1]))["scenarios"][0]["checks"]
+sys.exit(0 if all(c["outcome"] == "skip" and "unsupported: this adapter speaks messages, not chat" in c["message"]
+                  for c in checks if c["rule"].startswith("CLIENT-")) else 1)
 PY
 echo "client profile: ok"
