@@ -214,8 +214,12 @@ mockllm::Trace ReplyTrace(const ProbeArgs& a, const ProbePlan& plan, const Probe
       {"notes", Format("request `{}` of llmconform probe (feature {})", item.name, item.feature)}};
   if (plan.surface != wire::Surface::kChat)
     trace.header["surface"] = std::string(wire::SurfaceName(plan.surface));
+  // As `mockllm record` keeps a request: the path without its query, the
+  // query beside it (Gemini's `alt=sse`).
+  const std::size_t q = request_path.find('?');
+  const std::string path_only = request_path.substr(0, q);
   mockllm::Exchange x = redactor.Record(mockllm::WireExchange{.method = "POST",
-                                                              .path = plan.path + request_path,
+                                                              .path = plan.path + path_only,
                                                               .request_headers = headers,
                                                               .request_body = body,
                                                               .status = reply.status,
@@ -224,6 +228,7 @@ mockllm::Trace ReplyTrace(const ProbeArgs& a, const ProbePlan& plan, const Probe
                                                               .streamed = IsStream(reply),
                                                               .complete = !reply.error,
                                                               .joined_reads = reply.joined_reads});
+  if (q != std::string::npos) x.request.extra["query"] = request_path.substr(q + 1);
   x.seq = 1;
   trace.exchanges.push_back(std::move(x));
   return trace;
