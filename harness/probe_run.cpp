@@ -363,8 +363,9 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
                  "dialect of the --api surface): exit 1 naming each DIA-* deviation that "
                  "appeared or vanished against it (the whole battery; not with --features)");
   app.add_flag("--json", a.json,
-               "print the row as JSON: {endpoint, model, features: {NAME: pass|fail|unsupported}, "
-               "deviations: [DIA-…], evidence: {features, deviations}}");
+               "print the row as JSON: {endpoint, model, api, features: {NAME: "
+               "pass|fail|unsupported}, deviations: [DIA-…, RESP-…], evidence: {features, "
+               "deviations}}");
   app.footer(
       "Sends a fixed battery of requests of one API surface (--api) to an endpoint and prints\n"
       "its row of the provider matrix (the same requests on every surface, written as its own\n"
