@@ -51,7 +51,8 @@ constexpr CommandKind kCommands[] = {
      "Differential property testing of your implementation (JSON lines) against the reference",
      &MakeCheckCommand},
     {"dialect", "List the provider deviations each recorded exchange shows", &MakeDialectCommand},
-    {"probe", "Probe a live OpenAI-compatible endpoint: its features and deviations",
+    {"probe",
+     "Probe a live endpoint (Chat, Responses, Messages or Gemini API): features, deviations",
      &MakeProbeCommand},
 };
 

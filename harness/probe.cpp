@@ -320,6 +320,7 @@ std::vector<ProbeItem> ProbeBattery(const std::string& model) {
   OJson fail = Request(model, User("Fail, please."));
   fail["stream"] = true;
   add("server-error-stream", "error-mapping", fail);
+  for (ProbeItem& i : out) i.stream = MemberOf(i.body, "stream") == true;
   return out;
 }
 
@@ -423,7 +424,11 @@ ProbeItemResult JudgeProbeReply(const ProbeItem& item, const ProbeReply& reply,
     return r;
   }
   try {
-    r = r.streamed ? JudgeStream(item, body, deviations, r) : JudgeBody(item, body, r);
+    if (item.surface != wire::Surface::kChat) {
+      r = probe_support::JudgeSurface(item, body, r);
+    } else {
+      r = r.streamed ? JudgeStream(item, body, deviations, r) : JudgeBody(item, body, r);
+    }
   } catch (const std::exception& e) {
     r.outcome = ProbeOutcome::kFail;
     r.detail = Format("{}: the reply could not be read: {}", item.name, e.what());

@@ -1,17 +1,20 @@
-// `llmconform probe`: a fixed battery of Chat Completions requests sent to a
-// live OpenAI-compatible endpoint, and that endpoint's row of the provider
-// matrix: which client features work (pass / fail / unsupported) and which
-// deviations from OpenAI's wire format it shows, each with its evidence.
+// `llmconform probe`: a fixed battery of requests of one API surface
+// (`--api chat|responses|messages|gemini`, protocols/wire/surface.h) sent to a
+// live endpoint, and that endpoint's row of the provider matrix: which client
+// features work (pass / fail / unsupported) and which deviations from the
+// surface's reference wire format it shows, each with its evidence.
 //
 // The battery's requests are exactly the recorded requests of
-// fixtures/probe/*.trace.jsonl (with the model replaced), so
-// `mockllm serve --traces fixtures/probe [--dialect X]` is a stand-in
-// endpoint. Deviations are found by the code of `llmconform dialect`
-// (harness/dialect_cmd.h) run on the trace each exchange becomes; features
-// are judged as a careful client reads the reply (protocols/wire:
-// StreamAccumulator, ResponseFromJson, ErrorBodyFromJson), so a dialect the
-// toolkit knows does not fail a feature, it shows a deviation.
-// docs/dialects.md "Probing a live endpoint" is the user's description.
+// fixtures/probe/*.trace.jsonl for Chat and fixtures/probe/SURFACE/ for the
+// others (with the model replaced), so `mockllm serve --traces fixtures/probe
+// [--dialect X]` is a stand-in endpoint (the folders hold different paths,
+// so one server stands in for every surface). For Chat Deviations are found by the code of
+// `llmconform dialect` (harness/dialect_cmd.h) run on the trace each exchange becomes; features are
+// judged as a careful client reads the reply (protocols/wire: StreamAccumulator, ResponseFromJson,
+// ErrorBodyFromJson), so a dialect the toolkit knows does not fail a feature, it shows a deviation.
+// For the other surfaces the surface's own reader (AccumulateSurfaceStream, ReadSurfaceBody) judges
+// the features, and its located contract findings (RESP-*, MSG-*, GEM-*) are deviations beside the
+// DIA-* ids detection finds. docs/dialects.md "Probing a live endpoint" is the user's description.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -25,6 +28,7 @@
 #include "mockllm/trace.h"
 #include "net/http_client.h"
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::harness {
 
@@ -60,14 +64,31 @@ struct ProbeItem {
   // The request asks for something an endpoint may refuse (tools, usage in a
   // stream, reasoning): a 400/422 answer makes the feature "unsupported".
   bool optional_params = false;
+  wire::Surface surface = wire::Surface::kChat;
+  bool stream = false;  // the request asks for an event stream
 };
 
 // The features, in report order: plain-text, streamed-text, usage, tool-call,
 // parallel-tool-calls, streamed-tool-calls, reasoning, error-mapping.
 const std::vector<std::string>& ProbeFeatures();
 
-// The battery for `model`, in the order it is sent.
+// The Chat Completions battery for `model`, in the order it is sent.
 std::vector<ProbeItem> ProbeBattery(const std::string& model);
+// The battery of `surface` (the same features and item names on every
+// surface), as that surface's real clients send the requests.
+std::vector<ProbeItem> ProbeBattery(wire::Surface surface, const std::string& model);
+
+// Where `item` goes, appended to the base URL: "/chat/completions",
+// "/responses", "/messages", "/models/MODEL:generateContent" or
+// "/models/MODEL:streamGenerateContent?alt=sse".
+std::string ProbeRequestPath(const ProbeItem& item, const std::string& model);
+// The surface's version and key headers: `Authorization: Bearer KEY` (Chat,
+// Responses), `x-api-key` and `anthropic-version` (Messages),
+// `x-goog-api-key` (Gemini). No key header when `key` is empty.
+std::vector<std::pair<std::string, std::string>> ProbeAuthHeaders(wire::Surface surface,
+                                                                  const std::string& key);
+// OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY.
+std::string_view DefaultKeyEnv(wire::Surface surface);
 
 enum class ProbeOutcome { kPass, kFail, kUnsupported, kNotProvoked };
 std::string_view OutcomeName(ProbeOutcome o);  // "pass", "fail", "unsupported", "not-provoked"
@@ -95,7 +116,8 @@ ProbeOutcome CombineOutcomes(const std::vector<ProbeOutcome>& items);
 struct ProbeArgs {
   std::string base_url;
   std::string model;
-  std::string api_key_env = "OPENAI_API_KEY";
+  std::string api = "chat";  // --api: a wire::SurfaceName
+  std::string api_key_env;   // empty: DefaultKeyEnv of the surface
   std::vector<std::string> features;
   std::string record_dir;
   std::string provider;
@@ -105,9 +127,10 @@ struct ProbeArgs {
 };
 void SetupProbe(CLI::App& app, ProbeArgs& a);
 // 0 every probed feature passed (or is unsupported) and, with `expect`, the
-// deviations seen are that dialect's; 1 a feature failed, or a deviation
+// DIA-* deviations seen are that dialect's; 1 a feature failed, or a deviation
 // appeared or vanished against `expect`; 2 usage or input error (a bad URL,
-// an unknown feature or dialect, --expect with --features); 3 internal (a
+// an unknown API, feature or dialect, a dialect of another surface, --expect
+// with --features); 3 internal (a
 // recording could not be written). The row is printed through
 // reports/probe_row.h.
 // Every request goes through `http`.

@@ -12,6 +12,7 @@
 #include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/json_fields.h"
+#include "base/json_read.h"
 #include "base/url.h"
 #include "base/utf8.h"
 #include "harness/dialect_cmd.h"
@@ -67,7 +68,8 @@ std::string JoinNames(const std::vector<std::string>& v) {
 
 // What the run needs once the arguments are checked.
 struct ProbePlan {
-  std::string origin_path;  // URL without "/chat/completions"
+  wire::Surface surface = wire::Surface::kChat;
+  std::string origin_path;  // the base URL, without the surface's request path
   std::string path;         // the URL's path
   std::set<std::string> wanted;
   std::string key;
@@ -85,8 +87,48 @@ std::string HostOf(const std::string& origin) {
   return host;
 }
 
+// The API surface of `dialect` in the catalogue mockllm compiles in: its
+// provider entry's "surface" ("chat" when absent).
+std::string DialectSurface(const mockllm::Dialect& dialect) {
+  static const nlohmann::json providers = [] {
+    static constexpr std::string_view kText =
+#include "mockllm/dialects.inc"
+        ;
+    const nlohmann::json j = ReadJsonOrDiscarded(kText);
+    return j.is_object() && j.contains("providers") ? j["providers"] : nlohmann::json::array();
+  }();
+  for (const nlohmann::json& p : providers) {
+    if (!p.is_object() || p.value("name", "") != dialect.name) continue;
+    const auto s = p.find("surface");
+    return s != p.end() && s->is_string() ? s->get<std::string>() : "chat";
+  }
+  return "chat";
+}
+
+// Gemini names the model in the request path: a name that would change the
+// path (a '/', '?', '#', ':', '%', a space or a control character) is refused.
+bool PathSafeModel(std::string_view model) {
+  return std::all_of(model.begin(), model.end(), [](unsigned char c) {
+    return c > 0x20 && c != 0x7f &&
+           std::string_view("/?#:%").find(static_cast<char>(c)) == std::string_view::npos;
+  });
+}
+
+std::string SurfaceNames() {
+  std::string out;
+  for (wire::Surface s : wire::AllSurfaces())
+    out += (out.empty() ? "" : ", ") + std::string(wire::SurfaceName(s));
+  return out;
+}
+
 // The plan, or the usage error already printed.
 std::optional<ProbePlan> Plan(const ProbeArgs& a) {
+  const std::optional<wire::Surface> surface = wire::SurfaceFromName(a.api);
+  if (!surface) {
+    std::cerr << "llmconform probe: --api: unknown API \"" << Snippet(a.api)
+              << "\" (known: " << SurfaceNames() << ")\n";
+    return std::nullopt;
+  }
   auto url = SplitHttpUrl(a.base_url);
   if (!url) {
     std::cerr << "llmconform probe: --base-url \"" << Snippet(a.base_url)
@@ -99,7 +141,14 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
               << ": expected a non-empty name in UTF-8\n";
     return std::nullopt;
   }
+  if (*surface == wire::Surface::kGemini && !PathSafeModel(a.model)) {
+    std::cerr << "llmconform probe: --model \"" << Snippet(a.model)
+              << "\": the Gemini API names the model in the path; expected a name without '/', "
+                 "'?', '#', ':', '%' or spaces (e.g. gemini-2.5-flash)\n";
+    return std::nullopt;
+  }
   ProbePlan plan;
+  plan.surface = *surface;
   for (const std::string& f : a.features) {
     if (!FeatureSet().contains(f)) {
       std::cerr << "llmconform probe: --features: unknown feature \"" << Snippet(f)
@@ -115,6 +164,11 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
                 << "\" (known: " << mockllm::DialectNames() << ")\n";
       return std::nullopt;
     }
+    if (const std::string s = DialectSurface(*plan.expect); s != a.api) {
+      std::cerr << "llmconform probe: --expect: dialect \"" << plan.expect->name
+                << "\" is a dialect of the " << s << " API, not of --api " << a.api << "\n";
+      return std::nullopt;
+    }
     if (!plan.wanted.empty()) {
       std::cerr << "llmconform probe: --expect compares the deviations of the whole battery; "
                    "drop --features\n";
@@ -122,15 +176,17 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
     }
   }
   if (plan.wanted.empty()) plan.wanted = FeatureSet();
-  if (const char* k = std::getenv(a.api_key_env.c_str())) plan.key = k;
+  const std::string key_env =
+      a.api_key_env.empty() ? std::string(DefaultKeyEnv(plan.surface)) : a.api_key_env;
+  if (const char* k = std::getenv(key_env.c_str())) plan.key = k;
   if (std::any_of(plan.key.begin(), plan.key.end(),
                   [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
-    std::cerr << "llmconform probe: the value of $" << a.api_key_env
+    std::cerr << "llmconform probe: the value of $" << key_env
               << " contains a control character; it is not sent\n";
     return std::nullopt;
   }
   if (plan.key.empty()) {
-    std::cerr << "llmconform probe: $" << a.api_key_env << " is not set; probing without a key\n";
+    std::cerr << "llmconform probe: $" << key_env << " is not set; probing without a key\n";
   }
   plan.provider = a.provider.empty() ? HostOf(url->origin) : a.provider;
   plan.origin_path = url->origin + url->path;
@@ -142,7 +198,8 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
 // The reply to `item` as a one-exchange trace, redacted.
 mockllm::Trace ReplyTrace(const ProbeArgs& a, const ProbePlan& plan, const ProbeItem& item,
                           const std::vector<std::pair<std::string, std::string>>& headers,
-                          const std::string& body, const ProbeReply& reply) {
+                          const std::string& body, const ProbeReply& reply,
+                          const std::string& request_path) {
   static const mockllm::Redactor redactor;
   mockllm::Trace trace;
   trace.id = plan.provider + "/probe-" + item.name;
@@ -155,17 +212,23 @@ mockllm::Trace ReplyTrace(const ProbeArgs& a, const ProbePlan& plan, const Probe
       {"provider", plan.provider},
       {"model", a.model},
       {"notes", Format("request `{}` of llmconform probe (feature {})", item.name, item.feature)}};
-  mockllm::Exchange x =
-      redactor.Record(mockllm::WireExchange{.method = "POST",
-                                            .path = plan.path + "/chat/completions",
-                                            .request_headers = headers,
-                                            .request_body = body,
-                                            .status = reply.status,
-                                            .response_headers = reply.headers,
-                                            .pieces = reply.pieces,
-                                            .streamed = IsStream(reply),
-                                            .complete = !reply.error,
-                                            .joined_reads = reply.joined_reads});
+  if (plan.surface != wire::Surface::kChat)
+    trace.header["surface"] = std::string(wire::SurfaceName(plan.surface));
+  // As `mockllm record` keeps a request: the path without its query, the
+  // query beside it (Gemini's `alt=sse`).
+  const std::size_t q = request_path.find('?');
+  const std::string path_only = request_path.substr(0, q);
+  mockllm::Exchange x = redactor.Record(mockllm::WireExchange{.method = "POST",
+                                                              .path = plan.path + path_only,
+                                                              .request_headers = headers,
+                                                              .request_body = body,
+                                                              .status = reply.status,
+                                                              .response_headers = reply.headers,
+                                                              .pieces = reply.pieces,
+                                                              .streamed = IsStream(reply),
+                                                              .complete = !reply.error,
+                                                              .joined_reads = reply.joined_reads});
+  if (q != std::string::npos) x.request.extra["query"] = request_path.substr(q + 1);
   x.seq = 1;
   trace.exchanges.push_back(std::move(x));
   return trace;
@@ -176,22 +239,21 @@ mockllm::Trace ReplyTrace(const ProbeArgs& a, const ProbePlan& plan, const Probe
 std::optional<ProbeItemResult> ProbeOne(const ProbeArgs& a, const ProbePlan& plan,
                                         const ProbeItem& item, net::HttpClient& http) {
   const std::string body = item.body.dump();
-  const bool streams = MemberOf(item.body, "stream") == true;
   std::vector<std::pair<std::string, std::string>> headers = {
       {"content-type", "application/json"},
-      {"accept", streams ? "text/event-stream" : "application/json"},
+      {"accept", item.stream ? "text/event-stream" : "application/json"},
       {"accept-encoding", "identity"},
       {"user-agent", "llmconform-probe/" LLMCONFORM_VERSION}};
-  if (!plan.key.empty()) headers.emplace_back("authorization", "Bearer " + plan.key);
+  for (auto& h : ProbeAuthHeaders(plan.surface, plan.key)) headers.push_back(std::move(h));
   const auto timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout_s * 1000));
-  ProbeReply reply =
-      ProbePost(http, plan.origin_path + "/chat/completions", headers, body, timeout);
+  const std::string request_path = ProbeRequestPath(item, a.model);
+  ProbeReply reply = ProbePost(http, plan.origin_path + request_path, headers, body, timeout);
   ScrubReply(reply, plan.key);
 
   std::vector<wire::Deviation> deviations;
   const std::string file = Format("{}.trace.jsonl", item.name);
   if (reply.status > 0) {
-    const mockllm::Trace trace = ReplyTrace(a, plan, item, headers, body, reply);
+    const mockllm::Trace trace = ReplyTrace(a, plan, item, headers, body, reply, request_path);
     // A reply that broke off shows what breaking off looks like, not a dialect.
     if (!reply.error) {
       for (auto& row : TraceDialects(trace, file)) {
@@ -214,7 +276,9 @@ std::optional<ProbeItemResult> ProbeOne(const ProbeArgs& a, const ProbePlan& pla
 
 reports::ProbeRow Row(const ProbePlan& plan, const std::string& model,
                       const std::vector<ProbeItemResult>& results) {
-  reports::ProbeRow row{.endpoint = plan.endpoint, .model = model};
+  reports::ProbeRow row{.endpoint = plan.endpoint,
+                        .model = model,
+                        .api = std::string(wire::SurfaceName(plan.surface))};
   for (const std::string& f : ProbeFeatures()) {
     reports::ProbeFeatureRow feature{.feature = f};
     std::vector<ProbeOutcome> outcomes;
@@ -243,12 +307,16 @@ reports::ProbeRow Row(const ProbePlan& plan, const std::string& model,
 // The row's deviations against `dialect`'s: the probe of a stand-in endpoint
 // speaking `dialect` (`mockllm serve --traces fixtures/probe --dialect NAME`)
 // shows exactly its steps' ids, so any difference is a change of the wire.
+// Only the catalogue's DIA-* ids are compared: a contract finding of a
+// surface's reader (RESP-*, MSG-*, GEM-*) may be the very trace a dialect's
+// deviation leaves, so it is shown in the row but is no drift by itself.
 reports::ProbeExpectation Expect(const mockllm::Dialect& dialect, const reports::ProbeRow& row) {
   reports::ProbeExpectation e{.dialect = dialect.name};
   const std::vector<std::string> ids = dialect.Ids();
   const std::set<std::string> want(ids.begin(), ids.end());
   std::set<std::string> seen;
-  for (const auto& d : row.deviations) seen.insert(d.id);
+  for (const auto& d : row.deviations)
+    if (d.id.starts_with("DIA-")) seen.insert(d.id);
   for (const std::string& id : seen) {
     if (want.contains(id)) continue;
     (dialect.not_reproduced.contains(id) ? e.known : e.appeared).push_back(id);
@@ -261,15 +329,22 @@ reports::ProbeExpectation Expect(const mockllm::Dialect& dialect, const reports:
 }  // namespace
 
 void SetupProbe(CLI::App& app, ProbeArgs& a) {
+  app.add_option("--api", a.api,
+                 "the API surface probed: chat (URL/chat/completions), responses "
+                 "(URL/responses), messages (URL/messages, Anthropic), gemini "
+                 "(URL/models/MODEL:generateContent and :streamGenerateContent?alt=sse)")
+      ->capture_default_str();
   app.add_option("--base-url", a.base_url,
-                 "the endpoint's OpenAI base URL (requests go to URL/chat/completions), e.g. "
-                 "https://api.openai.com/v1 or http://127.0.0.1:11434/v1")
+                 "the endpoint's base URL, e.g. https://api.openai.com/v1, "
+                 "http://127.0.0.1:11434/v1, https://api.anthropic.com/v1 or "
+                 "https://generativelanguage.googleapis.com/v1beta")
       ->required();
   app.add_option("--model", a.model, "the model every request names")->required();
   app.add_option("--api-key-env", a.api_key_env,
-                 "environment variable holding the API key, sent as `Authorization: Bearer`; "
-                 "unset or empty: no key is sent")
-      ->capture_default_str();
+                 "environment variable holding the API key (default by --api: OPENAI_API_KEY, "
+                 "ANTHROPIC_API_KEY, GEMINI_API_KEY), sent as `Authorization: Bearer` (chat, "
+                 "responses), `x-api-key` (messages) or `x-goog-api-key` (gemini); unset or "
+                 "empty: no key is sent");
   app.add_option(
          "--features", a.features,
          "probe only these features (comma-separated or repeated): " + JoinNames(ProbeFeatures()))
@@ -284,15 +359,17 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--expect", a.expect,
-                 "the dialect you believe the endpoint speaks (a name of `mockllm dialects`): "
-                 "exit 1 naming each deviation that appeared or vanished against it (the whole "
-                 "battery; not with --features)");
+                 "the dialect you believe the endpoint speaks (a name of `mockllm dialects`, a "
+                 "dialect of the --api surface): exit 1 naming each DIA-* deviation that "
+                 "appeared or vanished against it (the whole battery; not with --features)");
   app.add_flag("--json", a.json,
-               "print the row as JSON: {endpoint, model, features: {NAME: pass|fail|unsupported}, "
-               "deviations: [DIA-…], evidence: {features, deviations}}");
+               "print the row as JSON: {endpoint, model, api, features: {NAME: "
+               "pass|fail|unsupported}, deviations: [DIA-…, RESP-…], evidence: {features, "
+               "deviations}}");
   app.footer(
-      "Sends a fixed battery of Chat Completions requests to an OpenAI-compatible endpoint and\n"
-      "prints its row of the provider matrix:\n"
+      "Sends a fixed battery of requests of one API surface (--api) to an endpoint and prints\n"
+      "its row of the provider matrix (the same requests on every surface, written as its own\n"
+      "clients write them; Chat's are shown):\n"
       "  plain                plain-text           a non-streamed answer\n"
       "  stream               streamed-text        a streamed answer\n"
       "  stream-usage         usage                stream_options.include_usage\n"
@@ -300,7 +377,9 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
       "  parallel-tools       parallel-tool-calls  two tool calls in one turn\n"
       "  streamed-tools       streamed-tool-calls  tool calls in a stream\n"
       "  reasoning            reasoning            reasoning_effort; reasoning text shown?\n"
-      "  invalid-request      error-mapping        empty messages: the error shape\n"
+      "  invalid-request      error-mapping        empty messages (responses: temperature -1,\n"
+      "                                            messages: no max_tokens, gemini: no\n"
+      "                                            contents): the error shape\n"
       "  rate-limited, server-error-stream  error-mapping: answered normally by a live\n"
       "                       endpoint; the stand-in below answers 429 and a streamed 500\n"
       "A feature passes when a careful client (llmconform's reference readers) gets what was\n"
@@ -308,14 +387,23 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
       "not do it (no reasoning text, one tool call where two were asked); it fails otherwise\n"
       "(network error, timeout, non-JSON answer, broken stream, wrong status), with the\n"
       "evidence. Deviations are the DIA-* ids of specs/wire/dialects.json that `llmconform\n"
-      "dialect` finds in the replies, each with the response and field that shows it.\n"
+      "dialect` finds in the replies, each with the response and field that shows it; on the\n"
+      "responses, messages and gemini surfaces also the located findings (RESP-*, MSG-*,\n"
+      "GEM-* of specs/wire/rules.json) of the surface's reader, which judges the features.\n"
       "The key is read from the environment only, and is never printed or recorded.\n\n"
       "Examples:\n"
       "  OPENAI_API_KEY=… llmconform probe --base-url https://api.openai.com/v1 --model "
       "gpt-4o-mini\n"
       "  llmconform probe --base-url http://127.0.0.1:11434/v1 --model qwen3 --record "
       "fixtures/ollama-probe\n"
+      "  ANTHROPIC_API_KEY=… llmconform probe --api messages --base-url "
+      "https://api.anthropic.com/v1 \\\n"
+      "      --model claude-sonnet-4-5\n"
+      "  GEMINI_API_KEY=… llmconform probe --api gemini \\\n"
+      "      --base-url https://generativelanguage.googleapis.com/v1beta --model gemini-2.5-flash\n"
+      "  llmconform probe --api responses --base-url https://api.openai.com/v1 --model gpt-5-mini\n"
       "  mockllm serve --traces fixtures/probe --dialect gemini   # a stand-in endpoint\n"
+      "      (fixtures/probe/{responses,messages,gemini}/ hold the other surfaces' answers)\n"
       "  llmconform probe --base-url http://127.0.0.1:PORT/v1 --model gpt-4o-mini --json\n"
       "  llmconform probe --base-url https://generativelanguage.googleapis.com/v1beta/openai \\\n"
       "      --model gemini-2.5-flash --api-key-env GEMINI_API_KEY --expect gemini   # drift\n\n"
@@ -328,7 +416,7 @@ int RunProbe(const ProbeArgs& a, net::HttpClient& http) {
   const std::optional<ProbePlan> plan = Plan(a);
   if (!plan) return kExitUsage;
   std::vector<ProbeItemResult> results;
-  for (const ProbeItem& item : ProbeBattery(a.model)) {
+  for (const ProbeItem& item : ProbeBattery(plan->surface, a.model)) {
     if (!plan->wanted.contains(item.feature)) continue;
     std::optional<ProbeItemResult> r = ProbeOne(a, *plan, item, http);
     if (!r) return kExitInternal;

@@ -21,4 +21,9 @@ std::string ReplaceAll(std::string text, std::string_view secret);
 // Whether the reply's content-type is text/event-stream.
 bool IsStream(const ProbeReply& reply);
 
+// Judges the reply `body` to `item` of a surface other than Chat, read by that
+// surface's reader; `r` holds the reply's status, streamed flag and DIA-*
+// deviations, to which the reader's contract findings are added.
+ProbeItemResult JudgeSurface(const ProbeItem& item, const std::string& body, ProbeItemResult r);
+
 }  // namespace llmconform::harness::probe_support

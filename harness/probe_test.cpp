@@ -12,6 +12,7 @@
 
 #include "base/test_paths.h"
 #include "base/utf8.h"
+#include "harness/probe_test_support.h"
 #include "mockllm/trace_files.h"
 #include "net/fake_http_client.h"
 
@@ -19,24 +20,14 @@ namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using probe_test::Item;
+using probe_test::Reply;
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
-
-ProbeReply Reply(int status, std::string content_type, std::string body) {
-  ProbeReply r;
-  r.status = status;
-  if (!content_type.empty()) r.headers.emplace_back("content-type", std::move(content_type));
-  r.pieces.push_back(mockllm::Chunk{0, std::move(body)});
-  return r;
-}
-
-const ProbeItem& Item(const std::vector<ProbeItem>& battery, std::string_view name) {
-  for (const auto& i : battery)
-    if (i.name == name) return i;
-  throw std::runtime_error("no battery item " + std::string(name));
-}
 
 // The battery sends exactly the requests fixtures/probe recorded (one trace
 // per item, the same body), so mockllm answers each with its canonical reply.
+// The other surfaces' answers (fixtures/probe/SURFACE/, probe_surfaces_test)
+// are Chat's neighbours, told apart by their header's `surface`.
 TEST(Probe, TheBatteryIsTheRecordedRequestsOfFixturesProbe) {
   auto files = mockllm::TraceFiles({(kRoot / "fixtures/probe").string()});
   ASSERT_TRUE(files.has_value());
@@ -46,6 +37,8 @@ TEST(Probe, TheBatteryIsTheRecordedRequestsOfFixturesProbe) {
     ASSERT_TRUE(t.has_value()) << f;
     ASSERT_EQ(t->exchanges.size(), 1u) << f;
     ASSERT_TRUE(t->exchanges[0].request.body.has_value());
+    if (t->header.value("surface", "chat") != "chat") continue;
+    EXPECT_EQ(t->exchanges[0].request.path, "/v1/chat/completions") << f;
     recorded[t->id] = *t->exchanges[0].request.body;
   }
   const auto battery = ProbeBattery("gpt-4o-mini");

@@ -32,7 +32,8 @@ std::string ExpectationText(const ProbeExpectation& e) {
 }  // namespace
 
 std::string ProbeRowText(const ProbeRow& row) {
-  std::string text = Format("llmconform probe: {} (model {})\n\n", row.endpoint, row.model);
+  std::string text = Format("llmconform probe: {} (model {}{})\n\n", row.endpoint, row.model,
+                            row.api == "chat" ? "" : ", api " + row.api);
   int pass = 0, fail = 0, unsupported = 0;
   for (const ProbeFeatureRow& f : row.features) {
     pass += f.outcome == "pass";
@@ -42,7 +43,10 @@ std::string ProbeRowText(const ProbeRow& row) {
     for (const ProbeRequestResult& r : f.requests)
       text += Format("    {:<13} {} ({} ms)\n", r.result + ":", r.detail, r.ms);
   }
-  text += Format("\ndeviations from OpenAI's wire format: {}\n", row.deviations.size());
+  const std::string_view owner = row.api == "messages" ? "Anthropic"
+                                 : row.api == "gemini" ? "Google"
+                                                       : "OpenAI";
+  text += Format("\ndeviations from {}'s wire format: {}\n", owner, row.deviations.size());
   for (const ProbeDeviationRow& d : row.deviations) {
     text += Format("{}\n", d.id);
     for (const ProbeDeviationSeen& s : d.seen)
@@ -82,6 +86,7 @@ std::string ProbeRowJson(const ProbeRow& row) {
   OJson doc = {
       {"endpoint", row.endpoint},
       {"model", row.model},
+      {"api", row.api},
       {"features", std::move(features)},
       {"deviations", std::move(ids)},
       {"evidence", {{"features", std::move(fevidence)}, {"deviations", std::move(devidence)}}}};

@@ -55,15 +55,18 @@ struct ProbeExpectation {
 struct ProbeRow {
   std::string endpoint;  // the base URL, redacted
   std::string model;
+  std::string api = "chat";  // the API surface probed: chat, responses, messages, gemini
   std::vector<ProbeFeatureRow> features;      // probed features, in report order
   std::vector<ProbeDeviationRow> deviations;  // by id
   std::optional<ProbeExpectation> expectation;
 };
 
 // The console text: features with their requests' evidence, deviations with
-// where they showed, the expectation's verdict, a summary line.
+// where they showed (from the surface's reference wire format: OpenAI's for
+// chat and responses, Anthropic's for messages, Google's for gemini), the
+// expectation's verdict, a summary line.
 std::string ProbeRowText(const ProbeRow& row);
-// {endpoint, model, features: {NAME: outcome}, deviations: [ids],
+// {endpoint, model, api, features: {NAME: outcome}, deviations: [ids],
 //  evidence: {features, deviations}, expect?: {dialect, appeared, vanished,
 //  known, drifted}}, indented by one space, ending in a newline.
 std::string ProbeRowJson(const ProbeRow& row);
