@@ -99,7 +99,8 @@ mockllm_unknown_trace (404), mockllm_proxy_failed (502); malformed JSON 400,
 wrong content type 415, body over --max-body 413, unknown route 404.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
-unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected.
+unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected,
+dialect_other_surface.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
@@ -121,11 +122,14 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
 The same seed always gives the same bytes.
 
 Dialects (--dialect NAME, or per request the header X-Mockllm-Dialect: NAME):
-each reply is rewritten from its canonical OpenAI shape into that provider's
+each reply is rewritten from its surface's canonical shape into that provider's
 (Azure's empty first chunk, DeepSeek's reasoning_content, Gemini's index-less
 tool calls and error array, ...); faults and --speed apply on top; the journal
-entry names the dialect. `mockllm dialects` lists them; an unknown name in the
-header is 400 mockllm_unknown_dialect.
+entry names the dialect. A dialect rewrites replies of its own surface only
+(chat, responses, messages, gemini): a reply of another surface is sent as
+recorded and its journal entry has the finding dialect_other_surface.
+`mockllm dialects` lists them; an unknown name in the header is 400
+mockllm_unknown_dialect.
 
 --proxy URL --record-to FILE: an unpinned request that matches nothing is
 forwarded to URL, answered with its response and recorded, redacted, into FILE.
