@@ -1,7 +1,7 @@
 // `llmconform dialect TRACE…`: the provider deviations (DIA-* ids of
 // specs/wire/dialects.json, protocols/wire/dialect.h) each recorded exchange
-// shows, located; `--markdown` renders the provider × deviation table
-// (fixtures/recorded/DIALECTS.md is this output for the bundled corpus).
+// shows against its API surface's canonical wire format, located; `--markdown` renders the provider
+// × deviation table (fixtures/recorded/DIALECTS.md is this output for the bundled corpus).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -19,12 +19,14 @@ struct ExchangeDialect {
   std::string trace_id;
   std::string provider;  // header `provider`, "unknown" when absent
   std::int64_t seq = 0;
+  wire::Surface surface = wire::Surface::kChat;  // of the request path (Chat when unknown)
   bool streamed = false;
   std::vector<wire::Deviation> deviations;
 };
 
-// The deviations of every exchange of `trace`, but those of another API
-// surface than Chat Completions (a Responses API exchange), which are left out.
+// The deviations of every exchange of `trace`, each judged by the detector of
+// its request path's surface (protocols/wire/dialect.h; a path of no known
+// surface is judged as Chat Completions).
 std::vector<ExchangeDialect> TraceDialects(const mockllm::Trace& trace, const std::string& file);
 
 // The Markdown report: a provider × deviation table (counts of exchanges)

@@ -14,7 +14,8 @@ namespace {
 using reports::CheckResult;
 
 // The rule a journal finding of mockllm's belongs to; nullptr for findings
-// that are not refusals (the client leaving, the upstream of --proxy failing).
+// that are not refusals (the client leaving, the upstream of --proxy failing,
+// a dialect of another surface left unapplied).
 const char* RefusalRule(mockllm::FindingKind kind) {
   using enum mockllm::FindingKind;
   switch (kind) {
@@ -31,6 +32,7 @@ const char* RefusalRule(mockllm::FindingKind kind) {
       return "GATE-REQUEST-REFUSED";
     case kProxyFailed:
     case kClientDisconnected:
+    case kDialectOtherSurface:
       return nullptr;
   }
   return nullptr;

@@ -23,7 +23,7 @@ namespace llmconform::harness {
 // with the finding admin_request). Refusals are read from each entry's
 // findings (harness/requests_sent.h: request_mismatch, trace_exhausted,
 // unknown_trace, no_match, malformed_request, admin_request; not
-// proxy_failed, client_disconnected) and from an error status mockllm
+// proxy_failed, client_disconnected, dialect_other_surface) and from an error status mockllm
 // answered itself; a recorded error status replayed from the trace is not a
 // refusal. An entry the journal's reader refuses counts as a request and
 // refuses nothing.

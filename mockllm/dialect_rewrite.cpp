@@ -28,9 +28,13 @@ bool RequestStreams(const RecordedRequest& request) {
          (*request.body)["stream"] == true;
 }
 
+wire::Surface ExchangeSurface(const Exchange& x) {
+  return wire::SurfaceOfPath(x.request.path).value_or(wire::Surface::kChat);
+}
+
 RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialect& dialect,
-                                 bool stream_requested) {
-  if (dialect.steps.empty()) return canonical;
+                                 bool stream_requested, wire::Surface surface) {
+  if (dialect.steps.empty() || dialect.surface != surface) return canonical;
   RecordedResponse out = canonical;
   if (!out.streamed) {
     BodyView b{out, ReadOrderedJsonOrDiscarded(canonical.BodyBytes())};
@@ -78,14 +82,19 @@ RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialec
 std::vector<std::string> DeviationsApplied(const std::vector<Exchange>& exchanges,
                                            const Dialect& dialect) {
   std::vector<std::string> out;
-  Dialect before{.name = dialect.name, .about = {}, .steps = {}, .not_reproduced = {}};
+  Dialect before{.name = dialect.name,
+                 .surface = dialect.surface,
+                 .about = {},
+                 .steps = {},
+                 .not_reproduced = {}};
   for (const DialectStep& step : dialect.steps) {
     Dialect after = before;
     after.steps.push_back(step);
     for (const Exchange& x : exchanges) {
       const bool streams = RequestStreams(x.request);
-      if (RewriteResponse(x.response, before, streams) !=
-          RewriteResponse(x.response, after, streams)) {
+      const wire::Surface surface = ExchangeSurface(x);
+      if (RewriteResponse(x.response, before, streams, surface) !=
+          RewriteResponse(x.response, after, streams, surface)) {
         out.push_back(step.id);
         break;
       }
@@ -100,8 +109,10 @@ ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, cons
   auto parsed = FaultFromJson(fault_json);
   Fault fault = parsed ? *parsed : Fault{};
   const bool streams = RequestStreams(x.request);
-  if (!fault.status)
-    return PlanResponse(RewriteResponse(x.response, dialect, streams), fault, seed);
+  const wire::Surface surface = ExchangeSurface(x);
+  if (!fault.status || dialect.surface != surface)
+    return PlanResponse(RewriteResponse(x.response, dialect, streams, surface), fault, seed,
+                        surface);
   // The injected error as a recorded reply, rewritten, then the rest of the fault.
   Fault error_only;
   error_only.status = fault.status;
@@ -109,7 +120,7 @@ ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, cons
   error_only.retry_after = fault.retry_after;
   error_only.retry_after_ms = fault.retry_after_ms;
   error_only.headers = fault.headers;
-  const ResponsePlan error = PlanResponse(x.response, error_only, seed);
+  const ResponsePlan error = PlanResponse(x.response, error_only, seed, surface);
   RecordedResponse injected;
   injected.status = error.status;
   injected.headers["content-type"] = error.content_type;
@@ -120,7 +131,7 @@ ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, cons
   fault.retry_after.reset();
   fault.retry_after_ms.reset();
   fault.headers = OJson::object();
-  return PlanResponse(RewriteResponse(injected, dialect, streams), fault, seed);
+  return PlanResponse(RewriteResponse(injected, dialect, streams, surface), fault, seed, surface);
 }
 
 }  // namespace llmconform::mockllm

@@ -1,15 +1,24 @@
-// Provider dialects on replay: a canonical OpenAI reply (a JSON body or an SSE
-// stream, as recorded from OpenAI) rewritten into the wire shape of another
-// OpenAI-compatible provider.
+// Provider dialects on replay: a canonical reply of one API surface (a JSON
+// body or an SSE stream, as recorded from the surface's own provider: OpenAI
+// for Chat Completions and the Responses API, Anthropic for Messages, Google's
+// Developer API for Gemini) rewritten into the wire shape of another server
+// speaking that surface.
 //
-// A dialect is data: a name and an ordered list of deviations of the
-// catalogue (specs/wire/dialects.json, "dialects"), each with parameters. The
-// dialects live in the same file under "providers":
-//   {"name": "deepseek", "about": "…",
+// A dialect is data: a name, its surface and an ordered list of deviations of
+// the catalogue (specs/wire/dialects.json, "dialects"; each deviation names
+// its surface too), each with parameters. The dialects live in the same file
+// under "providers":
+//   {"name": "deepseek", "surface": "chat", "about": "…",
 //    "deviations": [{"id": "DIA-REASONING-CONTENT", "params": {"text": "…"}}, …],
 //    "not_reproduced": {"DIA-…": "why the recorded provider shows it but replay does not"}}
 // and are compiled into mockllm (the file is read at build time), so the
 // program needs no data files at run time.
+//
+// A dialect rewrites only replies of its own surface: a reply of another
+// surface (the `deepseek` dialect on a /v1/messages exchange) is returned
+// unchanged, byte for byte, and the server's journal entry says so
+// (FindingKind::kDialectOtherSurface). Each surface's canonical dialect
+// (CanonicalDialect) has no deviation.
 //
 // Each deviation is one rewrite, applied in the listed order; the
 // deviations with a rewrite, and their parameters, are listed by
@@ -39,6 +48,7 @@
 
 #include "mockllm/replay_plan.h"
 #include "mockllm/trace.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 
@@ -48,7 +58,8 @@ struct DialectStep {
 };
 
 struct Dialect {
-  std::string name;  // "deepseek"
+  std::string name;                              // "deepseek"
+  wire::Surface surface = wire::Surface::kChat;  // the replies it rewrites
   std::string about;
   std::vector<DialectStep> steps;
   // Deviations the real provider's recordings show that replay leaves out,
@@ -70,7 +81,9 @@ const std::vector<RewritableDeviation>& RewritableDeviations();
 // Parses the "providers" member of a dialect catalogue text. Errors are
 // located ("dialects.json:120:9: /providers/3/deviations/0/id: no rewrite for
 // DIA-NAMED-EVENT") and cover: unknown ids, a deviation without a rewrite,
-// unknown or mistyped parameters, duplicate names.
+// unknown or mistyped parameters, duplicate names, a missing or unknown
+// "surface" (on a provider or a deviation of "dialects"), and a deviation of
+// another surface than its dialect's.
 std::expected<std::vector<Dialect>, Error> ParseDialects(std::string_view text,
                                                          std::string_view name);
 
@@ -81,12 +94,24 @@ const std::vector<Dialect>& BuiltinDialects();
 const Dialect* FindDialect(std::string_view name);
 // "azure, deepseek, …": the built-in names, for messages.
 std::string DialectNames();
+// The built-in dialects of `surface`, sorted by name (its canonical one among them).
+std::vector<const Dialect*> DialectsOf(wire::Surface surface);
+// The name of `surface`'s canonical dialect, the surface's provider itself
+// with no deviation: "openai" (chat), "openai-responses", "anthropic"
+// (messages), "gemini-api" (gemini).
+std::string_view CanonicalDialectName(wire::Surface surface);
+// The built-in canonical dialect of `surface` (never null for the built-in catalogue).
+const Dialect* CanonicalDialect(wire::Surface surface);
+// The surface of a recorded exchange, by its request path (a path of no
+// known surface counts as Chat Completions, as replay has always treated it).
+wire::Surface ExchangeSurface(const Exchange& x);
 
-// The reply `canonical` as `dialect` would send it. `stream_requested`: the
-// request asked for a stream (an error answer to a streamed request is what
-// DIA-ERROR-IN-STREAM turns into a 200 stream).
+// The reply `canonical`, a reply of `surface`, as `dialect` would send it;
+// `canonical` itself when the dialect is of another surface.
+// `stream_requested`: the request asked for a stream (an error answer to a
+// streamed request is what DIA-ERROR-IN-STREAM turns into a 200 stream).
 RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialect& dialect,
-                                 bool stream_requested);
+                                 bool stream_requested, wire::Surface surface);
 
 // The ids of `dialect`'s steps that change at least one of `exchanges`'
 // replies, in step order: step i is listed when the reply rewritten by

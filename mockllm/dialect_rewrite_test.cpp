@@ -20,6 +20,7 @@ namespace llmconform::mockllm {
 namespace {
 
 namespace fs = std::filesystem;
+constexpr auto kChat = llmconform::wire::Surface::kChat;
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 std::string Joined(const RecordedResponse& r) {
@@ -28,10 +29,12 @@ std::string Joined(const RecordedResponse& r) {
   return out;
 }
 
-std::set<std::string> Detect(const RecordedResponse& r) {
+std::set<std::string> Detect(const RecordedResponse& r,
+                             llmconform::wire::Surface surface = llmconform::wire::Surface::kChat) {
   std::set<std::string> ids;
-  const auto found = r.streamed ? llmconform::wire::DetectStreamDialect(Joined(r))
-                                : llmconform::wire::DetectBodyDialect(r.BodyBytes(), r.status);
+  const auto found = r.streamed
+                         ? llmconform::wire::DetectStreamDialect(surface, Joined(r))
+                         : llmconform::wire::DetectBodyDialect(surface, r.BodyBytes(), r.status);
   for (const auto& d : found) ids.insert(d.id);
   return ids;
 }
@@ -82,48 +85,77 @@ TEST(DialectRewrite, TheCatalogueParsesAndHasTheNamedDialects) {
 
 TEST(DialectRewrite, BadDialectsAreLocatedErrors) {
   const std::string head =
-      R"({"dialects":[{"id":"DIA-NO-DONE"},{"id":"DIA-NAMED-EVENT"}],"providers":[)";
+      R"({"dialects":[{"id":"DIA-NO-DONE","surface":"chat"},{"id":"DIA-NAMED-EVENT","surface":"chat"}],"providers":[)";
   auto err = [&](const std::string& providers) {
     auto r = ParseDialects(head + providers + "]}", "d.json");
     EXPECT_FALSE(r.has_value()) << providers;
     return r ? std::string() : r.error().message;
   };
-  EXPECT_NE(err(R"({"name":"x","deviations":[{"id":"DIA-FOO"}]})").find("d.json:1:"),
-            std::string::npos);
-  EXPECT_NE(err(R"({"name":"x","deviations":[{"id":"DIA-FOO"}]})")
+  EXPECT_NE(
+      err(R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-FOO"}]})").find("d.json:1:"),
+      std::string::npos);
+  EXPECT_NE(err(R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-FOO"}]})")
                 .find("/providers/0/deviations/0/id: \"DIA-FOO\" is not in the catalogue"),
             std::string::npos);
-  EXPECT_NE(err(R"({"name":"x","deviations":[{"id":"DIA-NAMED-EVENT"}]})")
+  EXPECT_NE(err(R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-NAMED-EVENT"}]})")
                 .find("no rewrite for DIA-NAMED-EVENT"),
             std::string::npos);
-  EXPECT_NE(err(R"({"name":"x","deviations":[{"id":"DIA-NO-DONE","params":{"n":1}}]})")
-                .find("takes no parameter"),
-            std::string::npos);
   EXPECT_NE(
-      err(R"({"name":"x","deviations":[]},{"name":"x","deviations":[]})").find("defined twice"),
+      err(R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-NO-DONE","params":{"n":1}}]})")
+          .find("takes no parameter"),
       std::string::npos);
-  EXPECT_NE(err(R"({"name":"X Y","deviations":[]})").find("/providers/0/name"), std::string::npos);
-  const std::string keep = R"({"dialects":[{"id":"DIA-KEEPALIVE-COMMENT"}],"providers":[)";
+  EXPECT_NE(
+      err(R"({"name":"x","surface":"chat","deviations":[]},{"name":"x","surface":"chat","deviations":[]})")
+          .find("defined twice"),
+      std::string::npos);
+  EXPECT_NE(err(R"({"name":"X Y","surface":"chat","deviations":[]})").find("/providers/0/name"),
+            std::string::npos);
+  const std::string keep =
+      R"({"dialects":[{"id":"DIA-KEEPALIVE-COMMENT","surface":"chat"}],"providers":[)";
   auto bad_param = ParseDialects(
       keep +
-          R"({"name":"x","deviations":[{"id":"DIA-KEEPALIVE-COMMENT","params":{"count":"2"}}]}]})",
+          R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-KEEPALIVE-COMMENT","params":{"count":"2"}}]}]})",
       "k");
   ASSERT_FALSE(bad_param.has_value());
   EXPECT_NE(bad_param.error().message.find("/params/count: expected number, got string"),
             std::string::npos);
   auto range = ParseDialects(
       keep +
-          R"({"name":"x","deviations":[{"id":"DIA-KEEPALIVE-COMMENT","params":{"count":1000}}]}]})",
+          R"({"name":"x","surface":"chat","deviations":[{"id":"DIA-KEEPALIVE-COMMENT","params":{"count":1000}}]}]})",
       "k");
   ASSERT_FALSE(range.has_value());
   EXPECT_FALSE(ParseDialects("[1,2", "k").has_value());
+  // Surfaces: a provider's and a deviation's are required and known, and a
+  // dialect's deviations are of its own surface.
+  EXPECT_NE(err(R"({"name":"y","deviations":[]})").find("/providers/0/surface: missing"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"name":"y","surface":"soap","deviations":[]})")
+                .find("/providers/0/surface: unknown surface \"soap\" (known: chat, responses"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"name":"y","surface":7,"deviations":[]})").find("expected a surface name"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"name":"y","surface":"messages","deviations":[{"id":"DIA-NO-DONE"}]})")
+                .find("/providers/0/deviations/0/id: DIA-NO-DONE is a chat deviation; dialect "
+                      "\"y\" is of surface messages"),
+            std::string::npos);
+  auto bad_dev = ParseDialects(
+      R"({"dialects":[{"id":"DIA-NO-DONE","surface":"gopher"}],"providers":[]})", "s.json");
+  ASSERT_FALSE(bad_dev.has_value());
+  EXPECT_NE(bad_dev.error().message.find("s.json:1:"), std::string::npos);
+  EXPECT_NE(bad_dev.error().message.find("/dialects/0/surface: unknown surface \"gopher\""),
+            std::string::npos);
+  auto no_dev_surface =
+      ParseDialects(R"({"dialects":[{"id":"DIA-NO-DONE"}],"providers":[]})", "s.json");
+  ASSERT_FALSE(no_dev_surface.has_value());
+  EXPECT_NE(no_dev_surface.error().message.find("/dialects/0/surface: missing"), std::string::npos);
   EXPECT_FALSE(ParseDialects("{}", "k").has_value());
 }
 
 // The canonical battery shows no deviation: it is what OpenAI sends.
 TEST(DialectRewrite, TheCanonicalRepliesShowNoDeviation) {
   for (const Trace& t : ProbeTraces())
-    for (const Exchange& x : t.exchanges) EXPECT_TRUE(Detect(x.response).empty()) << t.id;
+    for (const Exchange& x : t.exchanges)
+      EXPECT_TRUE(Detect(x.response, ExchangeSurface(x)).empty()) << t.id;
 }
 
 TEST(DialectRewrite, AChoiceIndexThatIsNotANumberRewritesWithoutThrowing) {
@@ -140,7 +172,7 @@ TEST(DialectRewrite, AChoiceIndexThatIsNotANumberRewritesWithoutThrowing) {
                 "\"usage\":{\"total_tokens\":3}}\n\n"},
         {1, "data: [DONE]\n\n"}};
     for (const Dialect& d : BuiltinDialects()) {
-      EXPECT_NO_THROW(RewriteResponse(r, d, true)) << d.name << " index " << index;
+      EXPECT_NO_THROW(RewriteResponse(r, d, true, kChat)) << d.name << " index " << index;
     }
   }
 }
@@ -151,18 +183,22 @@ TEST(DialectRewrite, AChoiceIndexThatIsNotANumberRewritesWithoutThrowing) {
 TEST(DialectRewrite, TheDetectorFindsExactlyTheDialectsDeviations) {
   const auto traces = ProbeTraces();
   ASSERT_GE(traces.size(), 8u);
-  for (const Dialect& d : BuiltinDialects()) {
+  // The battery is Chat Completions' (responses_dialect_test.cpp round-trips
+  // the Responses API's dialects over its recorded corpus).
+  for (const Dialect* dp : DialectsOf(llmconform::wire::Surface::kChat)) {
+    const Dialect& d = *dp;
     const std::set<std::string> want = IdsOf(d);
     std::set<std::string> seen;
     for (const Trace& t : traces) {
       for (const Exchange& x : t.exchanges) {
-        const RecordedResponse r = RewriteResponse(x.response, d, RequestStreams(x.request));
-        for (const std::string& id : Detect(r)) {
+        const RecordedResponse r =
+            RewriteResponse(x.response, d, RequestStreams(x.request), ExchangeSurface(x));
+        for (const std::string& id : Detect(r, ExchangeSurface(x))) {
           EXPECT_TRUE(want.contains(id)) << d.name << " on " << t.id << " shows " << id;
           seen.insert(id);
         }
         // Deterministic.
-        EXPECT_EQ(r, RewriteResponse(x.response, d, RequestStreams(x.request)))
+        EXPECT_EQ(r, RewriteResponse(x.response, d, RequestStreams(x.request), ExchangeSurface(x)))
             << d.name << " " << t.id;
       }
     }
@@ -209,10 +245,12 @@ TEST(DialectRewrite, DialectsAgreeWithTheRecordedCorpus) {
 TEST(DialectRewrite, NothingToRewritePassesThroughUnchanged) {
   for (const Trace& t : ProbeTraces()) {
     for (const Exchange& x : t.exchanges) {
-      EXPECT_EQ(RewriteResponse(x.response, *FindDialect("openai"), true), x.response);
+      EXPECT_EQ(RewriteResponse(x.response, *FindDialect("openai"), true, ExchangeSurface(x)),
+                x.response);
       if (t.id == "probe/stream" || t.id == "probe/plain") {
         // Gemini changes tool calls and errors only.
-        EXPECT_EQ(RewriteResponse(x.response, *FindDialect("gemini"), RequestStreams(x.request)),
+        EXPECT_EQ(RewriteResponse(x.response, *FindDialect("gemini"), RequestStreams(x.request),
+                                  ExchangeSurface(x)),
                   x.response);
       }
     }
@@ -255,7 +293,7 @@ TEST(DialectRewrite, ShapesOfSomeRewrites) {
   // Ollama: every call whole in one delta, role on every chunk; the
   // accumulated calls are the same.
   const RecordedResponse& canon = st->exchanges[0].response;
-  const RecordedResponse ollama = RewriteResponse(canon, *FindDialect("ollama"), true);
+  const RecordedResponse ollama = RewriteResponse(canon, *FindDialect("ollama"), true, kChat);
   const auto a = llmconform::wire::AccumulateStream(Joined(canon));
   const auto b = llmconform::wire::AccumulateStream(Joined(ollama));
   ASSERT_EQ(a.message.tool_calls.size(), 2u);
@@ -268,11 +306,11 @@ TEST(DialectRewrite, ShapesOfSomeRewrites) {
   EXPECT_LT(ollama.chunks.size(), canon.chunks.size());
   EXPECT_NE(Joined(ollama).find(R"("arguments":"{\"city\":\"Paris\"}")"), std::string::npos);
   // Gemini: the same without index, finish_reason stop.
-  const RecordedResponse gemini = RewriteResponse(canon, *FindDialect("gemini"), true);
+  const RecordedResponse gemini = RewriteResponse(canon, *FindDialect("gemini"), true, kChat);
   EXPECT_EQ(Joined(gemini).find("\"index\":0,\"id\""), std::string::npos);
   EXPECT_NE(Joined(gemini).find("\"finish_reason\":\"stop\""), std::string::npos);
   // Azure: the first event is the empty one.
-  const RecordedResponse azure = RewriteResponse(canon, *FindDialect("azure"), true);
+  const RecordedResponse azure = RewriteResponse(canon, *FindDialect("azure"), true, kChat);
   EXPECT_TRUE(
       azure.chunks[0].raw.starts_with(R"(data: {"choices":[],"created":0,"id":"","model":"")"));
   // Times stay ordered and within the recording.
@@ -284,23 +322,23 @@ TEST(DialectRewrite, ShapesOfSomeRewrites) {
   const Trace* bad = ById(traces, "probe/invalid-request");
   ASSERT_NE(bad, nullptr);
   const RecordedResponse& err = bad->exchanges[0].response;
-  EXPECT_TRUE(RewriteResponse(err, *FindDialect("gemini"), false)
+  EXPECT_TRUE(RewriteResponse(err, *FindDialect("gemini"), false, kChat)
                   .BodyBytes()
                   .starts_with(R"([{"error":{"code":400,"message":"Invalid ')"));
-  const RecordedResponse vllm = RewriteResponse(err, *FindDialect("vllm"), false);
+  const RecordedResponse vllm = RewriteResponse(err, *FindDialect("vllm"), false, kChat);
   EXPECT_EQ(vllm.status, 400);
   EXPECT_TRUE(vllm.BodyBytes().starts_with(R"({"object":"error","message":)"));
   // A 500 to a streamed request: llama.cpp answers 200 with an error event.
   const Trace* five = ById(traces, "probe/server-error-stream");
   ASSERT_NE(five, nullptr);
   const RecordedResponse llama =
-      RewriteResponse(five->exchanges[0].response, *FindDialect("llamacpp"), true);
+      RewriteResponse(five->exchanges[0].response, *FindDialect("llamacpp"), true, kChat);
   EXPECT_EQ(llama.status, 200);
   EXPECT_TRUE(llama.streamed);
   EXPECT_EQ(llama.Header("content-type"), "text/event-stream");
   const auto acc = llmconform::wire::AccumulateStream(Joined(llama));
   ASSERT_TRUE(acc.error.has_value());
-  EXPECT_EQ(RewriteResponse(five->exchanges[0].response, *FindDialect("llamacpp"), false),
+  EXPECT_EQ(RewriteResponse(five->exchanges[0].response, *FindDialect("llamacpp"), false, kChat),
             five->exchanges[0].response);
 }
 
@@ -310,7 +348,7 @@ TEST(DialectRewrite, FaultsPlanOnTheRewrittenReply) {
   const Trace* s = ById(traces, "probe/stream");
   ASSERT_NE(s, nullptr);
   const RecordedResponse dd =
-      RewriteResponse(s->exchanges[0].response, *FindDialect("deepseek"), true);
+      RewriteResponse(s->exchanges[0].response, *FindDialect("deepseek"), true, kChat);
   Fault f;
   f.drop_done = true;
   const ResponsePlan plan = PlanResponse(dd, f, 1);
@@ -385,16 +423,16 @@ std::string StripThink(std::string s) {
 // text, tool calls and usage from it.
 RC_GTEST_PROP(DialectRewriteProperties, RewritesKeepTheMessage, ()) {
   const RecordedResponse canon = RandomCanonicalStream();
-  const Dialect& d = *rc::gen::elementOf(BuiltinDialects());
-  const RecordedResponse out = RewriteResponse(canon, d, true);
-  RC_ASSERT(out == RewriteResponse(canon, d, true));
+  const Dialect& d = **rc::gen::elementOf(DialectsOf(llmconform::wire::Surface::kChat));
+  const RecordedResponse out = RewriteResponse(canon, d, true, kChat);
+  RC_ASSERT(out == RewriteResponse(canon, d, true, kChat));
   // Re-chunked: the same bytes.
   RecordedResponse resplit = canon;
   resplit.chunks.clear();
   for (const std::string& piece :
        SeededSplit(Joined(canon), *rc::gen::arbitrary<std::uint64_t>(), 7))
     resplit.chunks.push_back(Chunk{0, piece});
-  RC_ASSERT(Joined(RewriteResponse(resplit, d, true)) == Joined(out));
+  RC_ASSERT(Joined(RewriteResponse(resplit, d, true, kChat)) == Joined(out));
   const auto ids = IdsOf(d);
   for (const std::string& id : Detect(out)) RC_ASSERT(ids.contains(id));
   const auto a = llmconform::wire::AccumulateStream(Joined(canon));

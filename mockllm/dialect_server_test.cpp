@@ -89,7 +89,7 @@ TEST(DialectServer, UnknownDialectsAreRefused) {
   auto started = Server::Start(Probe(), {.dialect = "nope"});
   ASSERT_FALSE(started.has_value());
   EXPECT_THAT(started.error().message,
-              HasSubstr("--dialect \"nope\": unknown dialect (known: azure,"));
+              HasSubstr("--dialect \"nope\": unknown dialect (known: anthropic, azure,"));
   auto s = Start();
   const Reply r = Send(*s, "probe/plain", {{"X-Mockllm-Dialect", "nope"}});
   EXPECT_EQ(r.status, 400);
@@ -121,6 +121,45 @@ TEST(DialectServer, SpeedKeepsTheRewrittenTimeline) {
   const Reply r = Send(*s, "probe/streamed-tools", {{"X-Mockllm-Dialect", "groq"}});
   EXPECT_EQ(r.status, 200);
   EXPECT_THAT(r.body, HasSubstr(R"("arguments":"{\"city\":\"Paris\"}")"));
+}
+
+// A Chat dialect on a Responses exchange: the recorded bytes, and the
+// journal says why; a Responses dialect rewrites it.
+TEST(DialectServer, ADialectOfAnotherSurfaceSendsTheReplyAsRecordedAndSaysSo) {
+  auto trace = LoadTraceFile(fs::path(::llmconform::test_paths::SourceRoot()) /
+                             "fixtures/recorded/openai-responses/"
+                             "test_openai_responses_streaming_usage.trace.jsonl");
+  ASSERT_TRUE(trace.has_value());
+  const Exchange& x = trace->exchanges[0];
+  std::string recorded;
+  for (const Chunk& c : x.response.chunks) recorded += c.raw;
+  auto started = Server::Start({*trace}, {});
+  ASSERT_TRUE(started.has_value()) << started.error().message;
+  const Server& s = **started;
+  auto post = [&](const std::string& session, const std::string& dialect) {
+    httplib::Client c("127.0.0.1", s.port());
+    c.set_read_timeout(10, 0);
+    auto r = c.Post(("/t/" + UrlEncode(trace->id) + "/v1/responses").c_str(),
+                    {{"X-Mockllm-Session", session}, {"X-Mockllm-Dialect", dialect}},
+                    x.request.body->dump(), "application/json");
+    return r ? r->body : std::string();
+  };
+  EXPECT_EQ(post("a", "deepseek"), recorded);
+  const std::string litellm = post("b", "litellm-responses");
+  std::set<std::string> ids;
+  for (const auto& d : llmconform::wire::DetectStreamDialect(wire::Surface::kResponses, litellm))
+    ids.insert(d.id);
+  const auto want = FindDialect("litellm-responses")->Ids();
+  EXPECT_EQ(ids, std::set<std::string>(want.begin(), want.end()));
+  const auto journal = s.Journal();
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0]["dialect"], "deepseek");
+  ASSERT_EQ(journal[0]["findings"].size(), 1u) << journal[0].dump();
+  EXPECT_EQ(journal[0]["findings"][0]["rule"], "dialect_other_surface");
+  EXPECT_THAT(journal[0]["findings"][0]["message"].get<std::string>(),
+              HasSubstr("rewrites chat replies; this responses reply was sent as recorded"));
+  EXPECT_EQ(journal[1]["dialect"], "litellm-responses");
+  EXPECT_TRUE(!journal[1].contains("findings") || journal[1]["findings"].empty());
 }
 
 }  // namespace

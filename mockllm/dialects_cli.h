@@ -4,11 +4,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace llmconform::mockllm {
 
 struct DialectsArgs {
   bool json = false;
+  std::string surface;  // "" = every surface; else only that surface's dialects
 };
 void AddDialects(CLI::App& cmd, DialectsArgs& a);
 // Prints the dialects; 0.

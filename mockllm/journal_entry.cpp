@@ -13,8 +13,9 @@ namespace llmconform::mockllm {
 namespace {
 
 constexpr std::array<std::string_view, std::size(kFindingKinds)> kFindingKindNames = {
-    "request_mismatch",  "trace_exhausted", "no_match",     "unknown_trace",
-    "malformed_request", "admin_request",   "proxy_failed", "client_disconnected"};
+    "request_mismatch", "trace_exhausted",     "no_match",
+    "unknown_trace",    "malformed_request",   "admin_request",
+    "proxy_failed",     "client_disconnected", "dialect_other_surface"};
 
 // A body the journal packed into text, as JSON again (the text itself, should
 // it not parse).

@@ -30,13 +30,22 @@ enum class FindingKind {
   kAdminRequest,        // admin_request: a request to the admin API while it is closed
   kProxyFailed,         // proxy_failed: --proxy could not reach the upstream
   kClientDisconnected,  // client_disconnected: the client left before the reply was complete
+  // dialect_other_surface: the request's dialect is of another API surface
+  // than the exchange (`--dialect deepseek` on /v1/messages); the reply was
+  // sent as recorded, untouched.
+  kDialectOtherSurface,
 };
 
 // Every kind, in the order above.
-inline constexpr FindingKind kFindingKinds[] = {
-    FindingKind::kRequestMismatch, FindingKind::kTraceExhausted,    FindingKind::kNoMatch,
-    FindingKind::kUnknownTrace,    FindingKind::kMalformedRequest,  FindingKind::kAdminRequest,
-    FindingKind::kProxyFailed,     FindingKind::kClientDisconnected};
+inline constexpr FindingKind kFindingKinds[] = {FindingKind::kRequestMismatch,
+                                                FindingKind::kTraceExhausted,
+                                                FindingKind::kNoMatch,
+                                                FindingKind::kUnknownTrace,
+                                                FindingKind::kMalformedRequest,
+                                                FindingKind::kAdminRequest,
+                                                FindingKind::kProxyFailed,
+                                                FindingKind::kClientDisconnected,
+                                                FindingKind::kDialectOtherSurface};
 
 // The kind's name in JSON ("request_mismatch").
 std::string_view FindingKindName(FindingKind kind);

@@ -72,7 +72,7 @@ TEST(JournalEntry, EveryKindHasOneName) {
   EXPECT_FALSE(FindingKindFromName("unknown_route"));  // never written: not a kind
   EXPECT_EQ(FindingKindNames(),
             "request_mismatch, trace_exhausted, no_match, unknown_trace, malformed_request, "
-            "admin_request, proxy_failed, client_disconnected");
+            "admin_request, proxy_failed, client_disconnected, dialect_other_surface");
 }
 
 TEST(JournalEntry, AMinimalEntryHasTheDefaults) {
@@ -119,7 +119,7 @@ TEST(JournalEntry, RefusesWhatIsNotAnEntryWhereItIs) {
   EXPECT_EQ(Refused(R"({"findings":[{"rule":"no_match","message":""},{"rule":"x","message":""}]})"),
             "/7/findings/1/rule: unknown finding \"x\" (mockllm writes request_mismatch, "
             "trace_exhausted, no_match, unknown_trace, malformed_request, admin_request, "
-            "proxy_failed, client_disconnected)");
+            "proxy_failed, client_disconnected, dialect_other_surface)");
   // The first wrong field in reading order is the one named.
   EXPECT_EQ(Refused(R"({"findings":7,"seq":"x"})"), "/7/seq: expected integer, got string");
 }

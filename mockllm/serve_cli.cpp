@@ -102,7 +102,8 @@ in the API's own error shape on Anthropic /messages and Gemini paths); on
 previous_response_not_found.
 
 Journal findings (rule): request_mismatch, trace_exhausted, no_match,
-unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected.
+unknown_trace, malformed_request, admin_request, proxy_failed, client_disconnected,
+dialect_other_surface.
 
 Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
   status=N body=.. retry_after=S retry_after_ms=MS headers={..}   answer HTTP N
@@ -129,11 +130,14 @@ Faults (--fault KEY[=VALUE], or an exchange's "fault" object; VALUE is JSON):
 The same seed always gives the same bytes.
 
 Dialects (--dialect NAME, or per request the header X-Mockllm-Dialect: NAME):
-each reply is rewritten from its canonical OpenAI shape into that provider's
+each reply is rewritten from its surface's canonical shape into that provider's
 (Azure's empty first chunk, DeepSeek's reasoning_content, Gemini's index-less
 tool calls and error array, ...); faults and --speed apply on top; the journal
-entry names the dialect. `mockllm dialects` lists them; an unknown name in the
-header is 400 mockllm_unknown_dialect.
+entry names the dialect. A dialect rewrites replies of its own surface only
+(chat, responses, messages, gemini): a reply of another surface is sent as
+recorded and its journal entry has the finding dialect_other_surface.
+`mockllm dialects` lists them; an unknown name in the header is 400
+mockllm_unknown_dialect.
 
 --proxy URL --record-to FILE: an unpinned request that matches nothing is
 forwarded to URL, answered with its response and recorded, redacted, into FILE.

@@ -21,7 +21,13 @@ void Server::Impl::Conclude(const httplib::Request& req, httplib::Response& res,
   book->NoteReplayed(v);  // its response id may be chained (mockllm/response_chain.h)
   std::shared_ptr<const LoadedTrace> keep = std::move(v.keep);
   const ResponsePlan* planned = v.plan;
-  if (dialect && !dialect->steps.empty()) {
+  const wire::Surface surface = ExchangeSurface(keep->trace.exchanges[*v.exchange]);
+  if (dialect && dialect->surface != surface) {
+    entry.findings.push_back(JournalFinding{
+        FindingKind::kDialectOtherSurface,
+        Format("dialect \"{}\" rewrites {} replies; this {} reply was sent as recorded",
+               dialect->name, wire::SurfaceName(dialect->surface), wire::SurfaceName(surface))});
+  } else if (dialect && !dialect->steps.empty()) {
     // The rewritten plan lives as long as `keep` (the response outlives Handle).
     auto held = std::make_shared<std::pair<std::shared_ptr<const LoadedTrace>, ResponsePlan>>(
         keep, PlanDialectResponse(keep->trace.exchanges[*v.exchange], *dialect,

@@ -140,18 +140,30 @@ TEST(WireBytesGolden, ReplayUnderStreamFaults) {
   });
 }
 
-TEST(WireBytesGolden, DialectRewrites) {
+// Every exchange rewritten into every dialect of `surface` (a dialect of
+// another surface than the exchange's leaves it as recorded).
+void ExpectDialectGolden(const std::string& what, wire::Surface surface) {
   const OJson status_fault = OJson::parse(R"({"status": 503, "cut_after_bytes": 40})");
-  ExpectGolden("dialect", [&](const Exchange& x) {
+  ExpectGolden(what, [&](const Exchange& x) {
     const bool streams = RequestStreams(x.request);
+    const wire::Surface own = ExchangeSurface(x);
     std::string out;
-    for (const Dialect& d : BuiltinDialects()) {
-      out += Serialize(RewriteResponse(x.response, d, streams));
-      if (x.response.status >= 400) out += Serialize(RewriteResponse(x.response, d, !streams));
-      out += Serialize(PlanDialectResponse(x, d, status_fault, 9));
+    for (const Dialect* d : DialectsOf(surface)) {
+      out += Serialize(RewriteResponse(x.response, *d, streams, own));
+      if (x.response.status >= 400)
+        out += Serialize(RewriteResponse(x.response, *d, !streams, own));
+      out += Serialize(PlanDialectResponse(x, *d, status_fault, 9));
     }
     return out;
   });
+}
+
+// Chat Completions' dialects under "dialect", the other surfaces' under
+// "dialect-SURFACE".
+TEST(WireBytesGolden, DialectRewrites) { ExpectDialectGolden("dialect", wire::Surface::kChat); }
+
+TEST(WireBytesGolden, ResponsesDialectRewrites) {
+  ExpectDialectGolden("dialect-responses", wire::Surface::kResponses);
 }
 
 // Hand-made streams at the edges of SSE framing: a BOM, comment blocks
@@ -192,7 +204,8 @@ std::uint64_t HashEdges() {
   const std::vector<Fault> faults = StreamFaults();
   for (const RecordedResponse& r : EdgeStreams()) {
     for (const Fault& fault : faults) h = Mix(h, Serialize(PlanResponse(r, fault, 3)));
-    for (const Dialect& d : BuiltinDialects()) h = Mix(h, Serialize(RewriteResponse(r, d, true)));
+    for (const Dialect* d : DialectsOf(wire::Surface::kChat))
+      h = Mix(h, Serialize(RewriteResponse(r, *d, true, wire::Surface::kChat)));
   }
   return h;
 }

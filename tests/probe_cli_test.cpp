@@ -54,7 +54,7 @@ fs::path TempDir(const std::string& name) {
 // no feature fails: the toolkit's readers handle every dialect it knows. So
 // `--expect X` finds no drift there.
 TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
-  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json"});
+  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json", "--surface", "chat"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
   const json dialects = json::parse(listed.out);
   ASSERT_GE(dialects.size(), 10u);
@@ -97,7 +97,7 @@ TEST(ProbeCli, EveryDialectShowsExactlyItsDeviations) {
 // X that Y lacks "appeared", each of Y's that X lacks "vanished", in the JSON
 // and in the text a scheduled CI job's log shows.
 TEST(ProbeCli, ExpectNamesEachDeviationThatAppearedOrVanished) {
-  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json"});
+  const ProcessResult listed = RunProcess({kMockllm, "dialects", "--json", "--surface", "chat"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
   const json dialects = json::parse(listed.out);
   for (const auto& [serves, expects] : std::vector<std::pair<std::string, std::string>>{

@@ -246,10 +246,15 @@ TEST(RecordedCorpus, IsWhatImportMakesOfTheSourceCassettes) {
   EXPECT_GE(sources, 20u);
 }
 
+// Every surface's traces: each exchange is judged by its surface's detector.
 TEST(RecordedCorpus, DialectsMdIsGenerated) {
   std::vector<llmconform::harness::ExchangeDialect> rows;
-  for (const auto& t : Corpus()) {
-    auto r = llmconform::harness::TraceDialects(t, fs::relative(t.source, kRoot).string());
+  auto files = llmconform::mockllm::TraceFiles({(kRoot / "fixtures/recorded").string()});
+  ASSERT_TRUE(files.has_value());
+  for (const auto& f : *files) {
+    auto t = llmconform::mockllm::LoadTraceFile(f);
+    ASSERT_TRUE(t.has_value()) << f;
+    auto r = llmconform::harness::TraceDialects(*t, fs::relative(t->source, kRoot).string());
     rows.insert(rows.end(), r.begin(), r.end());
   }
   EXPECT_EQ(llmconform::harness::DialectMarkdown(rows),

@@ -2,6 +2,7 @@
 // checked against the rewrites replay has (mockllm/dialect/rewrites.h), and the
 // built-in copy compiled into mockllm.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -44,6 +45,23 @@ std::string Located(std::string_view name, std::string_view text, const std::str
   return Format("{}:{}:{}: {}: {}", name, lc.line, lc.column, pointer, message);
 }
 
+// The surface named by `v`, or the message of why it names none.
+std::expected<wire::Surface, std::string> SurfaceOf(const OJson& v) {
+  std::string known;
+  for (wire::Surface s : wire::AllSurfaces())
+    known += (known.empty() ? "" : ", ") + std::string(wire::SurfaceName(s));
+  if (!v.is_string()) return std::unexpected(Format("expected a surface name ({})", known));
+  if (auto s = wire::SurfaceFromName(v.get<std::string>())) return *s;
+  return std::unexpected(Format("unknown surface \"{}\" (known: {})", v.get<std::string>(), known));
+}
+
+constexpr std::pair<wire::Surface, std::string_view> kCanonicalNames[] = {
+    {wire::Surface::kChat, "openai"},
+    {wire::Surface::kResponses, "openai-responses"},
+    {wire::Surface::kMessages, "anthropic"},
+    {wire::Surface::kGemini, "gemini-api"},
+};
+
 }  // namespace
 
 std::vector<std::string> Dialect::Ids() const {
@@ -70,11 +88,19 @@ std::expected<std::vector<Dialect>, Error> ParseDialects(std::string_view text,
   };
   if (!doc->is_object() || !doc->contains("providers") || !(*doc)["providers"].is_array())
     return fail("/providers", "expected an array of dialects under \"providers\"");
-  std::set<std::string> known;
-  if (doc->contains("dialects") && (*doc)["dialects"].is_array())
-    for (const auto& d : (*doc)["dialects"])
-      if (d.is_object() && d.contains("id") && d["id"].is_string())
-        known.insert(d["id"].get<std::string>());
+  std::map<std::string, wire::Surface> known;  // deviation id -> its surface
+  if (doc->contains("dialects") && (*doc)["dialects"].is_array()) {
+    const auto& devs = (*doc)["dialects"];
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      const auto& d = devs[i];
+      if (!d.is_object() || !d.contains("id") || !d["id"].is_string()) continue;
+      const std::string at = Format("/dialects/{}/surface", i);
+      if (!d.contains("surface")) return fail(at, "missing (chat, responses, messages, gemini)");
+      auto surface = SurfaceOf(d["surface"]);
+      if (!surface) return fail(at, surface.error());
+      known[d["id"].get<std::string>()] = *surface;
+    }
+  }
   std::vector<Dialect> out;
   std::set<std::string> names;
   const auto& providers = (*doc)["providers"];
@@ -90,6 +116,11 @@ std::expected<std::vector<Dialect>, Error> ParseDialects(std::string_view text,
       return fail(at + "/name", "a dialect name is lower-case letters, digits, '-', '_' and '.'");
     if (!names.insert(d.name).second)
       return fail(at + "/name", Format("dialect \"{}\" defined twice", d.name));
+    if (!p.contains("surface"))
+      return fail(at + "/surface", "missing (chat, responses, messages, gemini)");
+    auto surface = SurfaceOf(p["surface"]);
+    if (!surface) return fail(at + "/surface", surface.error());
+    d.surface = *surface;
     if (p.contains("about")) {
       if (!p["about"].is_string()) return fail(at + "/about", "expected a string");
       d.about = p["about"].get<std::string>();
@@ -104,6 +135,10 @@ std::expected<std::vector<Dialect>, Error> ParseDialects(std::string_view text,
       const std::string id = s["id"].get<std::string>();
       if (!known.empty() && !known.contains(id))
         return fail(sat + "/id", Format("\"{}\" is not in the catalogue (\"dialects\")", id));
+      if (!known.empty() && known[id] != d.surface)
+        return fail(sat + "/id",
+                    Format("{} is a {} deviation; dialect \"{}\" is of surface {}", id,
+                           wire::SurfaceName(known[id]), d.name, wire::SurfaceName(d.surface)));
       const dialect::Rewrite* r = dialect::FindRewrite(id);
       if (!r)
         return fail(sat + "/id",
@@ -157,6 +192,23 @@ const Dialect* FindDialect(std::string_view name) {
   for (const Dialect& d : BuiltinDialects())
     if (d.name == name) return &d;
   return nullptr;
+}
+
+std::vector<const Dialect*> DialectsOf(wire::Surface surface) {
+  std::vector<const Dialect*> out;
+  for (const Dialect& d : BuiltinDialects())
+    if (d.surface == surface) out.push_back(&d);
+  return out;
+}
+
+std::string_view CanonicalDialectName(wire::Surface surface) {
+  for (const auto& [s, name] : kCanonicalNames)
+    if (s == surface) return name;
+  return "openai";
+}
+
+const Dialect* CanonicalDialect(wire::Surface surface) {
+  return FindDialect(CanonicalDialectName(surface));
 }
 
 std::string DialectNames() {

@@ -173,6 +173,7 @@ const std::vector<Rewrite>& Rewrites() {
     AddReasoningRows(t);
     AddChunkFieldRows(t);
     AddErrorRows(t);
+    AddResponsesRows(t);
     return t;
   }();
   return table;

@@ -73,6 +73,8 @@ struct Rewrite {
   StreamRewrite stream;  // may be empty
   BodyRewrite body;      // may be empty
 };
+// Appends the Responses API's rewrites (DIA-RESP-*, responses_rewrites.cpp).
+void AddResponsesRows(std::vector<Rewrite>& t);
 // Every rewrite, in the order `mockllm dialects --help` lists them.
 const std::vector<Rewrite>& Rewrites();
 // The rewrite of deviation `id`, or null.

@@ -56,7 +56,7 @@ TEST(StreamEvents, ARewriteKeepsTheBomFirst) {
   r.chunks = Chunks({{0, std::string(wire::kSseBom) + "data: " + kChunk + "\n\ndata: [DONE]\n\n"}});
   const Dialect* deepseek = FindDialect("deepseek");  // keep-alives, reasoning_content
   ASSERT_NE(deepseek, nullptr);
-  const RecordedResponse out = RewriteResponse(r, *deepseek, true);
+  const RecordedResponse out = RewriteResponse(r, *deepseek, true, wire::Surface::kChat);
   std::string joined;
   for (const Chunk& c : out.chunks) joined += c.raw;
   EXPECT_TRUE(joined.starts_with(std::string(wire::kSseBom) + ": keep-alive")) << joined;

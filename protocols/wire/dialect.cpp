@@ -7,6 +7,7 @@
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
+#include "protocols/wire/dialect_report.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/stream_accumulator.h"
 
@@ -23,19 +24,7 @@ constexpr std::string_view kOwnIds[] = {
     "DIA-NOT-JSON-BODY",
 };
 
-class Report {
- public:
-  void Add(std::string_view id, std::string where, std::string message) {
-    if (!seen_.insert(std::string(id)).second) return;
-    out_.push_back(Deviation{std::string(id), std::move(where), std::move(message)});
-  }
-  bool Has(std::string_view id) const { return seen_.contains(std::string(id)); }
-  std::vector<Deviation> Take() { return std::move(out_); }
-
- private:
-  std::set<std::string> seen_;
-  std::vector<Deviation> out_;
-};
+using Report = DeviationReport;
 
 bool IsString(const Json& j, const char* key) { return j.contains(key) && j[key].is_string(); }
 bool NonNull(const Json& j, const char* key) { return j.contains(key) && !j[key].is_null(); }
@@ -78,6 +67,7 @@ std::vector<std::string_view> DialectIds() {
   std::vector<std::string_view> ids;
   for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
   for (auto id : kOwnIds) ids.push_back(id);
+  for (auto id : kResponsesDeviationIds) ids.push_back(id);
   return ids;
 }
 
@@ -200,6 +190,33 @@ std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<in
     }
   }
   return r.Take();
+}
+
+std::vector<Deviation> DetectStreamDialect(Surface surface, std::string_view raw_sse) {
+  switch (surface) {
+    case Surface::kChat:
+      return DetectStreamDialect(raw_sse);
+    case Surface::kResponses:
+      return DetectResponsesStreamDialect(raw_sse);
+    case Surface::kMessages:
+    case Surface::kGemini:
+      break;
+  }
+  return {};
+}
+
+std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
+                                         std::optional<int> status) {
+  switch (surface) {
+    case Surface::kChat:
+      return DetectBodyDialect(body, status);
+    case Surface::kResponses:
+      return DetectResponsesBodyDialect(body, status);
+    case Surface::kMessages:
+    case Surface::kGemini:
+      break;
+  }
+  return {};
 }
 
 }  // namespace llmconform::wire

@@ -1,6 +1,7 @@
-// Dialect detection: which documented deviations from OpenAI's own Chat
-// Completions wire format an exchange shows, each with the id of its entry in
-// specs/wire/dialects.json.
+// Dialect detection: which documented deviations from a surface's canonical
+// wire format an exchange shows, each with the id of its entry in
+// specs/wire/dialects.json (DIA-* for Chat Completions, DIA-RESP-* for the
+// Responses API, DIA-MSG-* for Anthropic Messages, DIA-GEM-* for Gemini).
 //
 // A stream is read event by event (WHATWG SSE, protocols/wire/sse.h); each
 // deviation is reported once, at its first occurrence, located as
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "protocols/wire/chat.h"
+#include "protocols/wire/surface.h"
 
 namespace llmconform::wire {
 
@@ -34,6 +36,12 @@ std::vector<Deviation> DetectStreamDialect(std::string_view raw_sse);
 // The deviations of a non-streamed response body (any bytes; `status` is the
 // HTTP status when known).
 std::vector<Deviation> DetectBodyDialect(std::string_view body, std::optional<int> status);
+
+// The same for an exchange of `surface`: a surface's detector reports only
+// that surface's deviations (kChat: the two functions above).
+std::vector<Deviation> DetectStreamDialect(Surface surface, std::string_view raw_sse);
+std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
+                                         std::optional<int> status);
 
 // True for a deviation id (DialectIds()); false for the stream
 // accumulator's other rules (malformed chunks, bytes after [DONE]).

@@ -93,12 +93,70 @@ std::string ReadSource(const std::string& path) {
 // The catalogue (specs/wire/dialects.json) and the code agree: every id the
 // detectors report has an entry, and the entries with a `reader` are the
 // deviations the stream accumulator reports.
+// The Responses API's detector: each deviation at its first place; the Chat
+// detector's ids are not reported on a Responses stream.
+TEST(Dialect, ResponsesDeviationsAreLocated) {
+  const std::string s =
+      "data: {\"type\":\"response.created\",\"response\":{\"id\":\"r\",\"model\":\"m\"}}\n\n"
+      "event: response.output_text.delta\n"
+      "data: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"output_index\":0,"
+      "\"delta\":\"hi\"}\n\n"
+      "event: response.output_item.added\n"
+      "data: {\"type\":\"response.output_item.added\",\"sequence_number\":2,\"output_index\":1,"
+      "\"item\":{\"type\":\"function_call\",\"name\":\"f\"}}\n\n"
+      "event: response.completed\n"
+      "data: {\"type\":\"response.completed\",\"sequence_number\":3,\"response\":{\"status\":"
+      "\"completed\"}}\n\n"
+      "data: [DONE]\n\n";
+  const auto ds = DetectStreamDialect(Surface::kResponses, s);
+  EXPECT_EQ(Ids(ds),
+            (std::vector<std::string>{"DIA-RESP-UNNAMED-EVENTS", "DIA-RESP-NO-SEQUENCE-NUMBER",
+                                      "DIA-RESP-NO-ITEM-ADDED", "DIA-RESP-CALL-ID-AT-DONE",
+                                      "DIA-RESP-NO-USAGE", "DIA-RESP-DONE-SENTINEL"}));
+  EXPECT_EQ(Find(ds, "DIA-RESP-UNNAMED-EVENTS")->where, "event 1");
+  EXPECT_EQ(Find(ds, "DIA-RESP-NO-SEQUENCE-NUMBER")->where, "event 1 /sequence_number");
+  EXPECT_EQ(Find(ds, "DIA-RESP-NO-ITEM-ADDED")->where, "event 2 /output_index");
+  EXPECT_EQ(Find(ds, "DIA-RESP-CALL-ID-AT-DONE")->where, "event 3 /item/call_id");
+  EXPECT_EQ(Find(ds, "DIA-RESP-NO-USAGE")->where, "event 4 /response/usage");
+  EXPECT_EQ(Find(ds, "DIA-RESP-DONE-SENTINEL")->where, "event 5");
+  // A call_id that changes between .added and .done.
+  const std::string changed =
+      "event: response.output_item.added\n"
+      "data: {\"type\":\"response.output_item.added\",\"sequence_number\":0,\"output_index\":0,"
+      "\"item\":{\"type\":\"function_call\",\"call_id\":\"a\",\"name\":\"f\"}}\n\n"
+      "event: response.output_item.done\n"
+      "data: {\"type\":\"response.output_item.done\",\"sequence_number\":1,\"output_index\":0,"
+      "\"item\":{\"type\":\"function_call\",\"call_id\":\"b\",\"name\":\"f\"}}\n\n";
+  const auto dc = DetectStreamDialect(Surface::kResponses, changed);
+  ASSERT_EQ(Ids(dc), std::vector<std::string>{"DIA-RESP-CALL-ID-AT-DONE"});
+  EXPECT_EQ(dc[0].where, "event 2 /item/call_id");
+  // A body: usage missing from a completed response; an error body is no response.
+  EXPECT_EQ(
+      Ids(DetectBodyDialect(Surface::kResponses,
+                            R"({"object":"response","status":"completed","error":null})", 200)),
+      std::vector<std::string>{"DIA-RESP-NO-USAGE"});
+  EXPECT_TRUE(DetectBodyDialect(Surface::kResponses, R"({"error":{"message":"x"}})", 400).empty());
+  // Hostile values: an index past 2^63, data that is not JSON, no bytes at all.
+  EXPECT_EQ(Ids(DetectStreamDialect(Surface::kResponses,
+                                    "event: x\ndata: {\"sequence_number\":0,\"output_index\":"
+                                    "1e300}\n\nevent: y\ndata: {nope\n\n")),
+            std::vector<std::string>{});
+  EXPECT_TRUE(DetectStreamDialect(Surface::kResponses, "").empty());
+}
+
 TEST(Dialect, CatalogueMatchesTheCode) {
   const auto catalogue = nlohmann::json::parse(ReadSource("specs/wire/dialects.json"));
   std::set<std::string> listed, read;
   for (const auto& e : catalogue["dialects"]) {
     listed.insert(e["id"].get<std::string>());
     EXPECT_TRUE(e.contains("wire") && e.contains("providers") && e.contains("sources")) << e["id"];
+    // Each deviation is of one surface, which its id's prefix names.
+    const std::string id = e["id"].get<std::string>();
+    const std::string surface = id.starts_with("DIA-RESP-")  ? "responses"
+                                : id.starts_with("DIA-MSG-") ? "messages"
+                                : id.starts_with("DIA-GEM-") ? "gemini"
+                                                             : "chat";
+    EXPECT_EQ(e.value("surface", ""), surface) << id;
     if (e.contains("reader")) {
       read.insert(e["id"].get<std::string>());
       const auto& r = e["reader"];

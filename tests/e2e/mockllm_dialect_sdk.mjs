@@ -17,7 +17,7 @@ import OpenAI from 'openai';
 import { e2eArgs, runTests, startMockllm } from './mockllm_process.mjs';
 
 const { binary, fixtures: probe } = e2eArgs();
-const dialects = JSON.parse(execFileSync(binary, ['dialects', '--json'], { encoding: 'utf8' }));
+const dialects = JSON.parse(execFileSync(binary, ['dialects', '--json', '--surface', 'chat'], { encoding: 'utf8' }));
 const request = (name) => JSON.parse(readFileSync(join(probe, `${name}.trace.jsonl`), 'utf8').split('\n')[1]).request.body;
 
 const server = await startMockllm(binary, ['serve', '--traces', probe, '--speed', '0']);
