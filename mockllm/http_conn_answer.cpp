@@ -251,7 +251,8 @@ std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::Guarded(
 }
 
 bool HttpListener::Impl::Conn::SendPlain(const Answered& a) {
-  const std::string head = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
+  const std::string head =
+      ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
   iovec iov[2] = {Iov(head), Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
   const bool ok = SendAll(fd, iov, 2, WriteStall());
   if (a.answer == a.res) a.res->content_provider_success_ = ok;
@@ -275,7 +276,8 @@ bool HttpListener::Impl::Conn::WriteProvided(const Answered& a) {
 
 bool HttpListener::Impl::Conn::WriteProvidedOrThrow(httplib::Response& res, bool keep,
                                                     bool http10) {
-  const std::string head = ResponseHead(res, FramingOf(res, 0), keep, http10);
+  const std::string head =
+      ResponseHead(res, FramingOf(res, 0), keep, http10, owner.options.keep_alive_seconds);
   bool head_sent = false;
   bool write_ok = true, done = false;
   std::size_t offset = 0;

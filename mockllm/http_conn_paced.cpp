@@ -7,7 +7,8 @@ namespace llmconform::mockllm {
 void HttpListener::Impl::Conn::StartPaced(const Answered& a) {
   if (a.answer == a.res) out_res = a.res;
   paced = a.paced;
-  paced_head = ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10);
+  paced_head =
+      ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
   paced_chunked = !a.paced_length && !a.http10;
   paced_length = a.paced_length;
   paced_written = 0;

@@ -71,7 +71,8 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
                         options.max_connections),
                  "server_error", nullptr, "server_busy"));
   res.set_header("Retry-After", "1");
-  const std::string answer = ResponseHead(res, {.size = res.body.size()}, false, false) + res.body;
+  const std::string answer =
+      ResponseHead(res, {.size = res.body.size()}, false, false, 0) + res.body;
   iovec iov = Iov(answer);
   SendAll(fd, &iov, 1, {});
   ::shutdown(fd, SHUT_WR);
