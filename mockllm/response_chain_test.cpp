@@ -146,7 +146,7 @@ TEST(SurfaceShapedAnswers, NotJsonOnEachSurface) {
 TEST(SurfaceShapedAnswers, BodyTooLargeOnTheMessagesPath) {
   auto t = LoadTraceFile(kChain);
   ASSERT_TRUE(t);
-  auto s = Server::Start({*t}, {.max_body_bytes = 64});
+  auto s = Server::Start({*t}, {.listen = {.max_body_bytes = 64}});
   ASSERT_TRUE(s);
   auto r = Post(**s, "/v1/messages", std::string(200, ' ') + "{}");
   ASSERT_TRUE(r);
