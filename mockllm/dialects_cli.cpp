@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "base/exit_code.h"
 #include "mockllm/dialect_rewrite.h"
 
 namespace llmconform::mockllm {
@@ -30,7 +31,7 @@ int RunDialects(const DialectsArgs& a) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (const Dialect& d : BuiltinDialects()) out[d.name] = d.Ids();
     std::cout << out.dump(1) << '\n';
-    return 0;
+    return kExitOk;
   }
   for (const Dialect& d : BuiltinDialects()) {
     std::cout << d.name << ": ";
@@ -42,7 +43,7 @@ int RunDialects(const DialectsArgs& a) {
     }
     std::cout << "\n    " << d.about << '\n';
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace llmconform::mockllm
