@@ -194,7 +194,7 @@ std::expected<void, Error> AddFaultFlag(OJson& into, std::string_view flag) {
   OJson one = OJson::object();
   one[key] = value;
   if (auto f = FaultFromJson(one); !f) {
-    return std::unexpected(Error{Format("--fault {}: {}", flag, f.error().message)});
+    return std::unexpected(Error{Format("--fault {}: {}", flag, f.error().what)});
   }
   into[key] = std::move(value);
   return {};
