@@ -16,7 +16,7 @@ std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path
                                                std::string_view content) {
   auto fail = [&](std::string_view what) {
     return std::unexpected(
-        Error{Format("{}: cannot write: {}: {}", path.string(), what, std::strerror(errno))});
+        Error::Io(Format("{}: cannot write: {}: {}", path.string(), what, std::strerror(errno))));
   };
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);

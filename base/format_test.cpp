@@ -29,15 +29,5 @@ TEST(UtcTimestamp, WritesRfc3339InUtc) {
   EXPECT_EQ(UtcTimestamp(1795316667), "2026-11-22T03:04:27Z");
 }
 
-TEST(Error, KeepsItsKindWhenSeenFromFurtherOut) {
-  const Error e = Error::NotFound("no trace t1");
-  EXPECT_EQ(e.kind, ErrorKind::kNotFound);
-  const Error outer = e.Within("scenario s2");
-  EXPECT_EQ(outer.message, "scenario s2: no trace t1");
-  EXPECT_EQ(outer.kind, ErrorKind::kNotFound);
-  EXPECT_EQ(Error{"x"}.kind, ErrorKind::kInvalidInput);
-  EXPECT_EQ(ErrorKindName(ErrorKind::kIo), "I/O error");
-}
-
 }  // namespace
 }  // namespace llmconform

@@ -9,37 +9,33 @@
 namespace llmconform {
 namespace {
 
-// Each reader below is written once over `Named`, which says how messages
-// name the field: `field "text"` for the plain readers, its JSON pointer
-// ("/history/2/role") for the located ones.
+// Each reader below is written once over `Named`: the field's value and its
+// JSON pointer ("/history/2/role"; "/text" for the plain readers, which read
+// from the root), which every error carries.
 struct Named {
   const Json* value;  // nullptr when absent
-  std::string name;
+  std::string pointer;
 };
 
-Named Plain(const Json& j, std::string_view key) {
+Named Located(const Json& j, const JsonPointer& at, std::string_view key) {
   const Json* v = nullptr;
   if (j.is_object()) {
     auto it = j.find(key);
     if (it != j.end()) v = &*it;
   }
-  return {v, Format("field \"{}\"", key)};
+  return {v, (at / std::string(key)).to_string()};
 }
 
-Named Located(const Json& j, const JsonPointer& at, std::string_view key) {
-  Named n = Plain(j, key);
-  n.name = (at / std::string(key)).to_string();
-  return n;
-}
+Named Plain(const Json& j, std::string_view key) { return Located(j, JsonPointer(), key); }
 
 std::unexpected<Error> Wrong(const Named& f, std::string_view expected) {
   return std::unexpected(
-      Error{Format("{}: expected {}, got {}", f.name, expected, JsonTypeName(*f.value))});
+      Error::AtPointer(f.pointer, Format("expected {}, got {}", expected, JsonTypeName(*f.value))));
 }
 
 std::unexpected<Error> Missing(const Named& f, std::string_view expected) {
-  return std::unexpected(
-      Error{Format("{}: expected {}, got nothing (the field is required)", f.name, expected)});
+  return std::unexpected(Error::AtPointer(
+      f.pointer, Format("expected {}, got nothing (the field is required)", expected)));
 }
 
 std::expected<std::string, Error> String(const Named& f) {
@@ -104,9 +100,7 @@ std::expected<std::optional<bool>, Error> MaybeBool(const Named& f) {
 }  // namespace
 
 std::expected<void, Error> RequireObjectInput(const Json& j) {
-  if (!j.is_object())
-    return std::unexpected(Error{Format("input: expected object, got {}", JsonTypeName(j))});
-  return {};
+  return RequireObjectAt(j, JsonPointer());
 }
 
 std::expected<std::string, Error> RequireString(const Json& j, std::string_view key) {
@@ -139,8 +133,7 @@ std::expected<std::optional<bool>, Error> OptionalBool(const Json& j, std::strin
 }
 
 Error ErrorAt(const JsonPointer& at, std::string_view what) {
-  const std::string where = at.to_string();
-  return Error::InvalidInput(Format("{}: {}", where.empty() ? "/" : where, what));
+  return Error::AtPointer(at.to_string(), std::string(what));
 }
 
 std::expected<void, Error> RequireObjectAt(const Json& j, const JsonPointer& at) {

@@ -1,5 +1,6 @@
 // Reading typed fields out of an oracle input or a scenario document with
-// errors that say where and what: `field "text": expected string, got number`.
+// errors that say where (Error::pointer) and what:
+// `/text: expected string, got number`.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,8 @@
 
 namespace llmconform {
 
-// `j` must be an object; the field must be present and of the type.
+// `j` must be an object; the field must be present and of the type. Errors
+// point at the field from `j` ("/text").
 std::expected<std::string, Error> RequireString(const nlohmann::json& j, std::string_view key);
 std::expected<std::int64_t, Error> RequireInt(const nlohmann::json& j, std::string_view key);
 std::expected<nlohmann::json, Error> RequireArray(const nlohmann::json& j, std::string_view key);
@@ -27,7 +29,7 @@ std::expected<std::optional<std::int64_t>, Error> OptionalInt(const nlohmann::js
                                                               std::string_view key);
 std::expected<std::optional<bool>, Error> OptionalBool(const nlohmann::json& j,
                                                        std::string_view key);
-// An error unless `j` is an object: "input: expected object, got array".
+// An error unless `j` is an object: "/: expected object, got array".
 std::expected<void, Error> RequireObjectInput(const nlohmann::json& j);
 
 // ---- Located reading, for the readers of a protocol's inputs (FromJson):
@@ -37,7 +39,7 @@ std::expected<void, Error> RequireObjectInput(const nlohmann::json& j);
 // "/text: expected string, got nothing (the field is required)".
 using JsonPointer = nlohmann::json::json_pointer;
 
-// "POINTER: WHAT" (the root is named "/"), kind kInvalidInput.
+// Error::AtPointer: "POINTER: WHAT" (the root is named "/"), kind kInvalidInput.
 Error ErrorAt(const JsonPointer& at, std::string_view what);
 // An error unless `j` is an object: "/input: expected object, got array".
 std::expected<void, Error> RequireObjectAt(const nlohmann::json& j, const JsonPointer& at);

@@ -9,10 +9,9 @@ const JsonPointer kRoot;
 
 TEST(JsonFields, PlainReadersNameTheField) {
   const Json j = {{"text", 1}};
-  EXPECT_EQ(RequireString(j, "text").error().message,
-            "field \"text\": expected string, got number");
+  EXPECT_EQ(RequireString(j, "text").error().message, "/text: expected string, got number");
   EXPECT_EQ(RequireInt(j, "n").error().message,
-            "field \"n\": expected integer, got nothing (the field is required)");
+            "/n: expected integer, got nothing (the field is required)");
   EXPECT_EQ(*RequireInt(Json{{"n", 3.0}}, "n"), 3);
   EXPECT_FALSE(*OptionalString(Json{{"s", nullptr}}, "s"));
 }
@@ -43,11 +42,11 @@ TEST(JsonFields, AnIntegerMustFitIn64SignedBits) {
   // 2^64 - 1 parses as an unsigned integer, 2^64 and 1e999-like values as
   // floats: neither may wrap or be cast out of range.
   EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551615")}}, "n").error().message,
-            "field \"n\": expected integer within 64 bits, got number");
+            "/n: expected integer within 64 bits, got number");
   EXPECT_EQ(RequireInt(Json{{"n", Json::parse("18446744073709551616")}}, "n").error().message,
-            "field \"n\": expected integer within 64 bits, got number");
+            "/n: expected integer within 64 bits, got number");
   EXPECT_EQ(RequireInt(Json{{"n", -1e300}}, "n").error().message,
-            "field \"n\": expected integer within 64 bits, got number");
+            "/n: expected integer within 64 bits, got number");
   EXPECT_EQ(*RequireInt(Json{{"n", Json::parse("9223372036854775807")}}, "n"), INT64_MAX);
   EXPECT_EQ(*RequireInt(Json{{"n", -0x1p63}}, "n"), INT64_MIN);
 }

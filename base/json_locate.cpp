@@ -300,4 +300,12 @@ std::size_t JsonOffsets::Nearest(std::string_view pointer) const {
   }
 }
 
+Error PlacedInText(const Error& e, std::string_view name, std::string_view text,
+                   std::size_t first_line, const JsonOffsets* offsets) {
+  const std::string pointer = e.pointer.value_or("");
+  const LineColumn at = LineColumnOf(
+      text, offsets ? offsets->Nearest(pointer) : LocateNearestJsonPointer(text, pointer));
+  return e.Placed({std::string(name), first_line + at.line - 1, at.column});
+}
+
 }  // namespace llmconform

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "base/error.h"
+
 namespace llmconform {
 
 // 1-based line and column; the column counts bytes from the start of the line.
@@ -62,5 +64,13 @@ class JsonOffsets {
   bool table_ = false;                                    // offsets_ holds every value
   std::size_t first_ = 0;                                 // the first non-blank
 };
+
+// `e` placed in the JSON `text` read from the file `name`: at the value its
+// pointer names (the root when it has none), or at its nearest ancestor that
+// exists ("name:line:col: /pointer: what"). `first_line` is the file's line
+// of the text's first line (one line of JSON Lines); `offsets`, when given,
+// are those of `text`.
+Error PlacedInText(const Error& e, std::string_view name, std::string_view text,
+                   std::size_t first_line = 1, const JsonOffsets* offsets = nullptr);
 
 }  // namespace llmconform

@@ -147,5 +147,22 @@ RC_GTEST_PROP(LocateJsonPointerProperties, FindsEveryValueOfAnyDocument, ()) {
   }
 }
 
+TEST(PlacedInText, PlacesAnErrorAtTheValueItsPointerNames) {
+  const std::string text = "{\n  \"rules\": [\"R-1\",\n    \"R-9\"]\n}";
+  EXPECT_EQ(PlacedInText(Error::AtPointer("/rules/1", "unknown"), "x.json", text).message,
+            "x.json:3:5: /rules/1: unknown");
+  // A missing value: at its nearest ancestor, named by its own pointer.
+  const Error missing = PlacedInText(Error::AtPointer("/nope", "missing"), "x.json", text);
+  EXPECT_EQ(missing.message, "x.json:1:1: /nope: missing");
+  EXPECT_EQ(missing.pointer, "/nope");
+  // One line of JSON Lines, counted from its line in the file.
+  EXPECT_EQ(PlacedInText(Error::AtPointer("/a", "w").Within("entry 2"), "j.jsonl", R"({"a": 1})", 4)
+                .message,
+            "j.jsonl:4:7: entry 2: /a: w");
+  const JsonOffsets offsets(text);
+  EXPECT_EQ(PlacedInText(Error::AtPointer("/rules/1", "u"), "x.json", text, 1, &offsets).message,
+            "x.json:3:5: /rules/1: u");
+}
+
 }  // namespace
 }  // namespace llmconform

@@ -47,14 +47,11 @@ std::string Shorten(std::string_view token) {
          " characters)";
 }
 
-JsonReadError Located(std::string_view name, std::string_view text, std::size_t offset,
-                      std::string what, const JsonReadOptions& options) {
-  LineColumn where = LineColumnOf(text, offset);
-  where.line += options.first_line - 1;
-  what = ToValidUtf8(what);
-  std::string message = ToValidUtf8(name);
-  message += ':' + std::to_string(where.line) + ':' + std::to_string(where.column) + ": " + what;
-  return {std::move(message), std::move(what), where};
+Error Located(std::string_view name, std::string_view text, std::size_t offset, std::string what,
+              const JsonReadOptions& options) {
+  const LineColumn where = LineColumnOf(text, offset);
+  return Error::At({ToValidUtf8(name), where.line + options.first_line - 1, where.column},
+                   std::nullopt, ToValidUtf8(what));
 }
 
 // nlohmann's what(): "[json.exception.parse_error.101] parse error at line 1,
@@ -192,8 +189,8 @@ std::optional<J> ReadBySimdjson(std::string_view text, std::size_t max_depth) {
 }
 
 template <typename J>
-std::expected<J, JsonReadError> Read(std::string_view name, std::string_view text,
-                                     const JsonReadOptions& options) {
+std::expected<J, Error> Read(std::string_view name, std::string_view text,
+                             const JsonReadOptions& options) {
   // simdjson takes only JSON that is valid UTF-8, within the depth and with
   // numbers in range: what it reads needs no pre-scan.
   if (auto fast = ReadBySimdjson<J>(text, options.max_depth)) return std::move(*fast);
@@ -264,18 +261,20 @@ std::optional<JsonTextProblem> PrescanJsonText(std::string_view text, std::size_
   return std::nullopt;
 }
 
-std::string JsonReadError::AtLineColumn() const {
-  return "line " + std::to_string(where.line) + ", column " + std::to_string(where.column) + ": " +
-         what;
+std::string AtLineColumn(const Error& e) {
+  if (!e.position) return e.message;
+  return "line " + std::to_string(e.position->line) + ", column " +
+         std::to_string(e.position->column) + ": " + e.what;
 }
 
-std::expected<nlohmann::json, JsonReadError> ReadJson(std::string_view name, std::string_view text,
-                                                      const JsonReadOptions& options) {
+std::expected<nlohmann::json, Error> ReadJson(std::string_view name, std::string_view text,
+                                              const JsonReadOptions& options) {
   return Read<nlohmann::json>(name, text, options);
 }
 
-std::expected<nlohmann::ordered_json, JsonReadError> ReadOrderedJson(
-    std::string_view name, std::string_view text, const JsonReadOptions& options) {
+std::expected<nlohmann::ordered_json, Error> ReadOrderedJson(std::string_view name,
+                                                             std::string_view text,
+                                                             const JsonReadOptions& options) {
   return Read<nlohmann::ordered_json>(name, text, options);
 }
 

@@ -1,6 +1,7 @@
 // The one way outside JSON text is read: a depth limit, invalid UTF-8 and
 // numbers out of range refused, and every problem returned as a located error
-// "NAME:LINE:COL: what" — never an exception, a stack overflow or an abort.
+// "NAME:LINE:COL: what" (an Error with its position and `what` set) — never an exception, a stack
+// overflow or an abort.
 //
 // simdjson parses (libsimdjson; several times nlohmann's speed on long
 // strings) and the value is built as nlohmann's parser would build it: a
@@ -24,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "base/json_locate.h"
 
 namespace llmconform {
@@ -39,22 +41,20 @@ struct JsonReadOptions {
   std::size_t first_line = 1;
 };
 
-struct JsonReadError {
-  std::string message;  // "NAME:LINE:COL: what", valid UTF-8
-  std::string what;     // the explanation alone ("number 1e999 is out of range")
-  LineColumn where;     // line counted from options.first_line
-
-  // "line LINE, column COL: what", for messages that name the text otherwise
-  // ("the request body is not valid JSON: line 1, column 9: …").
-  std::string AtLineColumn() const;
-};
-
 // `text` parsed; NAME names the text in the message ("stdin", a file path).
-std::expected<nlohmann::json, JsonReadError> ReadJson(std::string_view name, std::string_view text,
-                                                      const JsonReadOptions& options = {});
+// An error has kind kInvalidInput, its position (the line counted from
+// options.first_line) and `what` alone ("number 1e999 is out of range"), all
+// valid UTF-8.
+std::expected<nlohmann::json, Error> ReadJson(std::string_view name, std::string_view text,
+                                              const JsonReadOptions& options = {});
 // The same, keeping object members in document order.
-std::expected<nlohmann::ordered_json, JsonReadError> ReadOrderedJson(
-    std::string_view name, std::string_view text, const JsonReadOptions& options = {});
+std::expected<nlohmann::ordered_json, Error> ReadOrderedJson(std::string_view name,
+                                                             std::string_view text,
+                                                             const JsonReadOptions& options = {});
+
+// "line LINE, column COL: what" of a ReadJson error, for messages that name
+// the text otherwise ("the request body is not valid JSON: line 1, column 9: …").
+std::string AtLineColumn(const Error& e);
 
 // Lenient forms for text that may or may not be JSON (a body, an argument
 // string a model wrote): the value, or a discarded value (is_discarded()) for

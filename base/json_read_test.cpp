@@ -76,7 +76,7 @@ TEST(ReadJson, RefusesDeepNestingBeforeParsing) {
 TEST(ReadJson, CountsLinesFromTheFirstLineGiven) {
   auto j = ReadJson("trace.jsonl", "{\"a\":1e999}", {.first_line = 7});
   ASSERT_FALSE(j.has_value());
-  EXPECT_EQ(j.error().where, (LineColumn{7, 6}));
+  EXPECT_EQ(j.error().position, (FilePosition{"trace.jsonl", 7, 6}));
   EXPECT_EQ(j.error().message.rfind("trace.jsonl:7:6: ", 0), 0u);
 }
 

@@ -18,7 +18,7 @@ function estimateMessageTokens(text) {
 function buildLLMMessages(systemPrompt, history, current, budget) {
   history.forEach((m, i) => {
     if (m.role !== 'user' && m.role !== 'assistant')
-      throw new Error(`history[${i}].role: expected "user" or "assistant", got "${m.role}"`);
+      throw new Error(`/history/${i}/role: expected "user" or "assistant", got "${m.role}"`);
   });
   let total = estimateMessageTokens(systemPrompt) + estimateMessageTokens(current);
   const kept = [];

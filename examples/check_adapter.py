@@ -25,7 +25,7 @@ def estimate_message_tokens(text):
 def build_llm_messages(system_prompt, history, current, budget):
     for i, m in enumerate(history):
         if m["role"] not in ("user", "assistant"):
-            raise ValueError(f'history[{i}].role: expected "user" or "assistant", got "{m["role"]}"')
+            raise ValueError(f'/history/{i}/role: expected "user" or "assistant", got "{m["role"]}"')
     total = estimate_message_tokens(system_prompt) + estimate_message_tokens(current)
     kept = []
     for m in reversed(history):  # newest first, while the budget allows

@@ -1,4 +1,4 @@
-// Located JSON errors and JSON pointer locations: the document before the
+// Located JSON errors (ReadJson, PlacedInText) and JSON pointer locations: the document before the
 // first NUL, the pointer after it. ReadJson (simdjson, converted) must read
 // the document exactly as nlohmann's own parser does.
 #include <cstdlib>
@@ -6,12 +6,13 @@
 #include "base/json_locate.h"
 #include "base/json_read.h"
 #include "fuzz/fuzz_input.h"
-#include "harness/json_location.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace llmconform;
   const auto [doc, pointer] = fuzz::SplitAtNul(fuzz::Text(data, size));
-  (void)harness::ParseJsonText("fuzz.json", doc);
+  if (auto read = ReadJson("fuzz.json", doc); !read && read.error().message.empty()) std::abort();
+  const Error placed = PlacedInText(Error::AtPointer(std::string(pointer), "x"), "fuzz.json", doc);
+  if (!placed.position || placed.position->line == 0) std::abort();
   if (auto at = LocateJsonPointer(doc, pointer); at && *at > doc.size()) std::abort();
   if (LocateNearestJsonPointer(doc, pointer) > doc.size()) std::abort();
   (void)LineColumnOf(doc, doc.size() / 2);

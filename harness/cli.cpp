@@ -94,7 +94,7 @@ int Main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? 0 : kExitUsage;
+    return code == 0 ? kExitOk : kExitUsage;
   }
   for (auto& [sub, command] : commands) {
     if (sub->parsed()) return command->Run();

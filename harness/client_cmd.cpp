@@ -17,7 +17,6 @@
 #include "base/json_fields.h"
 #include "base/json_read.h"
 #include "harness/client_output.h"
-#include "harness/json_location.h"
 #include "harness/runner.h"
 #include "harness/scratch_dir.h"
 #include "harness/suites/client_request.h"
@@ -138,7 +137,7 @@ class ClientCommandDriver final : public ProtocolSuite {
     }
     run_ = RunCommand(options_.client_cmd, env, options_.client_timeout);
     if (!run_.started)
-      return std::unexpected(Error{"the client command could not start: " + run_.start_error});
+      return std::unexpected(Error::Io("the client command could not start: " + run_.start_error));
     Observation obs;
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(output, ec))) {
@@ -163,7 +162,7 @@ class ClientCommandDriver final : public ProtocolSuite {
 
   // Maps the output's text, or says in output_problem_ why it cannot be.
   void ReadOutput(const Scenario& s, const std::string& text) {
-    if (auto doc = ParseJsonText("LLMCONFORM_OUTPUT", text); !doc) {
+    if (auto doc = ReadJson("LLMCONFORM_OUTPUT", text); !doc) {
       output_problem_ = doc.error().message;
     } else if (!doc->is_object()) {
       output_problem_ = "LLMCONFORM_OUTPUT holds JSON that is not an object";
@@ -259,7 +258,8 @@ std::expected<void, Error> WriteClientEvidence(const fs::path& dir, const Json& 
                                                const std::optional<std::string>& output) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return std::unexpected(Error{Format("cannot create {}: {}", dir.string(), ec.message())});
+  if (ec)
+    return std::unexpected(Error::Io(Format("cannot create {}: {}", dir.string(), ec.message())));
   std::string sent;
   std::size_t n = 0;
   for (const Json& entry : journal.is_array() ? journal : Json::array()) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/atomic_file.h"
+#include "base/exit_code.h"
 #include "base/format.h"
 #include "mockllm/dialect_rewrite.h"
 #include "mockllm/trace_files.h"
@@ -133,14 +134,14 @@ int RunDialect(const DialectArgs& a) {
   auto files = mockllm::TraceFiles(a.traces);
   if (!files) {
     std::cerr << "llmconform dialect: " << files.error().message << '\n';
-    return 2;
+    return ExitCodeFor(files.error());
   }
   std::vector<ExchangeDialect> rows;
   for (const auto& f : *files) {
     auto trace = mockllm::LoadTraceFile(f);
     if (!trace) {
       std::cerr << "llmconform dialect: " << trace.error().message << '\n';
-      return 2;
+      return ExitCodeFor(trace.error());
     }
     auto r = TraceDialects(*trace, f.string());
     rows.insert(rows.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
@@ -172,13 +173,13 @@ int RunDialect(const DialectArgs& a) {
   }
   if (a.out.empty()) {
     std::cout << text << std::flush;
-    return 0;
+    return kExitOk;
   }
   if (auto w = WriteFileAtomically(a.out, text); !w) {
     std::cerr << "llmconform dialect: " << w.error().message << '\n';
-    return 3;
+    return kExitInternal;  // output it could not write
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace llmconform::harness

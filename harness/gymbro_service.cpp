@@ -133,11 +133,11 @@ struct GymbroService::Impl {
     if (!body.is_object()) {
       problem = "the body must be a JSON object {\"text\", \"system\"?, \"model\"?}";
     } else if (!body.contains("text") || !body["text"].is_string()) {
-      problem = "field \"text\": expected string";
+      problem = "/text: expected string";
     } else if (body.contains("system") && !body["system"].is_string()) {
-      problem = "field \"system\": expected string";
+      problem = "/system: expected string";
     } else if (body.contains("model") && !body["model"].is_string()) {
-      problem = "field \"model\": expected string";
+      problem = "/model: expected string";
     }
     if (!problem.empty()) {
       res.status = 400;

@@ -274,7 +274,7 @@ TEST_F(GymbroServiceTest, RejectsBadInputAndUnknownMessages) {
       PostGymbroMessage(service_->base_url(), R"({"text":5})", std::nullopt, milliseconds(5000));
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 400);
-  EXPECT_EQ(Json::parse(bad->body)["error"]["message"], "field \"text\": expected string");
+  EXPECT_EQ(Json::parse(bad->body)["error"]["message"], "/text: expected string");
   auto not_json = PostGymbroMessage(service_->base_url(), "nope", std::nullopt, milliseconds(5000));
   ASSERT_TRUE(not_json);
   EXPECT_EQ(not_json->status, 400);

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_code.h"
 #include "base/format.h"
 #include "base/json_read.h"
-#include "harness/json_location.h"
 #include "protocols/action/oracle_ops.h"
 #include "protocols/multiturn/oracle_ops.h"
 #include "protocols/skill/oracle_ops.h"
@@ -57,13 +57,13 @@ int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std
   if (!op) {
     WriteError(err,
                Format("unknown operation \"{}\"; `llmconform ref --list` lists them", op_name));
-    return 2;
+    return kExitUsage;
   }
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  auto input = ParseJsonText("stdin", text);
+  auto input = ReadJson("stdin", text);
   if (!input) {
     WriteError(err, input.error().message);
-    return 2;
+    return ExitCodeFor(input.error());
   }
   std::expected<nlohmann::json, Error> result;
   try {
@@ -71,15 +71,15 @@ int RunOracle(std::string_view op_name, std::istream& in, std::ostream& out, std
   } catch (const std::exception& e) {
     // Operations do not throw by contract; if one does, it is our bug, said plainly.
     WriteError(err, Format("{}: internal error: {}", op->name, e.what()));
-    return 3;
+    return kExitInternal;
   }
   if (!result) {
     WriteError(err, Format("{}: {}", op->name, result.error().message));
-    return 2;
+    return ExitCodeFor(result.error());
   }
   // Invalid UTF-8 in a result string is replaced rather than failing the call.
   out << Written(*op, *result) << '\n';
-  return 0;
+  return kExitOk;
 }
 
 int ServeOracle(std::istream& in, std::ostream& out) {
@@ -122,7 +122,7 @@ int ServeOracle(std::istream& in, std::ostream& out) {
     if (in.rdbuf()->in_avail() <= 0) out.flush();
   }
   out.flush();
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace llmconform::harness

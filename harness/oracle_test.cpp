@@ -89,7 +89,7 @@ TEST(Oracle, MalformedInputExitsTwoWithAJsonError) {
   auto wrong = CallOracle("multiturn.estimateMessageTokens", R"({"text": 5})");
   EXPECT_EQ(wrong.code, 2);
   EXPECT_EQ(nlohmann::json::parse(wrong.err)["error"],
-            "multiturn.estimateMessageTokens: field \"text\": expected string, got number");
+            "multiturn.estimateMessageTokens: /text: expected string, got number");
 
   auto unknown = CallOracle("nope.op", "{}");
   EXPECT_EQ(unknown.code, 2);
@@ -103,7 +103,7 @@ TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
       R"({"systemPrompt":"s","history":[{"role":"tool","content":"x"}],"currentUserMessage":"u","maxTokenBudget":9})");
   // docs/protocols.md: a history role other than user/assistant is an input error.
   EXPECT_EQ(c.code, 2);
-  EXPECT_NE(c.err.find("history[0].role"), std::string::npos);
+  EXPECT_NE(c.err.find("/history/0/role"), std::string::npos);
 }
 
 }  // namespace

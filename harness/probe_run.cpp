@@ -10,6 +10,7 @@
 #include <set>
 
 #include "base/atomic_file.h"
+#include "base/exit_code.h"
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
@@ -33,11 +34,6 @@ namespace {
 using probe_support::IsStream;
 using probe_support::ReplaceAll;
 using probe_support::Snippet;
-
-constexpr int kExitOk = 0;
-constexpr int kExitFail = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitInternal = 3;
 
 // The key must never reach the output or a recording, not even when an
 // endpoint echoes it back: every piece and header of a reply loses it, and a

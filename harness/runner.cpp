@@ -14,7 +14,6 @@
 #include "base/json_read.h"
 #include "harness/client_cmd.h"
 #include "harness/gate_checks.h"
-#include "harness/json_location.h"
 #include "harness/parallel.h"
 #include "harness/replies_sent.h"
 #include "harness/requests_sent.h"
@@ -128,7 +127,8 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   if (!s.trace.empty()) {
     auto trace = mockllm::LoadTraceFile(source_root / s.trace);
     if (!trace)
-      return std::unexpected(Error{Format("trace {}: {}", s.trace, trace.error().message)});
+      return std::unexpected(
+          Error{Format("trace {}: {}", s.trace, trace.error().message), trace.error().kind});
     const std::string trace_id = trace->id;
     mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
     server_options.speed = speed;
@@ -155,7 +155,8 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     traces.push_back(std::move(*trace));
     auto started = mockllm::Server::Start(std::move(traces), server_options);
     if (!started)
-      return std::unexpected(Error{Format("mockllm could not start: {}", started.error().message)});
+      return std::unexpected(Error{Format("mockllm could not start: {}", started.error().message),
+                                   started.error().kind});
     server = std::move(*started);
     ctx.llm_base_url = server->TraceBaseUrl(trace_id);
   }
@@ -167,7 +168,8 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
   }
   if (!obs) {
     return std::unexpected(
-        Error{Format("the driver could not run the scenario: {}", obs.error().message)});
+        Error{Format("the driver could not run the scenario: {}", obs.error().message),
+              obs.error().kind});
   }
   if (server) {
     obs->journal = server->Journal();

@@ -10,7 +10,8 @@
 #include <sstream>
 
 #include "base/format.h"
-#include "harness/json_location.h"
+#include "base/json_locate.h"
+#include "base/json_read.h"
 #include "harness/suites/registry.h"
 #include "mockllm/trace.h"
 #include "protocols/wire/chat.h"
@@ -24,9 +25,13 @@ using Pointer = Json::json_pointer;
 class Problems {
  public:
   Problems(std::string_view name, std::string_view text) : name_(name), text_(text) {}
-  void Add(const Pointer& where, std::string_view message) {
-    lines_.push_back(LocatedMessage(name_, text_, where, message));
+  // WHAT about the value at `where`, placed at it (at its nearest ancestor
+  // when it is missing).
+  void Add(const Pointer& where, std::string_view what) {
+    Add(Error::AtPointer(where.to_string(), std::string(what)));
   }
+  // An error that names a value by its pointer (or none: the root).
+  void Add(const Error& e) { lines_.push_back(PlacedInText(e, name_, text_).message); }
   void ExpectType(const Pointer& where, const Json& v, bool ok, std::string_view expected) {
     if (!ok) Add(where, Format("expected {}, got {}", expected, JsonTypeName(v)));
   }
@@ -43,8 +48,6 @@ class Problems {
   std::vector<std::string> lines_;
 };
 
-std::string Quoted(std::string_view key) { return Format("\"{}\"", key); }
-
 // A scenario's trace, by its text alone: a relative path under fixtures/
 // with no "." or ".." segment; nullopt when fine (or absent).
 std::optional<std::string> TracePathProblem(const std::string& trace) {
@@ -55,35 +58,18 @@ std::optional<std::string> TracePathProblem(const std::string& trace) {
   if (p.is_absolute() || dots || !trace.starts_with("fixtures/") ||
       trace.find('\0') != std::string::npos) {
     return Format(
-        "\"trace\": expected a path under fixtures/ (relative, no \".\" or \"..\"), "
+        "expected a path under fixtures/ (relative, no \".\" or \"..\"), "
         "got \"{}\"",
         trace);
   }
   return std::nullopt;
 }
 
-// `message` of a reader that names the value by its JSON pointer first
-// ("/input/x: expected …"), located at that value in `doc` (at the object
-// that lacks it when it is missing); at the root otherwise.
-void AddAtItsPointer(Problems& problems, const Json& doc, const std::string& message) {
-  Pointer where;
-  const auto colon = message.find(": ");
-  if (message.starts_with('/') && colon != std::string::npos) {
-    try {
-      where = Pointer(message.substr(0, colon));
-      while (!where.empty() && !doc.contains(where)) where = where.parent_pointer();
-    } catch (const Json::exception&) {
-      where = Pointer();  // not a pointer after all
-    }
-  }
-  problems.Add(where, message);
-}
-
 }  // namespace
 
 std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::string_view text,
                                                    std::string_view protocol) {
-  auto doc = ParseJsonText(name, text);
+  auto doc = ReadJson(name, text);
   if (!doc) return std::unexpected(doc.error());
   Problems problems(name, text);
   RuleCatalog out;
@@ -107,10 +93,10 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
           std::pair{"text", &info.text}, std::pair{"severity", &info.severity}}) {
       auto it = r.find(key);
       if (it == r.end()) {
-        problems.Add(at, Format("expected field {}, got nothing", Quoted(key)));
+        problems.Add(at / key, "expected a non-empty string, got nothing (the field is required)");
         ok = false;
       } else if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
-        problems.Add(at / key, Format("{}: expected a non-empty string, got {}", Quoted(key),
+        problems.Add(at / key, Format("expected a non-empty string, got {}",
                                       it->is_string() ? std::string("\"\"")
                                                       : std::string(JsonTypeName(*it))));
         ok = false;
@@ -120,12 +106,11 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
     }
     if (!ok) continue;
     if (info.severity != "must" && info.severity != "should") {
-      problems.Add(
-          at / "severity",
-          Format("\"severity\": expected \"must\" or \"should\", got \"{}\"", info.severity));
+      problems.Add(at / "severity",
+                   Format("expected \"must\" or \"should\", got \"{}\"", info.severity));
     }
     if (!seen.insert(info.id).second)
-      problems.Add(at / "id", Format("\"id\": rule \"{}\" is defined twice", info.id));
+      problems.Add(at / "id", Format("rule \"{}\" is defined twice", info.id));
     out.push_back(std::move(info));
   }
   if (!problems.empty()) return std::unexpected(problems.ToError());
@@ -135,7 +120,7 @@ std::expected<RuleCatalog, Error> ParseRuleCatalog(std::string_view name, std::s
 std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_view text,
                                              std::string_view expected_protocol,
                                              const RuleCatalog& rules) {
-  auto doc = ParseJsonText(name, text);
+  auto doc = ReadJson(name, text);
   if (!doc) return std::unexpected(doc.error());
   Problems problems(name, text);
   if (!doc->is_object()) {
@@ -158,12 +143,12 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   auto string_field = [&](const char* key, std::string& into, bool required) {
     auto it = doc->find(key);
     if (it == doc->end()) {
-      if (required) problems.Add(Pointer(), Format("expected field {}, got nothing", Quoted(key)));
+      if (required)
+        problems.Add(Pointer() / key, "expected string, got nothing (the field is required)");
       return;
     }
     if (!it->is_string()) {
-      problems.Add(Pointer() / key,
-                   Format("{}: expected string, got {}", Quoted(key), JsonTypeName(*it)));
+      problems.Add(Pointer() / key, Format("expected string, got {}", JsonTypeName(*it)));
       return;
     }
     into = it->get<std::string>();
@@ -174,18 +159,16 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
   string_field("trace", s.trace, false);
   if (auto bad = TracePathProblem(s.trace)) problems.Add(Pointer() / "trace", *bad);
   if (!s.protocol.empty() && s.protocol != expected_protocol) {
-    problems.Add(Pointer() / "protocol",
-                 Format("\"protocol\": expected \"{}\" (the folder it is in), got \"{}\"",
-                        expected_protocol, s.protocol));
+    problems.Add(Pointer() / "protocol", Format("expected \"{}\" (the folder it is in), got \"{}\"",
+                                                expected_protocol, s.protocol));
   }
   if (doc->contains("name") && s.name.empty() && (*doc)["name"].is_string()) {
-    problems.Add(Pointer() / "name", "\"name\": expected a non-empty string, got \"\"");
+    problems.Add(Pointer() / "name", "expected a non-empty string, got \"\"");
   }
   for (const char* key : {"input", "expect"}) {
     if (auto it = doc->find(key); it != doc->end()) {
       if (!it->is_object()) {
-        problems.Add(Pointer() / key,
-                     Format("{}: expected object, got {}", Quoted(key), JsonTypeName(*it)));
+        problems.Add(Pointer() / key, Format("expected object, got {}", JsonTypeName(*it)));
       } else {
         (std::string_view(key) == "input" ? s.input : s.expect) = *it;
       }
@@ -198,39 +181,37 @@ std::expected<Scenario, Error> ParseScenario(std::string_view name, std::string_
       strings = (*it)[i].is_string() && !(*it)[i].get_ref<const std::string&>().empty();
     if (!strings) {
       problems.Add(Pointer() / "features",
-                   "\"features\": expected an array of non-empty strings "
+                   "expected an array of non-empty strings "
                    "(client features, e.g. \"streamed-tool-calls\")");
     }
   }
   if (auto it = doc->find("provider"); it != doc->end() && !it->is_string()) {
-    problems.Add(Pointer() / "provider",
-                 Format("\"provider\": expected string, got {}", JsonTypeName(*it)));
+    problems.Add(Pointer() / "provider", Format("expected string, got {}", JsonTypeName(*it)));
   }
   auto rules_it = doc->find("rules");
   if (rules_it == doc->end()) {
-    problems.Add(Pointer(),
-                 "expected field \"rules\" (the rule ids this scenario exercises), got nothing");
+    problems.Add(Pointer() / "rules",
+                 "expected the rule ids this scenario exercises, got nothing (the field is "
+                 "required)");
   } else if (!rules_it->is_array() || rules_it->empty()) {
     problems.Add(
         Pointer() / "rules",
-        Format("\"rules\": expected a non-empty array of rule ids, got {}",
+        Format("expected a non-empty array of rule ids, got {}",
                rules_it->is_array() ? std::string("[]") : std::string(JsonTypeName(*rules_it))));
   } else {
     for (std::size_t i = 0; i < rules_it->size(); ++i) {
       const Json& r = (*rules_it)[i];
       const Pointer at = Pointer() / "rules" / i;
       if (!r.is_string()) {
-        problems.Add(
-            at, Format("\"rules\"[{}]: expected a rule id string, got {}", i, JsonTypeName(r)));
+        problems.Add(at, Format("expected a rule id string, got {}", JsonTypeName(r)));
         continue;
       }
       const std::string id = r.get<std::string>();
       const bool known =
           std::any_of(rules.begin(), rules.end(), [&](const auto& info) { return info.id == id; });
       if (!known) {
-        problems.Add(
-            at, Format("\"rules\"[{}]: unknown rule id \"{}\" (not in specs/{}/rules.json)", i, id,
-                       expected_protocol));
+        problems.Add(at, Format("unknown rule id \"{}\" (not in specs/{}/rules.json)", id,
+                                expected_protocol));
         continue;
       }
       s.rules.push_back(id);
@@ -312,27 +293,24 @@ std::expected<SpecSet, Error> LoadSpecs(const std::filesystem::path& specs_dir,
         const fs::path trace = fs::weakly_canonical(from / scenario->trace, ec);
         const auto rel = trace.lexically_relative(fixtures);
         if (!fs::is_regular_file(from / scenario->trace, ec)) {
-          around.Add(Pointer() / "trace",
-                     Format("\"trace\": no trace file {} (paths are relative to {})",
-                            scenario->trace, from.generic_string()));
+          around.Add(Pointer() / "trace", Format("no trace file {} (paths are relative to {})",
+                                                 scenario->trace, from.generic_string()));
         } else if (rel.empty() || *rel.begin() == "..") {
-          around.Add(
-              Pointer() / "trace",
-              Format("\"trace\": {} leads outside fixtures/ (through a symlink)", scenario->trace));
+          around.Add(Pointer() / "trace",
+                     Format("{} leads outside fixtures/ (through a symlink)", scenario->trace));
         } else if (auto trace = mockllm::LoadTraceFile(from / scenario->trace); !trace) {
           // Broken, it would fail every run of the scenario (exit 3).
-          around.Add(Pointer() / "trace", Format("\"trace\": {}", trace.error().message));
+          around.Add(Pointer() / "trace", trace.error().message);
         }
       }
       // The input as the protocol's suite reads it when it runs.
       if (const SuiteKind* kind = FindSuite(protocol)) {
-        if (auto read = kind->make()->ReadInput(*scenario); !read)
-          AddAtItsPointer(around, scenario->raw, read.error().message);
+        if (auto read = kind->make()->ReadInput(*scenario); !read) around.Add(read.error());
       }
       const std::string key = protocol + "/" + scenario->name;
       if (auto [it, fresh] = names.emplace(key, display(file)); !fresh) {
         around.Add(Pointer() / "name",
-                   Format("\"name\": the scenario {} is also defined in {}", key, it->second));
+                   Format("the scenario {} is also defined in {}", key, it->second));
       }
       if (!around.empty()) {
         errors.push_back(around.ToError().message);

@@ -53,7 +53,7 @@ TEST_F(BadSpecs, AGoodOneLoads) {
 
 TEST_F(BadSpecs, AMissingTraceIsLocated) {
   Scenario("a", "a", "fixtures/nope.trace.jsonl");
-  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: \"trace\": no trace file "
+  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: /trace: no trace file "
                                   "fixtures/nope.trace.jsonl"));
 }
 
@@ -62,29 +62,29 @@ TEST_F(BadSpecs, ATraceOutsideFixturesIsRefused) {
   Scenario("b", "b", "fixtures/../outside.trace.jsonl");
   Scenario("c", "c", "/etc/passwd");
   const std::string errors = Errors();
-  EXPECT_THAT(errors, HasSubstr("specs/p/a.json:2:10: \"trace\": expected a path under fixtures/"));
-  EXPECT_THAT(errors, HasSubstr("specs/p/b.json:2:10: \"trace\": expected a path under fixtures/"));
-  EXPECT_THAT(errors, HasSubstr("specs/p/c.json:2:10: \"trace\": expected a path under fixtures/"));
+  EXPECT_THAT(errors, HasSubstr("specs/p/a.json:2:10: /trace: expected a path under fixtures/"));
+  EXPECT_THAT(errors, HasSubstr("specs/p/b.json:2:10: /trace: expected a path under fixtures/"));
+  EXPECT_THAT(errors, HasSubstr("specs/p/c.json:2:10: /trace: expected a path under fixtures/"));
 }
 
 TEST_F(BadSpecs, ASymlinkOutOfFixturesIsRefused) {
   fs::create_symlink(root() / "outside.trace.jsonl", root() / "fixtures" / "link.trace.jsonl");
   Scenario("a", "a", "fixtures/link.trace.jsonl");
-  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: \"trace\": fixtures/link.trace.jsonl "
+  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: /trace: fixtures/link.trace.jsonl "
                                   "leads outside fixtures/"));
 }
 
 TEST_F(BadSpecs, AScenarioNameDefinedTwiceIsAnError) {
   Scenario("a", "same", "fixtures/t.trace.jsonl");
   Scenario("b", "same", "fixtures/t.trace.jsonl");
-  EXPECT_THAT(Errors(), HasSubstr("specs/p/b.json:1:24: \"name\": the scenario p/same is also "
+  EXPECT_THAT(Errors(), HasSubstr("specs/p/b.json:1:24: /name: the scenario p/same is also "
                                   "defined in specs/p/a.json"));
 }
 
 TEST_F(BadSpecs, ABrokenTraceIsAnErrorWhenSpecsLoad) {
   Write(root() / "fixtures" / "broken.trace.jsonl", std::string(kTrace) + "{\"seq\": \"one\"}\n");
   Scenario("a", "a", "fixtures/broken.trace.jsonl");
-  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: \"trace\": "));
+  EXPECT_THAT(Errors(), HasSubstr("specs/p/a.json:2:10: /trace: "));
   EXPECT_THAT(Errors(), HasSubstr("broken.trace.jsonl"));
 }
 

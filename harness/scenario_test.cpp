@@ -3,28 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "base/test_paths.h"
-#include "harness/json_location.h"
 
 namespace llmconform::harness {
 namespace {
 
 const RuleCatalog kRules = {{"R-1", "p", "seed §1", "text", "must"},
                             {"R-2", "p", "seed §2", "text", "should"}};
-
-TEST(JsonLocation, SyntaxErrorsAreLocated) {
-  auto r = ParseJsonText("specs/p/x.json", "{\n  \"a\": tru\n}");
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message.rfind("specs/p/x.json:2:", 0), 0u) << r.error().message;
-  EXPECT_NE(r.error().message.find("invalid literal"), std::string::npos) << r.error().message;
-}
-
-TEST(JsonLocation, MessagesNameTheLineAndColumnOfTheValue) {
-  const std::string text = "{\n  \"rules\": [\"R-1\",\n    \"R-9\"]\n}";
-  EXPECT_EQ(LocatedMessage("x.json", text, nlohmann::json::json_pointer("/rules/1"), "unknown"),
-            "x.json:3:5: unknown");
-  EXPECT_EQ(LocatedMessage("x.json", text, nlohmann::json::json_pointer("/nope"), "missing"),
-            "x.json: /nope: missing");
-}
 
 TEST(ParseScenario, AcceptsAWellFormedScenario) {
   auto s = ParseScenario("x.json",
@@ -46,11 +30,11 @@ TEST(ParseScenario, ErrorsSayWhereWhatWasExpectedAndWhatWasFound) {
   ASSERT_FALSE(s);
   EXPECT_EQ(
       s.error().message,
-      "specs/p/bad.json:5:12: unknown field \"inptu\"; expected one of protocol, name, "
+      "specs/p/bad.json:5:12: /inptu: unknown field \"inptu\"; expected one of protocol, name, "
       "description, trace, "
       "provider, tags, input, expect, rules, notes, features\n"
-      "specs/p/bad.json:3:11: \"name\": expected string, got number\n"
-      "specs/p/bad.json:4:20: \"rules\"[1]: unknown rule id \"R-9\" (not in specs/p/rules.json)");
+      "specs/p/bad.json:3:11: /name: expected string, got number\n"
+      "specs/p/bad.json:4:20: /rules/1: unknown rule id \"R-9\" (not in specs/p/rules.json)");
 }
 
 TEST(ParseScenario, ProtocolMustMatchItsFolder) {

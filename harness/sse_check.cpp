@@ -104,31 +104,32 @@ Json ToJson(const CapturedStream& s) {
 }
 
 std::expected<CapturedStream, Error> CapturedStreamFromJson(const Json& j) {
-  auto fail = [](std::string_view field, const Error& e) {
-    return std::unexpected(Error{Format("stream.{}: {}", field, e.message)});
+  // `j` is the observation's "stream": errors point from there.
+  auto fail = [](std::string_view at, const Error& e) {
+    return std::unexpected(e.Under(Format("/stream{}", at)));
   };
   if (auto ok = RequireObjectInput(j); !ok) return fail("", ok.error());
   CapturedStream s;
   auto url = OptionalString(j, "url");
-  if (!url) return fail("url", url.error());
+  if (!url) return fail("", url.error());
   s.url = url->value_or("");
   auto status = RequireInt(j, "status");
-  if (!status) return fail("status", status.error());
+  if (!status) return fail("", status.error());
   s.status = static_cast<int>(*status);
   auto ct = OptionalString(j, "contentType");
-  if (!ct) return fail("contentType", ct.error());
+  if (!ct) return fail("", ct.error());
   s.content_type = ct->value_or("");
   auto te = OptionalString(j, "transportError");
-  if (!te) return fail("transportError", te.error());
+  if (!te) return fail("", te.error());
   s.transport_error = te->value_or("");
   auto events = RequireArray(j, "events");
-  if (!events) return fail("events", events.error());
+  if (!events) return fail("", events.error());
   for (std::size_t i = 0; i < events->size(); ++i) {
     const Json& e = (*events)[i];
     auto name = RequireString(e, "event");
-    if (!name) return fail(Format("events[{}]", i), name.error());
+    if (!name) return fail(Format("/events/{}", i), name.error());
     auto data = RequireString(e, "data");
-    if (!data) return fail(Format("events[{}]", i), data.error());
+    if (!data) return fail(Format("/events/{}", i), data.error());
     s.events.push_back({std::move(*name), std::move(*data)});
   }
   return s;

@@ -160,7 +160,7 @@ TEST(CapturedStream, RoundTripsThroughJson) {
   auto bad =
       CapturedStreamFromJson(Json{{"status", 200}, {"events", {{{"event", "x"}, {"data", 1}}}}});
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "stream.events[0]: field \"data\": expected string, got number");
+  EXPECT_EQ(bad.error().message, "/stream/events/0/data: expected string, got number");
 }
 
 TEST(SseCheck, JudgesABrokenServiceByEveryRule) {

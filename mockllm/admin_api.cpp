@@ -25,10 +25,10 @@ std::atomic<std::uint64_t> stub_count{0};
 
 // One JSON value of a POST body as a trace: a trace object or a stub. Errors
 // point into that value.
-std::expected<Trace, PointedError> AsTrace(const OJson& j, std::string_view name) {
+std::expected<Trace, Error> AsTrace(const OJson& j, std::string_view name) {
   if (!j.is_object()) {
     return std::unexpected(
-        PointedError{"", Format("expected a trace object or a stub, got {}", JsonTypeName(j))});
+        Error::AtPointer("", Format("expected a trace object or a stub, got {}", JsonTypeName(j))));
   }
   if (j.contains("request") && j.contains("response")) {
     const std::string id =
@@ -41,10 +41,10 @@ std::expected<Trace, PointedError> AsTrace(const OJson& j, std::string_view name
                                OJson::array({std::move(exchange)}), name);
     if (!trace) {
       // The stub is the trace's only exchange: point into the stub itself.
-      PointedError e = std::move(trace.error());
+      const Error& e = trace.error();
       constexpr std::string_view kOnly = "/exchanges/0";
-      if (e.pointer.starts_with(kOnly)) e.pointer.erase(0, kOnly.size());
-      return std::unexpected(std::move(e));
+      if (!e.pointer || !e.pointer->starts_with(kOnly)) return std::unexpected(e);
+      return std::unexpected(Error::AtPointer(e.pointer->substr(kOnly.size()), e.what, e.kind));
     }
     return trace;
   }
@@ -86,8 +86,7 @@ std::expected<std::vector<Trace>, Error> TracesFromAdminBody(std::string_view bo
                  std::string_view label) -> std::expected<void, Error> {
     auto trace = AsTrace(v, label);
     if (!trace) {
-      return std::unexpected(
-          LocatedError({pointer + trace.error().pointer, trace.error().message}, body, name, 1));
+      return std::unexpected(llmconform::PlacedInText(trace.error().Under(pointer), name, body));
     }
     traces.push_back(std::move(*trace));
     return {};

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "base/exit_code.h"
 #include "mockllm/dialect_rewrite.h"
 
 namespace llmconform::mockllm {
@@ -39,7 +40,7 @@ int RunDialects(const DialectsArgs& a) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (const Dialect* d : shown) out[d->name] = d->Ids();
     std::cout << out.dump(1) << '\n';
-    return 0;
+    return kExitOk;
   }
   for (const Dialect* dp : shown) {
     const Dialect& d = *dp;
@@ -52,7 +53,7 @@ int RunDialects(const DialectsArgs& a) {
     }
     std::cout << "\n    " << d.about << '\n';
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace llmconform::mockllm

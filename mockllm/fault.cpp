@@ -41,13 +41,12 @@ std::string KnownKeys() {
   return out;
 }
 
-std::unexpected<PointedError> Wrong(std::string pointer, std::string_view expected,
-                                    const OJson& got) {
+std::unexpected<Error> Wrong(std::string pointer, std::string_view expected, const OJson& got) {
   return std::unexpected(
-      PointedError{std::move(pointer), Format("expected {}, got {}", expected, DumpJson(got))});
+      Error::AtPointer(std::move(pointer), Format("expected {}, got {}", expected, DumpJson(got))));
 }
 
-std::expected<std::int64_t, PointedError> Count(const OJson& j, std::string_view key) {
+std::expected<std::int64_t, Error> Count(const OJson& j, std::string_view key) {
   const OJson& v = j[std::string(key)];
   if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
       (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
@@ -59,7 +58,7 @@ std::expected<std::int64_t, PointedError> Count(const OJson& j, std::string_view
   return v.get<std::int64_t>();
 }
 
-std::expected<bool, PointedError> Flag(const OJson& j, std::string_view key) {
+std::expected<bool, Error> Flag(const OJson& j, std::string_view key) {
   const OJson& v = j[std::string(key)];
   if (!v.is_boolean()) return Wrong(Format("/{}", key), "true or false", v);
   return v.get<bool>();
@@ -73,15 +72,15 @@ bool Fault::Empty() const {
          stall_ms == 0;
 }
 
-std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
+std::expected<Fault, Error> FaultFromJson(const OJson& j) {
   if (!j.is_object()) return Wrong("", "an object", j);
   Fault f;
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
     for (auto k : kFaultKeys) known = known || it.key() == k;
     if (!known) {
-      return std::unexpected(PointedError{
-          "/" + it.key(), Format("unknown fault \"{}\" (known: {})", it.key(), KnownKeys())});
+      return std::unexpected(Error::AtPointer(
+          "/" + it.key(), Format("unknown fault \"{}\" (known: {})", it.key(), KnownKeys())));
     }
   }
 #define MOCKLLM_COUNT(key, field)              \
@@ -120,7 +119,7 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
       const std::string at = PointerAppend("/headers", it.key());
       if (!it->is_string()) return Wrong(at, "a string", *it);
       if (auto problem = ResponseHeaderProblem(it.key(), it->get_ref<const std::string&>()))
-        return std::unexpected(PointedError{at, *problem});
+        return std::unexpected(Error::AtPointer(at, *problem));
     }
     f.headers = h;
   }
@@ -163,9 +162,9 @@ std::expected<Fault, PointedError> FaultFromJson(const OJson& j) {
             return Wrong("/error_event/as", "\"error\" or \"failed\"", *it);
           f.error_event_failed = *it == "failed";
         } else {
-          return std::unexpected(PointedError{
+          return std::unexpected(Error::AtPointer(
               "/error_event/" + it.key(),
-              Format("unknown field \"{}\" (known: after_events, error, as)", it.key())});
+              Format("unknown field \"{}\" (known: after_events, error, as)", it.key())));
         }
       }
     } else if (!(e.is_boolean() && !e.get<bool>())) {
@@ -195,7 +194,7 @@ std::expected<void, Error> AddFaultFlag(OJson& into, std::string_view flag) {
   OJson one = OJson::object();
   one[key] = value;
   if (auto f = FaultFromJson(one); !f) {
-    return std::unexpected(Error{Format("--fault {}: {}", flag, f.error().message)});
+    return std::unexpected(Error{Format("--fault {}: {}", flag, f.error().what)});
   }
   into[key] = std::move(value);
   return {};

@@ -75,7 +75,7 @@ struct Fault {
 
 // Validates and reads a fault object. Errors carry the JSON pointer relative
 // to the object ("/status") and say what was expected.
-std::expected<Fault, PointedError> FaultFromJson(const OJson& j);
+std::expected<Fault, Error> FaultFromJson(const OJson& j);
 
 // Adds one `--fault KEY[=VALUE]` to `into` (an object): VALUE is read as JSON
 // when it parses (`status=429`, `error_event={"after_events":2}`), else as a

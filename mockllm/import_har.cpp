@@ -21,11 +21,6 @@ using llmconform::Format;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-struct HarProblem {
-  std::string pointer;
-  std::string what;
-};
-
 // The JSON type names of ReadJson's errors ("expected string, got number").
 std::string_view TypeName(element_type t) {
   switch (t) {
@@ -77,34 +72,34 @@ std::optional<std::string_view> StringMember(element j, std::string_view key) {
 }
 
 // The member `key` of `j`, of type `type` (any number for a number type).
-std::expected<element, HarProblem> Need(element j, const std::string& pointer, const char* key,
-                                        element_type type) {
+std::expected<element, Error> Need(element j, const std::string& pointer, const char* key,
+                                   element_type type) {
   auto m = Member(j, key);
-  if (!m) return std::unexpected(HarProblem{pointer, Format("missing `{}`", key)});
+  if (!m) return std::unexpected(Error::AtPointer(pointer, Format("missing `{}`", key)));
   const bool ok = IsNumber(type) ? IsNumber(m->type()) : m->type() == type;
   if (!ok) {
-    return std::unexpected(HarProblem{
+    return std::unexpected(Error::AtPointer(
         pointer + "/" + key,
         Format("expected {}, got {}", type == element_type::INT64 ? "integer" : TypeName(type),
-               TypeName(m->type()))});
+               TypeName(m->type()))));
   }
   return *m;
 }
 
-std::expected<Headers, HarProblem> HarHeaders(element parent, const std::string& pointer) {
+std::expected<Headers, Error> HarHeaders(element parent, const std::string& pointer) {
   Headers out;
   auto h = Member(parent, "headers");
   if (!h) return out;
   simdjson::dom::array headers;
   if (h->get_array().get(headers) != simdjson::SUCCESS)
-    return std::unexpected(HarProblem{pointer + "/headers", "expected an array"});
+    return std::unexpected(Error::AtPointer(pointer + "/headers", "expected an array"));
   std::size_t i = 0;
   for (element e : headers) {
     auto n = StringMember(e, "name");
     auto v = StringMember(e, "value");
     if (!n || !v) {
-      return std::unexpected(HarProblem{Format("{}/headers/{}", pointer, i),
-                                        "expected {\"name\": string, \"value\": string}"});
+      return std::unexpected(Error::AtPointer(Format("{}/headers/{}", pointer, i),
+                                              "expected {\"name\": string, \"value\": string}"));
     }
     out.emplace_back(std::string(*n), std::string(*v));
     ++i;
@@ -121,23 +116,22 @@ std::int64_t Millis(std::optional<element> j) {
 
 // The body `text` of a postData or content object at `pointer`, base64
 // decoded when its `encoding` says so; nullopt when it has no `text`.
-std::expected<std::optional<std::string>, HarProblem> Body(element holder,
-                                                           const std::string& pointer) {
+std::expected<std::optional<std::string>, Error> Body(element holder, const std::string& pointer) {
   auto text = Member(holder, "text");
   if (!text) return std::nullopt;
   if (!text->is_string())
     return std::unexpected(
-        HarProblem{pointer, Format("expected string, got {}", TypeName(text->type()))});
+        Error::AtPointer(pointer, Format("expected string, got {}", TypeName(text->type()))));
   const std::string_view bytes = Str(*text);
   if (StringMember(holder, "encoding") == std::optional<std::string_view>("base64")) {
     auto decoded = Base64Decode(bytes);
-    if (!decoded) return std::unexpected(HarProblem{pointer, "invalid base64"});
+    if (!decoded) return std::unexpected(Error::AtPointer(pointer, "invalid base64"));
     return std::move(*decoded);
   }
   return std::string(bytes);
 }
 
-std::expected<RawEntry, HarProblem> HarEntry(element entry, std::size_t i) {
+std::expected<RawEntry, Error> HarEntry(element entry, std::size_t i) {
   const std::string p = Format("/log/entries/{}", i);
   RawEntry e;
   e.where = Format("entry {}", i + 1);
@@ -166,7 +160,7 @@ std::expected<RawEntry, HarProblem> HarEntry(element entry, std::size_t i) {
   const double s = Num(*status);
   if (!(s >= 200 && s <= 599))
     return std::unexpected(
-        HarProblem{p + "/response/status", "expected a final HTTP status code 200-599"});
+        Error::AtPointer(p + "/response/status", "expected a final HTTP status code 200-599"));
   e.status = static_cast<int>(s);
   auto sh = HarHeaders(*res, p + "/response");
   if (!sh) return std::unexpected(sh.error());
@@ -183,14 +177,14 @@ std::expected<RawEntry, HarProblem> HarEntry(element entry, std::size_t i) {
   return e;
 }
 
-std::expected<std::vector<RawEntry>, HarProblem> HarEntries(element root) {
+std::expected<std::vector<RawEntry>, Error> HarEntries(element root) {
   auto log = Need(root, "", "log", element_type::OBJECT);
   if (!log) return std::unexpected(log.error());
   auto entries = Need(*log, "/log", "entries", element_type::ARRAY);
   if (!entries) return std::unexpected(entries.error());
   simdjson::dom::array list;
   if (entries->get_array().get(list) != simdjson::SUCCESS)
-    return std::unexpected(HarProblem{"/log/entries", "expected array"});  // Need checked it
+    return std::unexpected(Error::AtPointer("/log/entries", "expected array"));  // Need checked it
   std::vector<RawEntry> out;
   out.reserve(list.size());
   for (element entry : list) {
@@ -208,7 +202,7 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
                                                 const ImportOptions& options) {
   std::string_view json = text;
   if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);  // as ReadJson allows
-  std::expected<std::vector<RawEntry>, HarProblem> entries;
+  std::expected<std::vector<RawEntry>, Error> entries;
   {
     simdjson::dom::parser parser;
     element root;
@@ -220,9 +214,8 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
       // Rare, and only to say where: ReadJson locates what simdjson refused.
       auto located = llmconform::ReadJson(name, text);
       if (!located) {
-        return std::unexpected(
-            Error{Format("{}:{}:{}: not JSON: {}", name, located.error().where.line,
-                         located.error().where.column, located.error().what)});
+        return std::unexpected(Error::At(*located.error().position, std::nullopt,
+                                         Format("not JSON: {}", located.error().what)));
       }
       return std::unexpected(
           Error{Format("{}:1:1: not JSON the HAR reader takes (a number out of range?)", name)});
@@ -230,11 +223,7 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
     entries = HarEntries(root);
   }
   if (!entries) {
-    const auto at = llmconform::LineColumnOf(
-        json, llmconform::LocateNearestJsonPointer(json, entries.error().pointer));
-    const std::string ptr = entries.error().pointer.empty() ? "" : entries.error().pointer + ": ";
-    return std::unexpected(
-        Error{Format("{}:{}:{}: {}{}", name, at.line, at.column, ptr, entries.error().what)});
+    return std::unexpected(llmconform::PlacedInText(entries.error(), name, json));
   }
   // Located in the text after its byte order mark, which is no column.
   return Assemble(std::move(*entries), name, "har", options, [name, json](const BodyAt& at) {

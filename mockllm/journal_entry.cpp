@@ -231,7 +231,7 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
   const auto located = [&](std::size_t offset, const Error& e) {
     // Counted after the mark, as the parser's own errors are.
     const LineColumn lc = LineColumnOf(body, offset);
-    return std::unexpected(Error{Format("{}:{}:{}: {}", name, lc.line, lc.column, e.message)});
+    return std::unexpected(e.Placed({std::string(name), lc.line, lc.column}));
   };
   const auto first = body.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return Json::array();
@@ -240,7 +240,7 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
   // entry; else JSON Lines of entries.
   const bool array = body[first] == '[';
   auto whole = ReadJson(name, body);
-  if (!whole && array) return std::unexpected(Error{std::move(whole.error().message)});
+  if (!whole && array) return std::unexpected(std::move(whole.error()));
   if (whole) {
     JsonPointer list;
     Json entries;
@@ -263,10 +263,9 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const JsonPointer at = single ? JsonPointer() : list / i;
       if (auto r = CheckEntry(entries[i], at); !r) {
-        // The error names the value by its pointer; find it in the text.
-        const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-        return located(LocateNearestJsonPointer(body, pointer == "/" ? "" : pointer),
-                       single ? Error{"entry 1: " + r.error().message} : r.error());
+        // The error names the value by its pointer; found in the text.
+        return std::unexpected(
+            PlacedInText(single ? r.error().Within("entry 1") : r.error(), name, body));
       }
     }
     return entries;
@@ -277,16 +276,14 @@ std::expected<Json, Error> ParseJournal(std::string_view name, std::string_view 
     const auto nl = body.find('\n', at);
     const std::string_view line =
         body.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
-    const std::size_t line_start = at;
     ++line_no;
     at = nl == std::string_view::npos ? body.size() : nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     auto entry = ReadJson(name, line, {.first_line = line_no});
-    if (!entry) return std::unexpected(Error{std::move(entry.error().message)});
+    if (!entry) return std::unexpected(std::move(entry.error()));
     if (auto r = CheckEntry(*entry, JsonPointer()); !r) {
-      const std::string pointer = r.error().message.substr(0, r.error().message.find(':'));
-      return located(line_start + LocateNearestJsonPointer(line, pointer == "/" ? "" : pointer),
-                     Error{Format("entry {}: {}", entries.size() + 1, r.error().message)});
+      return std::unexpected(PlacedInText(r.error().Within(Format("entry {}", entries.size() + 1)),
+                                          name, line, line_no));
     }
     entries.push_back(std::move(*entry));
   }

@@ -161,7 +161,7 @@ std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& par
   auto whole = ExchangeFromJson(j);
   if (whole) return {};
   std::vector<std::string> out{
-      LocatedError(whole.error(), line, name, line_no, &offsets.All()).message};
+      llmconform::PlacedInText(whole.error(), name, line, line_no, &offsets.All()).message};
   std::unordered_set<std::string> said(out.begin(), out.end());
   if (!j.is_object()) return out;
   const OJson request = {{"method", "POST"}, {"path", "/v1/x"}};
@@ -171,11 +171,11 @@ std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& par
     if (!part.contains("response")) part["response"] = response;
     auto x = ExchangeFromJson(part);
     if (x) return;
-    PointedError e = x.error();
-    if (!from.empty() && e.pointer.starts_with(from)) {
-      e.pointer = std::string(to) + e.pointer.substr(from.size());
+    Error e = x.error();
+    if (!from.empty() && e.pointer && e.pointer->starts_with(from)) {
+      e = Error::AtPointer(std::string(to) + e.pointer->substr(from.size()), e.what, e.kind);
     }
-    std::string message = LocatedError(e, line, name, line_no, &offsets.All()).message;
+    std::string message = llmconform::PlacedInText(e, name, line, line_no, &offsets.All()).message;
     if (said.insert(message).second) out.push_back(std::move(message));
   };
   if (j.contains("seq")) check({{"seq", j["seq"]}});
@@ -246,8 +246,10 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
         WarnFramingHeaders(*parsed, ctx, report.warnings);
         if (auto x = ExchangeFromJson(*parsed)) {
           for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
-            report.warnings.push_back(Format("{}:{}:{}: {}: warning: {}", name, line_no,
-                                             offsets.Nearest(w.pointer) + 1, w.pointer, w.message));
+            report.warnings.push_back(
+                Error::At({std::string(name), line_no, offsets.Nearest(w.pointer) + 1}, w.pointer,
+                          "warning: " + w.message)
+                    .message);
           }
         }
       }

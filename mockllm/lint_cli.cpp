@@ -76,7 +76,7 @@ int RunLint(const LintArgs& a) {
   }
   std::cerr << "mockllm lint: " << problems << " problem(s) in " << bad_files << " of "
             << files->size() << " trace(s)" << std::endl;
-  return format_errors > 0 ? kExitUsage : kExitProblems;
+  return format_errors > 0 ? kExitUsage : kExitFail;
 }
 
 }  // namespace llmconform::mockllm

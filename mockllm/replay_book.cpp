@@ -113,8 +113,7 @@ std::expected<std::shared_ptr<const LoadedTrace>, Error> ReplayBook::Load(Trace 
     l.fault = MergeFaults(options_.fault, ex.fault.value_or(OJson::object()));
     auto fault = FaultFromJson(l.fault);
     if (!fault) {
-      return std::unexpected(Error{
-          Format("{}: /fault{}: {}", Where(t, ex), fault.error().pointer, fault.error().message)});
+      return std::unexpected(fault.error().Under("/fault").Within(Where(t, ex)));
     }
     const std::uint64_t seed = options_.seed ^ Fnv1a64(t.id) ^ (0x9E3779B97F4A7C15ULL * (x + 1));
     l.seed = seed;

@@ -26,7 +26,7 @@ const std::string kStream =
 
 Fault F(const OJson& j) {
   auto f = FaultFromJson(j);
-  EXPECT_TRUE(f) << f.error().pointer << ": " << f.error().message;
+  EXPECT_TRUE(f) << f.error().message;
   return *f;
 }
 

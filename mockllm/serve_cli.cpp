@@ -401,8 +401,7 @@ int RunServe(const ServeArgs& a) {
       return Diagnose(Format("cannot write the journal: {}", written.error().message)),
              kExitInternal;
   }
-  if ((a.fail_on_unused && unused > 0) || (a.fail_on_mismatch && mismatches > 0))
-    return kExitProblems;
+  if ((a.fail_on_unused && unused > 0) || (a.fail_on_mismatch && mismatches > 0)) return kExitFail;
   return kExitOk;
 }
 

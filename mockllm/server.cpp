@@ -189,7 +189,7 @@ bool Server::Impl::ReadBody(const httplib::Request& req, httplib::Response& res,
     entry.body = RedactText(req.body);
     Fail(res, entry, body, 400,
          MakeErrorJson(Format("the request body is not valid JSON: {}",
-                              CapText(parsed.error().AtLineColumn(), kMaxQuotedBytes)),
+                              CapText(llmconform::AtLineColumn(parsed.error()), kMaxQuotedBytes)),
                        "invalid_request_error", nullptr, "invalid_json"),
          FindingKind::kMalformedRequest);
     return false;

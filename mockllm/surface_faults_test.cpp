@@ -27,7 +27,7 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 
 Fault F(const OJson& j) {
   auto f = FaultFromJson(j);
-  EXPECT_TRUE(f) << f.error().pointer << ": " << f.error().message;
+  EXPECT_TRUE(f) << f.error().message;
   return f ? *f : Fault{};
 }
 

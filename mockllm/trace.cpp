@@ -20,20 +20,19 @@ namespace {
 
 using llmconform::Format;
 
-std::unexpected<PointedError> Expected(std::string pointer, std::string_view what,
-                                       const OJson& got) {
+std::unexpected<Error> Expected(std::string pointer, std::string_view what, const OJson& got) {
   return std::unexpected(
-      PointedError{std::move(pointer), Format("expected {}, got {}", what, JsonTypeName(got))});
+      Error::AtPointer(std::move(pointer), Format("expected {}, got {}", what, JsonTypeName(got))));
 }
 
-std::unexpected<PointedError> Problem(std::string pointer, std::string message) {
-  return std::unexpected(PointedError{std::move(pointer), std::move(message)});
+std::unexpected<Error> Problem(std::string pointer, std::string message) {
+  return std::unexpected(Error::AtPointer(std::move(pointer), std::move(message)));
 }
 
 // `response`: the headers are replayed, so each must be one a response can
 // carry (ResponseHeaderProblem).
-std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string& pointer,
-                                               bool response = false) {
+std::expected<OJson, Error> HeadersFrom(const OJson& j, const std::string& pointer,
+                                        bool response = false) {
   if (!j.is_object()) return Expected(pointer, "object", j);
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string at = PointerAppend(pointer, it.key());
@@ -45,8 +44,7 @@ std::expected<OJson, PointedError> HeadersFrom(const OJson& j, const std::string
   return j;
 }
 
-std::expected<std::int64_t, PointedError> NonNegativeInt(const OJson& j,
-                                                         const std::string& pointer) {
+std::expected<std::int64_t, Error> NonNegativeInt(const OJson& j, const std::string& pointer) {
   if (!j.is_number_integer()) return Expected(pointer, "integer", j);
   if (j.is_number_unsigned() &&
       j.get<std::uint64_t>() >
@@ -61,8 +59,8 @@ std::expected<std::int64_t, PointedError> NonNegativeInt(const OJson& j,
 }
 
 // A string field holding bytes: `raw` (text) or `raw_b64` (base64).
-std::expected<std::optional<std::string>, PointedError> RawBytes(const OJson& j,
-                                                                 const std::string& pointer) {
+std::expected<std::optional<std::string>, Error> RawBytes(const OJson& j,
+                                                          const std::string& pointer) {
   const bool has_raw = j.contains("raw");
   const bool has_b64 = j.contains("raw_b64");
   if (has_raw && has_b64) return Problem(pointer, "give one of raw and raw_b64, not both");
@@ -79,7 +77,7 @@ std::expected<std::optional<std::string>, PointedError> RawBytes(const OJson& j,
   return std::optional<std::string>();
 }
 
-std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
+std::expected<std::vector<Chunk>, Error> ChunksFrom(const OJson& j) {
   const std::string base = "/response/chunks";
   if (!j.is_array()) return Expected(base, "array", j);
   std::vector<Chunk> chunks;
@@ -107,7 +105,7 @@ std::expected<std::vector<Chunk>, PointedError> ChunksFrom(const OJson& j) {
 }
 
 // The `events` shorthand: one chunk per event in standard SSE framing.
-std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
+std::expected<std::vector<Chunk>, Error> EventsFrom(const OJson& j) {
   const std::string base = "/response/events";
   if (!j.is_array()) return Expected(base, "array", j);
   std::vector<Chunk> chunks;
@@ -155,7 +153,7 @@ std::expected<std::vector<Chunk>, PointedError> EventsFrom(const OJson& j) {
   return chunks;
 }
 
-std::expected<RecordedRequest, PointedError> RequestFrom(const OJson& j) {
+std::expected<RecordedRequest, Error> RequestFrom(const OJson& j) {
   if (!j.is_object()) return Expected("/request", "object", j);
   RecordedRequest r;
   if (j.contains("method")) {
@@ -187,7 +185,7 @@ std::expected<RecordedRequest, PointedError> RequestFrom(const OJson& j) {
   return r;
 }
 
-std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
+std::expected<RecordedResponse, Error> ResponseFrom(const OJson& j) {
   if (!j.is_object()) return Expected("/response", "object", j);
   RecordedResponse r;
   if (!j.contains("status")) return Problem("/response", "missing field \"status\"");
@@ -234,7 +232,7 @@ std::expected<RecordedResponse, PointedError> ResponseFrom(const OJson& j) {
 }
 
 // What a header line must hold: the format and a non-empty id.
-std::expected<void, PointedError> HeaderCheck(const OJson& j) {
+std::expected<void, Error> HeaderCheck(const OJson& j) {
   if (!j.is_object()) return Expected("", "a header object", j);
   if (!j.contains("format"))
     return Problem("", "missing field \"format\" (not an llmconform trace?)");
@@ -248,7 +246,7 @@ std::expected<void, PointedError> HeaderCheck(const OJson& j) {
   return {};
 }
 
-std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
+std::expected<Exchange, Error> ExchangeFrom(const OJson& j) {
   if (!j.is_object()) return Expected("", "object", j);
   Exchange x;
   if (j.contains("seq")) {
@@ -265,7 +263,7 @@ std::expected<Exchange, PointedError> ExchangeFrom(const OJson& j) {
   x.response = std::move(*res);
   if (j.contains("fault")) {
     auto fault = FaultFromJson(j["fault"]);
-    if (!fault) return Problem("/fault" + fault.error().pointer, fault.error().message);
+    if (!fault) return std::unexpected(fault.error().Under("/fault"));
     x.fault = j["fault"];
   }
   x.extra = JsonExtras(j, std::array<std::string_view, 4>{"seq", "request", "response", "fault"});
@@ -277,22 +275,13 @@ std::expected<OJson, Error> ParseLine(std::string_view line, std::string_view na
                                       std::size_t line_no) {
   // The parser reads a NUL byte as the end of its input; say what it is.
   if (const auto nul = line.find('\0'); nul != std::string_view::npos) {
-    return std::unexpected(Error{Format(
-        "{}:{}:{}: a NUL byte (JSON text never holds one raw; escape it as \\u0000 in a string)",
-        name, line_no, nul + 1)});
+    return std::unexpected(
+        Error::At({std::string(name), line_no, nul + 1}, std::nullopt,
+                  "a NUL byte (JSON text never holds one raw; escape it as \\u0000 in a string)"));
   }
   auto j = llmconform::ReadOrderedJson(name, line, {.first_line = line_no});
-  if (!j) return std::unexpected(Error{std::move(j.error().message)});
+  if (!j) return std::unexpected(std::move(j.error()));
   return std::move(*j);
-}
-
-Error Located(const PointedError& e, std::string_view text, std::string_view name,
-              std::size_t line_no, const llmconform::JsonOffsets* offsets = nullptr) {
-  const llmconform::LineColumn at = llmconform::LineColumnOf(
-      text, offsets ? offsets->Nearest(e.pointer)
-                    : llmconform::LocateNearestJsonPointer(text, e.pointer));
-  return Error{Format("{}:{}:{}: {}: {}", name, line_no + at.line - 1, at.column,
-                      e.pointer.empty() ? "/" : e.pointer, e.message)};
 }
 
 void AppendBytes(OJson& j, std::string_view key, std::string_view b64_key,
@@ -370,7 +359,7 @@ std::expected<OJson, Error> ParseTraceHeader(std::string_view line, std::string_
   auto j = ParseLine(line, name, line_no);
   if (!j) return std::unexpected(j.error());
   if (auto ok = HeaderCheck(*j); !ok)
-    return std::unexpected(Located(ok.error(), line, name, line_no));
+    return std::unexpected(llmconform::PlacedInText(ok.error(), name, line, line_no));
   return j;
 }
 
@@ -379,7 +368,7 @@ std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_
   auto j = ParseLine(line, name, line_no);
   if (!j) return std::unexpected(j.error());
   auto x = ExchangeFrom(*j);
-  if (!x) return std::unexpected(Located(x.error(), line, name, line_no));
+  if (!x) return std::unexpected(llmconform::PlacedInText(x.error(), name, line, line_no));
   x->line = line_no;
   return std::move(*x);
 }
@@ -389,12 +378,7 @@ std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_vi
   return ParseLine(line, name, line_no);
 }
 
-std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
-
-Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
-                   std::size_t line_no, const llmconform::JsonOffsets* offsets) {
-  return Located(e, text, name, line_no, offsets);
-}
+std::expected<Exchange, Error> ExchangeFromJson(const OJson& j) { return ExchangeFrom(j); }
 
 void ForEachTraceLine(std::string_view text,
                       const std::function<void(std::string_view line, std::size_t line_no)>& fn) {
@@ -410,8 +394,9 @@ void ForEachTraceLine(std::string_view text,
 }
 
 Error EmptyTraceError(std::string_view name) {
-  return Error{Format("{}:1:1: empty trace: expected a header line {{\"format\":\"{}\",…}}", name,
-                      kTraceFormat)};
+  return Error::At(
+      {std::string(name), 1, 1}, std::nullopt,
+      Format("empty trace: expected a header line {{\"format\":\"{}\",…}}", kTraceFormat));
 }
 
 std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view name) {
@@ -444,8 +429,8 @@ std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view n
   return trace;
 }
 
-std::expected<Trace, PointedError> TraceFromJson(OJson header, const OJson& exchanges,
-                                                 std::string_view name) {
+std::expected<Trace, Error> TraceFromJson(OJson header, const OJson& exchanges,
+                                          std::string_view name) {
   if (auto ok = HeaderCheck(header); !ok) return std::unexpected(ok.error());
   if (!exchanges.is_null() && !exchanges.is_array())
     return Expected("/exchanges", "array", exchanges);
@@ -455,7 +440,7 @@ std::expected<Trace, PointedError> TraceFromJson(OJson header, const OJson& exch
   trace.header = std::move(header);
   for (std::size_t i = 0; i < exchanges.size(); ++i) {
     auto x = ExchangeFrom(exchanges[i]);
-    if (!x) return Problem(Format("/exchanges/{}{}", i, x.error().pointer), x.error().message);
+    if (!x) return std::unexpected(x.error().Under(Format("/exchanges/{}", i)));
     trace.exchanges.push_back(std::move(*x));
   }
   return trace;

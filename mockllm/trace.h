@@ -39,14 +39,6 @@
 
 namespace llmconform::mockllm {
 
-// A problem with one value of a parsed document: its JSON pointer and what is
-// wrong ("expected integer, got string"). Callers turn it into a located Error
-// (llmconform::LocateNearestJsonPointer finds the column).
-struct PointedError {
-  std::string pointer;
-  std::string message;
-};
-
 using llmconform::Error;
 // Traces keep keys in file order, so replayed bodies keep the recorded order.
 
@@ -117,11 +109,11 @@ std::expected<Trace, Error> ParseTrace(std::string_view text, std::string_view n
 // is checked as a header line and each element of `exchanges` (an array, or
 // null for none) as an exchange line, exactly as ParseTrace checks them.
 // Errors point into the object {header fields…, "exchanges": […]}
-// ("/id", "/exchanges", "/exchanges/2/response/status"); LocatedError places
-// them in the text the JSON came from. The exchanges get line 0; `name`
-// becomes the trace's source.
-std::expected<Trace, PointedError> TraceFromJson(OJson header, const OJson& exchanges,
-                                                 std::string_view name);
+// ("/id", "/exchanges", "/exchanges/2/response/status": Error's pointer and
+// what); llmconform::PlacedInText places them in the text the JSON came from. The exchanges get
+// line 0; `name` becomes the trace's source.
+std::expected<Trace, Error> TraceFromJson(OJson header, const OJson& exchanges,
+                                          std::string_view name);
 // Reads and parses the file at `path` (named by its path in errors).
 std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path);
 
@@ -137,15 +129,10 @@ std::expected<Exchange, Error> ParseExchange(std::string_view line, std::string_
 std::expected<OJson, Error> ParseTraceLine(std::string_view line, std::string_view name,
                                            std::size_t line_no);
 
-// An exchange from a parsed line, the error pointed but not located (lint
-// checks the parts of a line one by one); and the located form of such an
-// error, "name:line:col: /pointer: message", where `text` is the JSON the
-// pointer is into (one line or several) and `line_no` its first line.
-// `offsets`, when given, are those of `text` (a caller placing many errors in
-// one text finds them once).
-std::expected<Exchange, PointedError> ExchangeFromJson(const OJson& j);
-Error LocatedError(const PointedError& e, std::string_view text, std::string_view name,
-                   std::size_t line_no, const llmconform::JsonOffsets* offsets = nullptr);
+// An exchange from a parsed line, the error pointed (its pointer and what)
+// but not placed: lint checks the parts of a line one by one, and places each
+// error with llmconform::PlacedInText.
+std::expected<Exchange, Error> ExchangeFromJson(const OJson& j);
 
 // Calls `fn(line, line_no)` for each line of `text` that is not blank, the
 // line without its end (LF or CRLF), line_no 1-based.

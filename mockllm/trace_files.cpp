@@ -27,7 +27,7 @@ std::expected<std::vector<fs::path>, Error> TraceFiles(const std::vector<std::st
     } else if (fs::exists(p, ec)) {
       out.emplace_back(p);
     } else {
-      return std::unexpected(Error{Format("{}: no such file or directory", p)});
+      return std::unexpected(Error::NotFound(Format("{}: no such file or directory", p)));
     }
   }
   return out;

@@ -176,7 +176,7 @@ TEST(TraceFromJson, BuildsWhatParseTraceReadsFromTheSameLines) {
       R"([{"seq":1,"request":{"path":"/v1/chat/completions","body":{"model":"m"}},"response":{"status":200,"body":{"b":1,"a":2}},"note":"kept"},
           {"request":{"path":"/v1/x"},"response":{"status":200,"events":[{"data":"[DONE]"}]}}])");
   auto t = TraceFromJson(header, exchanges, "POST");
-  ASSERT_TRUE(t) << t.error().pointer << ": " << t.error().message;
+  ASSERT_TRUE(t) << t.error().message;
   auto lines = ParseTrace(TraceText({exchanges[0].dump(), exchanges[1].dump()}), "a.jsonl");
   ASSERT_TRUE(lines) << lines.error().message;
   EXPECT_EQ(*t, *lines);
@@ -198,11 +198,11 @@ TEST(TraceFromJson, ChecksTheHeaderAsAHeaderLine) {
   auto no_id = TraceFromJson({{"format", kTraceFormat}}, OJson::array(), "POST");
   ASSERT_FALSE(no_id);
   EXPECT_EQ(no_id.error().pointer, "");
-  EXPECT_EQ(no_id.error().message, "missing field \"id\"");
+  EXPECT_EQ(no_id.error().message, "/: missing field \"id\"");
   auto format = TraceFromJson({{"format", "other/2"}, {"id", "x"}}, nullptr, "POST");
   ASSERT_FALSE(format);
   EXPECT_EQ(format.error().pointer, "/format");
-  EXPECT_EQ(format.error().message, "expected \"llmconform-trace/1\", got \"other/2\"");
+  EXPECT_EQ(format.error().what, "expected \"llmconform-trace/1\", got \"other/2\"");
   auto empty_id = TraceFromJson({{"format", kTraceFormat}, {"id", ""}}, nullptr, "POST");
   ASSERT_FALSE(empty_id);
   EXPECT_EQ(empty_id.error().pointer, "/id");
@@ -220,18 +220,18 @@ TEST(TraceFromJson, ErrorsPointIntoTheTraceObjectAndLocateInItsText) {
   auto bad = TraceFromJson(object, exchanges, "t.json");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().pointer, "/exchanges/1/response/status");
-  EXPECT_EQ(bad.error().message, "expected integer, got string");
-  EXPECT_EQ(LocatedError(bad.error(), text, "t.json", 1).message,
+  EXPECT_EQ(bad.error().what, "expected integer, got string");
+  EXPECT_EQ(PlacedInText(bad.error(), "t.json", text).message,
             "t.json:3:52: /exchanges/1/response/status: expected integer, got string");
 
   auto not_array = TraceFromJson(object, "none", "t.json");
   ASSERT_FALSE(not_array);
   EXPECT_EQ(not_array.error().pointer, "/exchanges");
-  EXPECT_EQ(not_array.error().message, "expected array, got string");
+  EXPECT_EQ(not_array.error().what, "expected array, got string");
   auto not_object = TraceFromJson(object, OJson::array({1}), "t.json");
   ASSERT_FALSE(not_object);
   EXPECT_EQ(not_object.error().pointer, "/exchanges/0");
-  EXPECT_EQ(not_object.error().message, "expected object, got number");
+  EXPECT_EQ(not_object.error().what, "expected object, got number");
 }
 
 // A generator of exchanges built from arbitrary strings and JSON-ish values.

@@ -82,7 +82,7 @@ TEST(DiffAgainstBaseline, PrefixesErrorsInTheBaseline) {
   const auto changes = DiffAgainstBaseline(report, testing::SampleRun());
   ASSERT_FALSE(changes);
   EXPECT_EQ(changes.error().message,
-            "baseline report: scenarios[0]: field \"name\": expected string, got number");
+            "baseline report: /scenarios/0/name: expected string, got number");
 }
 
 TEST(RenderBaselineDiffMarkdown, TablesEachKind) {

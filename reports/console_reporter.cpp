@@ -262,7 +262,7 @@ void ConsoleReporter::OnRunEnd(const RunResult& run) {
   const std::string scenarios = Plural(static_cast<int>(run.scenarios.size()), "scenario");
   std::string verdict;
   switch (run.ExitCode()) {
-    case 0:
+    case kExitOk:
       verdict = Format("{} {}, {} conformant", Paint("1;32", "PASS"), scenarios,
                        Plural(checks.Total(), "check"));
       if (const int expected = run.ExpectedFailures(); expected > 0) {
@@ -271,7 +271,7 @@ void ConsoleReporter::OnRunEnd(const RunResult& run) {
         verdict += Format(" ({} skipped)", checks.skip);
       }
       break;
-    case 1:
+    case kExitFail:
       verdict = Format("{} {} failed in {} of {}", Paint(OutcomeSgr(Outcome::kFail), "FAIL"),
                        Plural(checks.fail, "check"), failing_scenarios, scenarios);
       break;

@@ -264,9 +264,9 @@ std::string ScenarioBlock(const RunResult& run, const ScenarioResult& s, std::si
 // The run's verdict: its CSS class and its words.
 std::pair<std::string_view, std::string_view> Verdict(const RunResult& run) {
   switch (run.ExitCode()) {
-    case 0:
+    case kExitOk:
       return {"pass", "Conformant"};
-    case 1:
+    case kExitFail:
       return {"fail", "Not conformant"};
     default:
       return {"error", "The harness failed on some checks"};

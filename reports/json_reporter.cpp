@@ -10,14 +10,14 @@ namespace llmconform::reports {
 namespace {
 
 // Reads the fields of one object of a report, remembering the first error,
-// prefixed with where the object is ("scenarios[2].checks[0]"; "" for the
-// root). After an error every further read is a no-op.
+// which points at its value from the report's root (`where` is the object's
+// pointer: "/scenarios/2/checks/0"; "" for the root). After an error every
+// further read is a no-op.
 class ObjectReader {
  public:
   ObjectReader(const Json& j, std::string where) : j_(j), where_(std::move(where)) {
     if (!j.is_object()) {
-      error_ = Error{Format("{}: expected object, got {}", where_.empty() ? "report" : where_,
-                            JsonTypeName(j))};
+      error_ = Error::AtPointer(where_, Format("expected object, got {}", JsonTypeName(j)));
     }
   }
 
@@ -29,7 +29,7 @@ class ObjectReader {
     if (auto v = RequireString(j_, key)) {
       out = std::move(*v);
     } else {
-      Fail(v.error().message);
+      Fail(v.error());
     }
   }
 
@@ -42,9 +42,9 @@ class ObjectReader {
     if (error_) return;
     auto it = j_.find(key);
     if (it == j_.end()) {
-      Fail(Format("field \"{}\": expected number, got nothing (the field is required)", key));
+      FailAt(key, "expected number, got nothing (the field is required)");
     } else if (!it->is_number()) {
-      Fail(Format("field \"{}\": expected number, got {}", key, JsonTypeName(*it)));
+      FailAt(key, Format("expected number, got {}", JsonTypeName(*it)));
     } else {
       out = it->get<double>();
     }
@@ -58,10 +58,9 @@ class ObjectReader {
     auto it = j_.find(key);
     if (optional && (it == j_.end() || it->is_null())) return;
     auto array = RequireArray(j_, key);
-    if (!array) return Fail(array.error().message);
+    if (!array) return Fail(array.error());
     for (std::size_t i = 0; i < array->size() && !error_; ++i) {
-      auto item =
-          read((*array)[i], Format("{}{}{}[{}]", where_, where_.empty() ? "" : ".", key, i));
+      auto item = read((*array)[i], (JsonPointer(where_) / std::string(key) / i).to_string());
       if (item) {
         out.push_back(std::move(*item));
       } else {
@@ -77,8 +76,12 @@ class ObjectReader {
     return it == j_.end() || it->is_null() ? nullptr : &*it;
   }
 
-  void Fail(std::string message) {
-    error_ = Error{where_.empty() ? std::move(message) : Format("{}: {}", where_, message)};
+  // An error of a reader of this object's fields, which points from it.
+  void Fail(const Error& e) { error_ = e.Under(where_); }
+  // WHAT about this object's field `key`.
+  void FailAt(std::string_view key, std::string what) {
+    error_ =
+        Error::AtPointer((JsonPointer(where_) / std::string(key)).to_string(), std::move(what));
   }
 
  private:
@@ -95,7 +98,8 @@ std::expected<T, Error> Finish(const ObjectReader& r, T value) {
 
 std::expected<std::string, Error> ReadTag(const Json& j, const std::string& where) {
   if (j.is_string()) return j.get<std::string>();
-  return std::unexpected(Error{Format("{}: expected string, got {}", where, JsonTypeName(j))});
+  return std::unexpected(
+      Error::AtPointer(where, Format("expected string, got {}", JsonTypeName(j))));
 }
 
 std::expected<CheckResult, Error> ReadCheck(const Json& j, const std::string& where) {
@@ -110,12 +114,11 @@ std::expected<CheckResult, Error> ReadCheck(const Json& j, const std::string& wh
     if (std::optional<Outcome> o = OutcomeFromName(outcome)) {
       c.outcome = *o;
     } else {
-      r.Fail(Format("field \"outcome\": expected one of pass, fail, skip, error, got \"{}\"",
-                    outcome));
+      r.FailAt("outcome", Format("expected one of pass, fail, skip, error, got \"{}\"", outcome));
     }
   }
   if (const Json* evidence = r.OptionalField("evidence")) {
-    ObjectReader e(*evidence, where + ".evidence");
+    ObjectReader e(*evidence, where + "/evidence");
     c.evidence.emplace();
     e.String("expected", c.evidence->expected);
     e.String("actual", c.evidence->actual);
@@ -230,7 +233,7 @@ std::expected<RunResult, Error> ReportFromJson(const Json& report) {
   std::string format;
   r.String("format", format);
   if (!r.error() && format != kReportFormat) {
-    r.Fail(Format("field \"format\": expected \"{}\", got \"{}\"", kReportFormat, format));
+    r.FailAt("format", Format("expected \"{}\", got \"{}\"", kReportFormat, format));
   }
   RunResult run;
   r.String("tool_version", run.tool_version);

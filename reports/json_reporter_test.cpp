@@ -53,47 +53,46 @@ TEST(ReportFromJson, SaysWhereTheReportIsWrong) {
     auto r = ReportFromJson(j);
     return r ? std::string("no error") : r.error().message;
   };
-  EXPECT_EQ(error_of(Json::array()), "report: expected object, got array");
+  EXPECT_EQ(error_of(Json::array()), "/: expected object, got array");
 
   Json wrong_format = report;
   wrong_format["format"] = "llmconform-report/2";
   EXPECT_EQ(error_of(wrong_format),
-            "field \"format\": expected \"llmconform-report/1\", got \"llmconform-report/2\"");
+            "/format: expected \"llmconform-report/1\", got \"llmconform-report/2\"");
 
   Json no_duration = report;
   no_duration.erase("duration_ms");
   EXPECT_EQ(error_of(no_duration),
-            "field \"duration_ms\": expected number, got nothing (the field is required)");
+            "/duration_ms: expected number, got nothing (the field is required)");
 
   Json bad_rule = report;
   bad_rule["scenarios"][3]["checks"][1]["rule"] = 7;
-  EXPECT_EQ(error_of(bad_rule),
-            "scenarios[3].checks[1]: field \"rule\": expected string, got number");
+  EXPECT_EQ(error_of(bad_rule), "/scenarios/3/checks/1/rule: expected string, got number");
 
   Json bad_outcome = report;
   bad_outcome["scenarios"][0]["checks"][0]["outcome"] = "ok";
   EXPECT_EQ(error_of(bad_outcome),
-            "scenarios[0].checks[0]: field \"outcome\": expected one of pass, fail, skip, error, "
+            "/scenarios/0/checks/0/outcome: expected one of pass, fail, skip, error, "
             "got \"ok\"");
 
   Json bad_evidence = report;
   bad_evidence["scenarios"][3]["checks"][1]["evidence"].erase("actual");
   EXPECT_EQ(error_of(bad_evidence),
-            "scenarios[3].checks[1].evidence: field \"actual\": expected string, got nothing (the "
+            "/scenarios/3/checks/1/evidence/actual: expected string, got nothing (the "
             "field is "
             "required)");
 
   Json bad_tag = report;
   bad_tag["scenarios"][1]["tags"] = Json::array({"ok", true});
-  EXPECT_EQ(error_of(bad_tag), "scenarios[1].tags[1]: expected string, got boolean");
+  EXPECT_EQ(error_of(bad_tag), "/scenarios/1/tags/1: expected string, got boolean");
 
   Json bad_scenario = report;
   bad_scenario["scenarios"][2] = "s";
-  EXPECT_EQ(error_of(bad_scenario), "scenarios[2]: expected object, got string");
+  EXPECT_EQ(error_of(bad_scenario), "/scenarios/2: expected object, got string");
 
   Json bad_rules = report;
   bad_rules["rules"] = Json::object();
-  EXPECT_EQ(error_of(bad_rules), "field \"rules\": expected array, got object");
+  EXPECT_EQ(error_of(bad_rules), "/rules: expected array, got object");
 }
 
 // Text that survives JSON unchanged: valid UTF-8, with quotes, backslashes,

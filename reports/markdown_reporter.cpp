@@ -11,9 +11,9 @@ constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kSkip,
 
 std::string Verdict(const RunResult& run) {
   switch (run.ExitCode()) {
-    case 0:
+    case kExitOk:
       return Format("{} **conformant**", OutcomeEmoji(Outcome::kPass));
-    case 1:
+    case kExitFail:
       return Format("{} **not conformant**", OutcomeEmoji(Outcome::kFail));
     default:
       return Format("{} **the harness failed on some checks**", OutcomeEmoji(Outcome::kError));

@@ -162,9 +162,9 @@ const RuleInfo* RunResult::FindRule(std::string_view protocol, std::string_view 
 
 int RunResult::ExitCode() const {
   const Totals t = CheckTotals();
-  if (t.error > 0) return 3;
-  if (t.fail > 0) return 1;
-  return 0;
+  if (t.error > 0) return kExitInternal;
+  if (t.fail > 0) return kExitFail;
+  return kExitOk;
 }
 
 }  // namespace llmconform::reports

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/exit_code.h"
+
 namespace llmconform::reports {
 
 enum class Outcome { kPass, kFail, kSkip, kError };
@@ -128,7 +130,8 @@ struct RunResult {
   // (protocol, id) match first, else the first entry with that id; nullptr
   // when the catalogue does not hold it.
   const RuleInfo* FindRule(std::string_view protocol, std::string_view id) const;
-  // 0 all conformant, 1 any Fail, 3 any Error (docs/architecture.md, "Exit codes").
+  // kExitOk all conformant, kExitFail any Fail, kExitInternal any Error
+  // (base/exit_code.h).
   int ExitCode() const;
   friend bool operator==(const RunResult&, const RunResult&) = default;
 };

@@ -24,7 +24,6 @@
 #include "harness/difftest/check_run.h"
 #include "harness/difftest/generators.h"
 #include "harness/difftest/op_schema.h"
-#include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
 #include "harness/parallel.h"
@@ -143,10 +142,10 @@ class CheckCommand final : public Command {
               << " s (" << static_cast<long long>(report->cases / std::max(report->seconds, 1e-9))
               << " cases/s), " << report->sut_restarts << " SUT restart(s), seed " << options_.seed
               << '\n';
-    if (!reports_.WriteFiles("check")) return 3;
+    if (!reports_.WriteFiles("check")) return kExitInternal;
     // With a baseline, expected disagreements pass and stale entries fail.
     if (expected_failures_.get()) return run.ExitCode();
-    return report->AnyDisagreement() ? 1 : kExitOk;
+    return report->AnyDisagreement() ? kExitFail : kExitOk;
   }
 
  private:

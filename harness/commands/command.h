@@ -1,8 +1,7 @@
 // The subcommands of `llmconform` (harness/cli.cpp holds their table): one
 // file each under harness/commands/, one shape — a Command registers its
 // options on its CLI11 subcommand, then runs when chosen and returns the
-// exit code (0 conformant, 1 failures, 2 usage or input error, 3 harness
-// failure).
+// exit code (base/exit_code.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,14 +9,12 @@
 #include <memory>
 #include <string>
 
+#include "base/exit_code.h"
 #include "harness/scenario.h"
 
 namespace llmconform::harness {
 
 namespace fs = std::filesystem;
-
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitUsage = 2;
 
 class Command {
  public:

@@ -21,7 +21,6 @@
 #include "harness/commands/report_options.h"
 #include "harness/data_dir.h"
 #include "harness/dialect_cmd.h"
-#include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
 #include "harness/parallel.h"
@@ -113,7 +112,7 @@ class JudgeCommand final : public Command {
     }
     if (!outputs_.empty()) {
       auto text = ReadFile(outputs_);
-      auto doc = text ? ParseJsonText(outputs_.string(), *text)
+      auto doc = text ? ReadJson(outputs_.string(), *text)
                       : std::expected<Json, Error>(std::unexpected(text.error()));
       if (!doc) {
         std::cerr << "llmconform judge: --outputs " << doc.error().message << '\n';
@@ -131,7 +130,7 @@ class JudgeCommand final : public Command {
     options.source_root = DefaultSourceRoot(specs_);
     options.tool_version = LLMCONFORM_VERSION;
     reports::RunResult run = JudgeObservation(*specs, *scenario, obs, options, fan);
-    if (!reports_.WriteFiles("judge")) return 3;
+    if (!reports_.WriteFiles("judge")) return kExitInternal;
     return run.ExitCode();
   }
 

@@ -51,7 +51,7 @@ class MergeCommand final : public Command {
     }
     reports::ReplayRun(*merged, Format("{} shard reports", files_.size()), fan);
     if (!baseline_.AddDiff("merge", *merged, reports_)) return kExitUsage;
-    if (!reports_.WriteFiles("merge")) return 3;
+    if (!reports_.WriteFiles("merge")) return kExitInternal;
     return merged->ExitCode();
   }
 

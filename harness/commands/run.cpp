@@ -23,7 +23,6 @@
 #include "harness/commands/report_options.h"
 #include "harness/data_dir.h"
 #include "harness/dialect_cmd.h"
-#include "harness/json_location.h"
 #include "harness/merge.h"
 #include "harness/oracle.h"
 #include "harness/parallel.h"
@@ -191,7 +190,7 @@ class RunCommand final : public Command {
       return kExitUsage;
     }
     if (!baseline_.AddDiff("run", run, reports_)) return kExitUsage;
-    if (!reports_.WriteFiles("run")) return 3;
+    if (!reports_.WriteFiles("run")) return kExitInternal;
     return run.ExitCode();
   }
 
@@ -247,9 +246,9 @@ class RunCommand final : public Command {
       reports::RunResult run = RunScenarios(specs, options, fan);
       std::cerr << Format("llmconform run: client {}: {} scenario run(s) took {:.0f} ms\n", name,
                           run.scenarios.size(), run.duration_ms);
-      if (!sub.WriteFiles("run")) return 3;
+      if (!sub.WriteFiles("run")) return kExitInternal;
       const int code = run.ExitCode();
-      exit = code == 3 || exit == 3 ? 3 : std::max(exit, code);
+      exit = code == kExitInternal || exit == kExitInternal ? kExitInternal : std::max(exit, code);
       runs.push_back({name, cmd, std::move(run)});
     }
     for (const auto& [file, text] :
@@ -257,7 +256,7 @@ class RunCommand final : public Command {
           std::pair{"compatibility.html", reports::RenderCompatHtml(runs)}}) {
       if (auto ok = WriteFileAtomically(reports_.out() / file, text); !ok) {
         std::cerr << "llmconform run: " << ok.error().message << '\n';
-        return 3;
+        return kExitInternal;
       }
     }
     const double ms =

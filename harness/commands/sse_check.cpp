@@ -77,7 +77,7 @@ class SseCheckCommand final : public Command {
     run.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     fan.OnRunEnd(run);
-    if (!reports_.WriteFiles("sse-check")) return 3;
+    if (!reports_.WriteFiles("sse-check")) return kExitInternal;
     return run.ExitCode();
   }
 

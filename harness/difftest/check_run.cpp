@@ -19,7 +19,6 @@
 #include "harness/difftest/generators.h"
 #include "harness/difftest/op_schema.h"
 #include "harness/difftest/sut_process.h"
-#include "harness/json_location.h"
 #include "harness/oracle.h"
 #include "harness/scenario.h"
 
@@ -202,8 +201,8 @@ class Checker {
     OpContext ctx;
     ctx.op = FindOracleOperation(name);
     if (!ctx.op)
-      return std::unexpected(
-          Error{Format("--op {}: no such operation (see `llmconform ref --list`)", name)});
+      return std::unexpected(Error::NotFound(
+          Format("--op {}: no such operation (see `llmconform ref --list`)", name)));
     ctx.gen = InputGenerator(name);
     if (!ctx.gen && need_generator) {
       std::string have;
@@ -242,12 +241,12 @@ class Checker {
         continue;
       } else {
         return std::unexpected(
-            Error{Format("--{} {}: no such file or folder", what, path.string())});
+            Error::NotFound(Format("--{} {}: no such file or folder", what, path.string())));
       }
       for (const auto& file : files) {
         auto text = ReadFile(file);
         if (!text) return std::unexpected(text.error());
-        auto doc = ParseJsonText(file.string(), *text);
+        auto doc = ReadJson(file.string(), *text);
         if (!doc) return std::unexpected(doc.error());
         if (!doc->is_object() || !(*doc).contains("op") || !(*doc)["op"].is_string() ||
             !doc->contains("input"))

@@ -2,7 +2,8 @@
 
 #include "base/format.h"
 #include "base/json.h"
-#include "harness/json_location.h"
+#include "base/json_locate.h"
+#include "base/json_read.h"
 #include "harness/scenario.h"
 
 namespace llmconform::harness::difftest {
@@ -94,22 +95,23 @@ std::expected<OpSchema, Error> LoadOpSchema(const std::filesystem::path& specs_d
         Error{Format("{}; every operation of `llmconform ref --list` has its "
                      "schema there",
                      text.error().message)});
-  auto doc = ParseJsonText(path.string(), *text);
+  auto doc = ReadJson(path.string(), *text);
   if (!doc) return std::unexpected(doc.error());
   auto fail = [&](const char* pointer, std::string_view message) {
     return std::unexpected(
-        Error{LocatedMessage(path.string(), *text, Json::json_pointer(pointer), message)});
+        PlacedInText(Error::AtPointer(pointer, std::string(message)), path.string(), *text));
   };
   if (!doc->is_object())
     return fail("", "expected an object {\"op\", \"input\", \"output\", \"compare\"}");
   for (const char* key : {"input", "output"}) {
     if (!doc->contains(key) || !(*doc)[key].is_object())
-      return fail("", Format("expected field \"{}\": a JSON Schema object", key));
+      return fail(key == std::string_view("input") ? "/input" : "/output",
+                  "expected a JSON Schema object");
   }
   OpSchema schema{.op = std::string(op), .compare = {}, .doc = *doc};
   const auto compare = doc->find("compare");
   if (compare == doc->end() || !compare->is_array() || compare->empty())
-    return fail("", "expected field \"compare\": a non-empty array of JSON pointers");
+    return fail("/compare", "expected a non-empty array of JSON pointers");
   for (std::size_t i = 0; i < compare->size(); ++i) {
     const Json& p = (*compare)[i];
     const std::string at = Format("/compare/{}", i);

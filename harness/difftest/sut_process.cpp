@@ -153,7 +153,8 @@ class Sut::Round {
       }
       if (!sut_.child_) {
         if (!sut_.Start())
-          return std::unexpected(Error{Format("cannot start /bin/sh: {}", std::strerror(errno))});
+          return std::unexpected(
+              Error::Io(Format("cannot start /bin/sh: {}", std::strerror(errno))));
         answered_ = false;
         front_since_ = Clock::now();
       }

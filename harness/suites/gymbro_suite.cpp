@@ -86,7 +86,7 @@ class GymbroStreamSuite final : public ProtocolSuite {
     auto service = GymbroService::Start(options);
     if (!service)
       return std::unexpected(
-          Error{Format("the GymBro service could not start: {}", service.error().message)});
+          Error::Io(Format("the GymBro service could not start: {}", service.error().message)));
 
     Json body{{"text", input->text}};
     if (input->system) body["system"] = *input->system;

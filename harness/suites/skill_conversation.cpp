@@ -22,13 +22,13 @@ std::vector<sk::Message> ReadMessages(const Json& body, std::string& problem) {
     auto content = RequireString(m, "content");
     if (!role || !content) {
       if (problem.empty())
-        problem = Format("messages[{}]: {}", i, (!role ? role.error() : content.error()).message);
+        problem = (!role ? role.error() : content.error()).Under(Format("/messages/{}", i)).message;
       out.push_back({role ? *role : "", content ? *content : ""});
       continue;
     }
     if (!kRoles.contains(*role) && problem.empty()) {
       problem =
-          Format("messages[{}].role: expected system, user or assistant, got \"{}\"", i, *role);
+          Format("/messages/{}/role: expected system, user or assistant, got \"{}\"", i, *role);
     }
     out.push_back({std::move(*role), std::move(*content)});
   }

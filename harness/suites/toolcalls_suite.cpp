@@ -139,7 +139,7 @@ class ToolcallsSuite final : public ProtocolSuite {
     if (auto v = OptionalBool(in, at, "stream"); !v) return std::unexpected(v.error());
     if (auto v = OptionalStrings(in, at, "userInputs"); !v) return std::unexpected(v.error());
     if (auto limits = tc::LimitsFromJson(in.value("limits", Json())); !limits)
-      return std::unexpected(ErrorAt(at / "limits", limits.error().message));
+      return std::unexpected(limits.error().Under((at / "limits").to_string()));
     return {};
   }
 
@@ -182,12 +182,9 @@ std::expected<ToolcallsWorkspace, Error> PrepareToolcallsWorkspace(const Scenari
                                                                    const fs::path& dir) {
   const Json& in = scenario.input;
   auto package = RequireString(in, "package");
-  if (!package)
-    return std::unexpected(Error{Format("{}: input.{}", scenario.name, package.error().message)});
+  if (!package) return std::unexpected(package.error().Under("/input").Within(scenario.name));
   auto state_text = OptionalString(in, "state");
-  if (!state_text)
-    return std::unexpected(
-        Error{Format("{}: input.{}", scenario.name, state_text.error().message)});
+  if (!state_text) return std::unexpected(state_text.error().Under("/input").Within(scenario.name));
   ToolcallsWorkspace ws{dir / "pkg", dir / "project", dir / "state", ""};
   for (auto [from, to] : {std::pair{source_root / *package / "pkg", ws.pkg},
                           std::pair{source_root / *package / "project", ws.project}}) {
@@ -196,7 +193,8 @@ std::expected<ToolcallsWorkspace, Error> PrepareToolcallsWorkspace(const Scenari
   std::error_code ec;
   fs::create_directories(ws.state, ec);
   if (ec)
-    return std::unexpected(Error{Format("cannot create {}: {}", ws.state.string(), ec.message())});
+    return std::unexpected(
+        Error::Io(Format("cannot create {}: {}", ws.state.string(), ec.message())));
   if (*state_text) {
     if (auto ok = WriteFileAtomically(ws.state / "workflow.md", **state_text); !ok)
       return std::unexpected(ok.error());
@@ -236,8 +234,7 @@ std::expected<Json, Error> RunToolcallsScenario(const Scenario& scenario,
   tc::Sandbox sandbox(filesystem, {ws->project.string(), ws->pkg.string(), ws->state.string()});
   tc::SystemClock clock;
   auto limits = tc::LimitsFromJson(in.value("limits", Json()));
-  if (!limits)
-    return std::unexpected(Error{Format("{}: input.{}", scenario.name, limits.error().message)});
+  if (!limits) return std::unexpected(limits.error().Under("/input/limits").Within(scenario.name));
   tc::ToolHost host(sandbox, clock, *limits);
   tc::EngineOptions options;
   options.model = in.value("model", "gpt-4o-mini");

@@ -332,7 +332,7 @@ TEST(ToolcallsSuite, TheWorkspaceIsPreparedAndReadBackSafely) {
   Scenario bad = s;
   bad.input["state"] = 7;
   EXPECT_EQ(PrepareToolcallsWorkspace(bad, kRoot, dir.path() / "bad").error().message,
-            "resume-from-state: input.field \"state\": expected string, got number");
+            "resume-from-state: /input/state: expected string, got number");
 }
 
 }  // namespace

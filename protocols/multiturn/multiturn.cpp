@@ -54,9 +54,9 @@ std::expected<AssembledMessages, Error> BuildLLMMessages(const BuildArgs& args) 
     }
   }
   if (first_bad < history.size()) {
-    return std::unexpected(
-        Error{Format("history[{}].role: expected \"user\" or \"assistant\", got \"{}\"", first_bad,
-                     history[first_bad].role)});
+    return std::unexpected(Error::AtPointer(
+        Format("/history/{}/role", first_bad),
+        Format("expected \"user\" or \"assistant\", got \"{}\"", history[first_bad].role)));
   }
   AssembledMessages out{.first_kept = first_kept, .total_tokens = total};
   out.messages.reserve(history.size() - first_kept + 2);

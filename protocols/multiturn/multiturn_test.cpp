@@ -63,7 +63,7 @@ TEST(BuildLLMMessages, RejectsForeignRoles) {
   const BuildArgs r_args{"s", {{"user", "a"}, {"tool", "b"}}, "c", 100};
   auto r = BuildLLMMessages(r_args);
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "history[1].role: expected \"user\" or \"assistant\", got \"tool\"");
+  EXPECT_EQ(r.error().message, "/history/1/role: expected \"user\" or \"assistant\", got \"tool\"");
 }
 
 RC_GTEST_PROP(BuildLLMMessagesProperties, KeepsTheMaximalNewestRunWithinBudget, ()) {

@@ -33,7 +33,7 @@ std::expected<std::string, Error> ReplyFromAnswer(const wire::HttpResponse& answ
   if (auto parsed = ReadJson("LLM answer", answer.body)) {
     doc = std::move(*parsed);
   } else {
-    parse_error = parsed.error().AtLineColumn();
+    parse_error = AtLineColumn(parsed.error());
   }
   if (answer.status < 200 || answer.status >= 300) {
     auto error = parse_error.empty() ? wire::ErrorBodyFromJson(doc) : std::nullopt;

@@ -30,7 +30,7 @@ TEST(SkillOracle, ParseSkillResponse) {
                   {"question", "Введи сообщение коммита:"},
                   {"required", true}}));
   EXPECT_EQ(Call("skill.parseSkillResponse", {{"text", 5}}).error().message,
-            "field \"text\": expected string, got number");
+            "/text: expected string, got number");
 }
 
 TEST(SkillOracle, CleanOutputForAI) {
@@ -41,7 +41,7 @@ TEST(SkillOracle, CleanOutputForAI) {
   EXPECT_EQ(*Call("skill.cleanOutputForAI", {{"text", "a"}, {"lastCommand", nullptr}}),
             (Json{{"text", "a"}}));
   EXPECT_EQ(Call("skill.cleanOutputForAI", {{"text", "a"}, {"lastCommand", 1}}).error().message,
-            "field \"lastCommand\": expected string, got number");
+            "/lastCommand: expected string, got number");
 }
 
 TEST(SkillOracle, BuildSkillSystemPrompt) {

@@ -47,7 +47,7 @@ RULES:
 std::expected<std::string, Error> BasePromptFromPromptsFile(std::string_view json_text) {
   auto parsed = ReadJson("prompts file", json_text);
   if (!parsed) {
-    return std::unexpected(Error{Format("prompts file: {}", parsed.error().AtLineColumn())});
+    return std::unexpected(Error{Format("prompts file: {}", AtLineColumn(parsed.error()))});
   }
   const nlohmann::json doc = std::move(*parsed);
   if (!doc.is_object()) {
@@ -57,8 +57,9 @@ std::expected<std::string, Error> BasePromptFromPromptsFile(std::string_view jso
   auto it = doc.find(kBasePromptKey);
   if (it == doc.end()) return std::string(kSkillSystemPromptWithAsk);
   if (!it->is_string()) {
-    return std::unexpected(Error{Format("prompts file: field \"{}\": expected string, got {}",
-                                        kBasePromptKey, JsonTypeName(*it))});
+    return std::unexpected(Error::AtPointer(Format("/{}", kBasePromptKey),
+                                            Format("expected string, got {}", JsonTypeName(*it)))
+                               .Within("prompts file"));
   }
   return it->get<std::string>();
 }

@@ -55,7 +55,7 @@ TEST(BasePromptFromPromptsFile, Errors) {
   EXPECT_EQ(BasePromptFromPromptsFile("[1]").error().message,
             "prompts file: expected an object, got array");
   EXPECT_EQ(BasePromptFromPromptsFile(R"({"SKILL_SYSTEM_PROMPT_WITH_ASK":3})").error().message,
-            "prompts file: field \"SKILL_SYSTEM_PROMPT_WITH_ASK\": expected string, got number");
+            "prompts file: /SKILL_SYSTEM_PROMPT_WITH_ASK: expected string, got number");
   EXPECT_EQ(BasePromptFromPromptsFile("{x").error().message,
             "prompts file: line 1, column 2: "
             "syntax error while parsing object key - invalid literal; last read: '{x'; expected "

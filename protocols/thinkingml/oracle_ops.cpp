@@ -46,12 +46,11 @@ std::expected<Json, Error> CheckEventsOp(const Json& in) {
   for (std::size_t i = 0; i < events->size(); ++i) {
     const Json& e = (*events)[i];
     auto name = RequireString(e, "event");
-    if (!name) return std::unexpected(Error{Format("events[{}]: {}", i, name.error().message)});
+    if (!name) return std::unexpected(name.error().Under(Format("/events/{}", i)));
     if (!e.contains("data")) {
       return std::unexpected(
-          Error{Format("events[{}]: field \"data\": expected string or object, got nothing (the "
-                       "field is required)",
-                       i)});
+          Error::AtPointer(Format("/events/{}/data", i),
+                           "expected string or object, got nothing (the field is required)"));
     }
     const Json& data = e["data"];
     list.push_back({std::move(*name), data.is_string() ? data.get<std::string>() : data.dump()});

@@ -28,8 +28,7 @@ TEST(OracleOps, ValidateReturnsFindingsWithPositionsAndParts) {
 TEST(OracleOps, ValidateRejectsInputWithoutText) {
   auto out = Op("thinkingml.validate").run(Json{{"txt", "x"}});
   ASSERT_FALSE(out);
-  EXPECT_EQ(out.error().message,
-            "field \"text\": expected string, got nothing (the field is required)");
+  EXPECT_EQ(out.error().message, "/text: expected string, got nothing (the field is required)");
 }
 
 TEST(OracleOps, Escape) {
@@ -53,12 +52,11 @@ TEST(OracleOps, CheckEventsTakesDataAsTextOrObject) {
 TEST(OracleOps, CheckEventsReportsMalformedInput) {
   auto out = Op("gymbro.checkEvents").run(Json::parse(R"({"events":[{"event":"status"}]})"));
   ASSERT_FALSE(out);
-  EXPECT_EQ(
-      out.error().message,
-      "events[0]: field \"data\": expected string or object, got nothing (the field is required)");
+  EXPECT_EQ(out.error().message,
+            "/events/0/data: expected string or object, got nothing (the field is required)");
   auto bad_id = Op("gymbro.checkEvents").run(Json::parse(R"({"events":[],"request_id":5})"));
   ASSERT_FALSE(bad_id);
-  EXPECT_EQ(bad_id.error().message, "field \"request_id\": expected string, got number");
+  EXPECT_EQ(bad_id.error().message, "/request_id: expected string, got number");
 }
 
 }  // namespace

@@ -43,15 +43,15 @@ std::expected<Json, Error> ToolHostOp(const Json& in) {
   auto id = StringOr(in, "toolCallId", "oracle");
   if (!id) return Err(id);
   auto limits = LimitsFromJson(in.contains("limits") ? in["limits"] : Json());
-  if (!limits) return Err(limits);
+  if (!limits) return std::unexpected(limits.error().Under("/limits"));
   PosixFilesystem fs;
   Sandbox sandbox(fs, roots);
   SystemClock clock;
   ToolHost host(sandbox, clock, *limits);
   auto args = in.find("args");
   if (args == in.end())
-    return std::unexpected(
-        Error{"field \"args\": expected object or string, got nothing (the field is required)"});
+    return std::unexpected(Error::AtPointer(
+        "/args", "expected object or string, got nothing (the field is required)"));
   const ToolRun run =
       args->is_string()
           ? host.Run(*id, *tool, std::string_view(args->get_ref<const std::string&>()))
@@ -65,8 +65,8 @@ std::expected<Json, Error> RunDirectiveOp(const Json& in) {
   auto intent = RequireString(in, "intent");
   if (!intent) return Err(intent);
   if (*intent != "start" && *intent != "continue" && *intent != "resume") {
-    return std::unexpected(Error{Format(
-        "field \"intent\": expected \"start\", \"continue\" or \"resume\", got \"{}\"", *intent)});
+    return std::unexpected(Error::AtPointer(
+        "/intent", Format("expected \"start\", \"continue\" or \"resume\", got \"{}\"", *intent)));
   }
   d.intent = *intent;
   for (auto [key, field] :
@@ -101,7 +101,7 @@ std::expected<Json, Error> NodeBriefOp(const Json& in) {
   const Json outputs = in.value("outputsMap", Json::array());
   if (!outputs.is_array())
     return std::unexpected(
-        Error{Format("field \"outputsMap\": expected array, got {}", JsonTypeName(outputs))});
+        Error::AtPointer("/outputsMap", Format("expected array, got {}", JsonTypeName(outputs))));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Json& o = outputs[i];
     if (o.is_string()) {
@@ -112,13 +112,13 @@ std::expected<Json, Error> NodeBriefOp(const Json& in) {
     auto to = RequireString(o, "to");
     if (!from || !to)
       return std::unexpected(
-          Error{Format("outputsMap[{}]: {}", i, (!from ? from.error() : to.error()).message)});
+          (!from ? from.error() : to.error()).Under(Format("/outputsMap/{}", i)));
     b.outputs_map.push_back({*from, *to});
   }
   const Json next = in.value("allowedNext", Json::array());
   if (!next.is_array())
     return std::unexpected(
-        Error{Format("field \"allowedNext\": expected array, got {}", JsonTypeName(next))});
+        Error::AtPointer("/allowedNext", Format("expected array, got {}", JsonTypeName(next))));
   for (std::size_t i = 0; i < next.size(); ++i) {
     const Json& n = next[i];
     if (n.is_string()) {
@@ -129,7 +129,7 @@ std::expected<Json, Error> NodeBriefOp(const Json& in) {
     auto label = OptionalString(n, "label");
     if (!id || !label)
       return std::unexpected(
-          Error{Format("allowedNext[{}]: {}", i, (!id ? id.error() : label.error()).message)});
+          (!id ? id.error() : label.error()).Under(Format("/allowedNext/{}", i)));
     b.allowed_next.push_back({*id, label->value_or("")});
   }
   return Json{{"text", ComposeNodeBrief(b)}};
@@ -163,8 +163,9 @@ std::expected<std::vector<Tool>, Error> ToolsOf(const Json& in) {
       const Json& n = (*names)[i];
       auto t = n.is_string() ? ToolFromName(n.get<std::string>()) : std::nullopt;
       if (!t)
-        return std::unexpected(Error{
-            Format("tools[{}]: expected a tool name (fs.read, fs_read, …), got {}", i, n.dump())});
+        return std::unexpected(Error::AtPointer(
+            Format("/tools/{}", i),
+            Format("expected a tool name (fs.read, fs_read, …), got {}", n.dump())));
       tools.push_back(*t);
     }
   }
@@ -186,13 +187,13 @@ std::expected<Json, Error> SystemMessagesOp(const Json& in) {
   if (!mode) return Err(mode);
   if (*mode != "run" && *mode != "chat")
     return std::unexpected(
-        Error{Format("field \"mode\": expected \"run\" or \"chat\", got \"{}\"", *mode)});
+        Error::AtPointer("/mode", Format("expected \"run\" or \"chat\", got \"{}\"", *mode)));
   auto persona = StringOr(in, "persona", "");
   if (!persona) return Err(persona);
   auto tools = ToolsOf(in);
   if (!tools) return Err(tools);
   auto limits = LimitsFromJson(in.contains("limits") ? in["limits"] : Json());
-  if (!limits) return Err(limits);
+  if (!limits) return std::unexpected(limits.error().Under("/limits"));
   Json messages = Json::array();
   for (std::string& text : SystemMessageTexts(*mode == "chat", *tools, *limits, *persona))
     messages.push_back({{"role", "system"}, {"content", std::move(text)}});

@@ -48,7 +48,7 @@ TEST(ToolcallsOracle, ToolHostRunsOneToolOnRealFolders) {
                            {"limits", {{"maxReadBytes", 1}}}});
   EXPECT_EQ((*limited)["result"]["contentPreview"], "h");
   EXPECT_EQ(Op("toolcalls.toolhost").run({{"tool", "fs.read"}}).error().message,
-            "field \"mounts\": expected object, got nothing (the field is required)");
+            "/mounts: expected object, got nothing (the field is required)");
   EXPECT_EQ(Op("toolcalls.toolhost")
                 .run({{"mounts", mounts},
                       {"tool", "fs.read"},
@@ -56,7 +56,7 @@ TEST(ToolcallsOracle, ToolHostRunsOneToolOnRealFolders) {
                       {"limits", {{"maxReadBytes", -1}}}})
                 .error()
                 .message,
-            "limits.maxReadBytes: expected a positive integer, got -1");
+            "/limits/maxReadBytes: expected a positive integer, got -1");
   fs::remove_all(root);
 }
 
@@ -77,7 +77,7 @@ TEST(ToolcallsOracle, SystemMessagesOpenEveryRequest) {
   EXPECT_NE((*chat)["messages"][1]["content"].get<std::string>().find("- tools: fs.read\n"),
             std::string::npos);
   EXPECT_EQ(Op("toolcalls.composeSystemMessages").run({{"mode", "ask"}}).error().message,
-            "field \"mode\": expected \"run\" or \"chat\", got \"ask\"");
+            "/mode: expected \"run\" or \"chat\", got \"ask\"");
 }
 
 TEST(ToolcallsOracle, ComposeOperations) {
@@ -95,7 +95,7 @@ TEST(ToolcallsOracle, ComposeOperations) {
             "currentNodeId: n\n"
             "- effectiveAgentId: sm\n- autopilot: false\n");
   EXPECT_EQ(Op("toolcalls.composeRunDirective").run({{"intent", "go"}}).error().message,
-            "field \"intent\": expected \"start\", \"continue\" or \"resume\", got \"go\"");
+            "/intent: expected \"start\", \"continue\" or \"resume\", got \"go\"");
   auto b = Op("toolcalls.composeNodeBrief")
                .run({{"currentNodeId", "s1"},
                      {"stepFile", "@pkg/steps/s1.md"},

@@ -94,14 +94,15 @@ std::expected<Limits, Error> LimitsFromJson(const nlohmann::json& j) {
   Limits l;
   if (j.is_null()) return l;
   if (!j.is_object())
-    return std::unexpected(Error{Format("limits: expected object, got {}", JsonTypeName(j))});
+    return std::unexpected(
+        Error::AtPointer("", Format("expected object, got {}", JsonTypeName(j))));
   auto take = [&](const char* key, auto& field) -> std::expected<void, Error> {
     auto it = j.find(key);
     if (it == j.end()) return {};
     if (!it->is_number_integer() ||
         it->get<std::int64_t>() < (std::string_view(key) == "contextLines" ? 0 : 1)) {
-      return std::unexpected(
-          Error{Format("limits.{}: expected a positive integer, got {}", key, it->dump())});
+      return std::unexpected(Error::AtPointer(
+          Format("/{}", key), Format("expected a positive integer, got {}", it->dump())));
     }
     field = static_cast<std::remove_reference_t<decltype(field)>>(it->get<std::int64_t>());
     return {};

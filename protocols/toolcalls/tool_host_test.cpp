@@ -99,13 +99,13 @@ TEST(LimitsFromJson, ReadsEachLimitOverTheDefaults) {
 
 TEST(LimitsFromJson, RefusesWhatIsNotAPositiveInteger) {
   EXPECT_EQ(LimitsFromJson(nlohmann::json::array()).error().message,
-            "limits: expected object, got array");
+            "/: expected object, got array");
   EXPECT_EQ(LimitsFromJson(nlohmann::json{{"maxReadBytes", 0}}).error().message,
-            "limits.maxReadBytes: expected a positive integer, got 0");
+            "/maxReadBytes: expected a positive integer, got 0");
   EXPECT_EQ(LimitsFromJson(nlohmann::json{{"maxMatches", "5"}}).error().message,
-            "limits.maxMatches: expected a positive integer, got \"5\"");
+            "/maxMatches: expected a positive integer, got \"5\"");
   EXPECT_EQ(LimitsFromJson(nlohmann::json{{"contextLines", -1}}).error().message,
-            "limits.contextLines: expected a positive integer, got -1");
+            "/contextLines: expected a positive integer, got -1");
 }
 
 TEST(ToolHostPosix, WorksOnARealFolder) {

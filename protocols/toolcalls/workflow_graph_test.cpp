@@ -30,17 +30,17 @@ TEST(WorkflowGraph, ParsesNodesAndEdges) {
 TEST(WorkflowGraph, ErrorsNameTheField) {
   EXPECT_EQ(ParseWorkflowGraph("{").error().message, "workflow.graph.json: not valid JSON");
   EXPECT_EQ(ParseWorkflowGraph(R"({"entryNodeId":"a","nodes":[{"id":1}]})").error().message,
-            "workflow.graph.json: nodes[0].id: expected string, got number");
+            "workflow.graph.json: /nodes/0/id: expected string, got number");
   EXPECT_EQ(
       ParseWorkflowGraph(R"({"entryNodeId":"a","nodes":[{"id":"a"},{"id":"a"}]})").error().message,
-      "workflow.graph.json: nodes[1].id: duplicate node id \"a\"");
+      "workflow.graph.json: /nodes/1/id: duplicate node id \"a\"");
   EXPECT_EQ(ParseWorkflowGraph(
                 R"({"entryNodeId":"a","nodes":[{"id":"a"}],"edges":[{"from":"a","to":"x"}]})")
                 .error()
                 .message,
-            "workflow.graph.json: edges[0].to: unknown node \"x\"");
+            "workflow.graph.json: /edges/0/to: unknown node \"x\"");
   EXPECT_EQ(ParseWorkflowGraph(R"({"entryNodeId":"q","nodes":[{"id":"a"}]})").error().message,
-            "workflow.graph.json: entryNodeId: unknown node \"q\"");
+            "workflow.graph.json: /entryNodeId: unknown node \"q\"");
 }
 
 }  // namespace

@@ -20,8 +20,9 @@ std::expected<Json, Error> SseParseOp(const Json& in) {
     for (std::size_t i = 0; i < arr->size(); ++i) {
       const Json& s = (*arr)[i];
       if (!s.is_number_integer() || s.get<std::int64_t>() < 0) {
-        return std::unexpected(Error{Format(
-            "field \"splits\"[{}]: expected a byte offset (integer >= 0), got {}", i, s.dump())});
+        return std::unexpected(
+            Error::AtPointer(Format("/splits/{}", i),
+                             Format("expected a byte offset (integer >= 0), got {}", s.dump())));
       }
       splits.push_back(s.get<std::size_t>());
     }
