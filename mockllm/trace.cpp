@@ -167,14 +167,6 @@ std::expected<RecordedRequest, Error> RequestFrom(const OJson& j) {
     return Problem("/request/path",
                    Format("expected a path starting with '/', got \"{}\"", r.path));
   }
-  // Requests are matched on their path without the query: a recorded query
-  // would never match, so it is refused rather than left to miss silently.
-  if (const std::size_t q = r.path.find('?'); q != std::string::npos) {
-    return Problem("/request/path",
-                   Format("a path without its query is matched: write \"{}\" (the query \"{}\" "
-                          "does not choose the exchange)",
-                          r.path.substr(0, q), r.path.substr(q)));
-  }
   if (j.contains("headers")) {
     auto h = HeadersFrom(j["headers"], "/request/headers");
     if (!h) return std::unexpected(h.error());
