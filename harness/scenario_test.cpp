@@ -40,8 +40,9 @@ TEST(ParseScenario, ErrorsSayWhereWhatWasExpectedAndWhatWasFound) {
 TEST(ParseScenario, ProtocolMustMatchItsFolder) {
   auto s = ParseScenario("x.json", R"({"protocol":"q","name":"n","rules":["R-1"]})", "p", kRules);
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("\"protocol\": expected \"p\" (the folder it is in), got \"q\""),
-            std::string::npos);
+  EXPECT_NE(s.error().message.find("/protocol: expected \"p\" (the folder it is in), got \"q\""),
+            std::string::npos)
+      << s.error().message;
 }
 
 TEST(ParseRuleCatalog, ValidatesEveryRule) {
@@ -56,8 +57,8 @@ TEST(ParseRuleCatalog, ValidatesEveryRule) {
                        "p");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
-            "rules.json:1:47: \"severity\": expected \"must\" or \"should\", got \"may\"\n"
-            "rules.json:2:8: \"id\": rule \"A\" is defined twice");
+            "rules.json:1:47: /0/severity: expected \"must\" or \"should\", got \"may\"\n"
+            "rules.json:2:8: /1/id: rule \"A\" is defined twice");
 }
 
 TEST(LoadSpecs, LoadsTheBundledSpecs) {
