@@ -58,7 +58,14 @@ rc::Gen<Json> SseParse() {
 
 std::vector<OpRecord> WireOps() {
   std::vector<std::string> dialect_ids;
-  for (std::string_view id : wire::DialectIds()) dialect_ids.emplace_back(id);
+  // wire.dialect reads Chat Completions exchanges: it decides Chat's
+  // deviations; the other surfaces' (DIA-RESP-*, DIA-MSG-*, DIA-GEM-*) are
+  // named by `llmconform dialect` and `mockllm lint`, not by this op.
+  for (std::string_view id : wire::DialectIds()) {
+    if (id.starts_with("DIA-RESP-") || id.starts_with("DIA-MSG-") || id.starts_with("DIA-GEM-"))
+      continue;
+    dialect_ids.emplace_back(id);
+  }
   // The accumulator's own rules, and the deviations it names by their DIA-* ids.
   std::vector<std::string> accumulate_rules = {"WIRE-STREAM-"};
   for (std::string_view id : wire::kAccumulatorDeviationIds) accumulate_rules.emplace_back(id);
