@@ -26,6 +26,9 @@ fail() {
 start() {
   local name=$1
   shift
+  # The output file exists before the server's shell opens it, so the poll
+  # below never reads a file not yet there.
+  : >"$work/$name.out"
   "$bin" serve "$@" >"$work/$name.out" 2>"$work/$name.err" &
   pids+=($!)
   pid=$!
