@@ -204,19 +204,6 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options,
 
 const std::string kNoDialect;
 
-// The row a client-profile scenario of the Responses, Messages or Gemini
-// surface runs under in a run with --dialects that asks none of its
-// surface's dialects (it runs once, its surface's own wire); "" for any
-// other scenario.
-std::string_view NativeWireOf(const Scenario& s) {
-  if (s.protocol != kClientProfile) return "";
-  const nlohmann::json& surface = MemberOf(s.input, "surface");
-  if (surface == "responses") return "openai-responses";
-  if (surface == "messages") return "anthropic";
-  if (surface == "gemini") return "google";
-  return "";
-}
-
 // The surface of `s`'s replies: a client-profile scenario names it; every
 // other scenario replays Chat Completions.
 wire::Surface SurfaceOfScenario(const Scenario& s) {
@@ -224,6 +211,24 @@ wire::Surface SurfaceOfScenario(const Scenario& s) {
   const nlohmann::json& surface = MemberOf(s.input, "surface");
   if (!surface.is_string()) return wire::Surface::kChat;
   return wire::SurfaceFromName(surface.get<std::string>()).value_or(wire::Surface::kChat);
+}
+
+// The row a client-profile scenario of the Responses, Messages or Gemini
+// surface runs under in a run with --dialects that asks none of its
+// surface's dialects (it runs once, its surface's own wire); "" for any
+// other scenario.
+std::string_view NativeWireOf(const Scenario& s) {
+  switch (SurfaceOfScenario(s)) {
+    case wire::Surface::kResponses:
+      return "openai-responses";
+    case wire::Surface::kMessages:
+      return "anthropic";
+    case wire::Surface::kGemini:
+      return "google";
+    case wire::Surface::kChat:
+      break;
+  }
+  return "";
 }
 
 // The deviations of `dialect` that change the replies of `s`'s trace; empty
