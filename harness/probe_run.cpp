@@ -13,7 +13,6 @@
 #include "base/exit_code.h"
 #include "base/format.h"
 #include "base/json_fields.h"
-#include "base/json_read.h"
 #include "base/url.h"
 #include "base/utf8.h"
 #include "harness/dialect_cmd.h"
@@ -83,24 +82,6 @@ std::string HostOf(const std::string& origin) {
   return host;
 }
 
-// The API surface of `dialect` in the catalogue mockllm compiles in: its
-// provider entry's "surface" ("chat" when absent).
-std::string DialectSurface(const mockllm::Dialect& dialect) {
-  static const nlohmann::json providers = [] {
-    static constexpr std::string_view kText =
-#include "mockllm/dialects.inc"
-        ;
-    const nlohmann::json j = ReadJsonOrDiscarded(kText);
-    return j.is_object() && j.contains("providers") ? j["providers"] : nlohmann::json::array();
-  }();
-  for (const nlohmann::json& p : providers) {
-    if (!p.is_object() || p.value("name", "") != dialect.name) continue;
-    const auto s = p.find("surface");
-    return s != p.end() && s->is_string() ? s->get<std::string>() : "chat";
-  }
-  return "chat";
-}
-
 // Gemini names the model in the request path: a name that would change the
 // path (a '/', '?', '#', ':', '%', a space or a control character) is refused.
 bool PathSafeModel(std::string_view model) {
@@ -160,7 +141,7 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
                 << "\" (known: " << mockllm::DialectNames() << ")\n";
       return std::nullopt;
     }
-    if (const std::string s = DialectSurface(*plan.expect); s != a.api) {
+    if (const std::string_view s = wire::SurfaceName(plan.expect->surface); s != a.api) {
       std::cerr << "llmconform probe: --expect: dialect \"" << plan.expect->name
                 << "\" is a dialect of the " << s << " API, not of --api " << a.api << "\n";
       return std::nullopt;

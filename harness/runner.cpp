@@ -206,16 +206,30 @@ std::vector<CheckResult> RunOne(const Scenario& s, const RunOptions& options,
 
 const std::string kNoDialect;
 
-// The name a client-profile scenario of the Responses, Messages or Gemini
-// surface runs under in a run with --dialects (the dialects rewrite Chat
-// Completions replies, so it runs once, its surface's own wire); "" for any
+// The surface of `s`'s replies: a client-profile scenario names it; every
+// other scenario replays Chat Completions.
+wire::Surface SurfaceOfScenario(const Scenario& s) {
+  if (s.protocol != kClientProfile) return wire::Surface::kChat;
+  const nlohmann::json& surface = MemberOf(s.input, "surface");
+  if (!surface.is_string()) return wire::Surface::kChat;
+  return wire::SurfaceFromName(surface.get<std::string>()).value_or(wire::Surface::kChat);
+}
+
+// The row a client-profile scenario of the Responses, Messages or Gemini
+// surface runs under in a run with --dialects that asks none of its
+// surface's dialects (it runs once, its surface's own wire); "" for any
 // other scenario.
 std::string_view NativeWireOf(const Scenario& s) {
-  if (s.protocol != kClientProfile) return "";
-  const nlohmann::json& surface = MemberOf(s.input, "surface");
-  if (surface == "responses") return "openai-responses";
-  if (surface == "messages") return "anthropic";
-  if (surface == "gemini") return "google";
+  switch (SurfaceOfScenario(s)) {
+    case wire::Surface::kResponses:
+      return "openai-responses";
+    case wire::Surface::kMessages:
+      return "anthropic";
+    case wire::Surface::kGemini:
+      return "google";
+    case wire::Surface::kChat:
+      break;
+  }
   return "";
 }
 
@@ -310,24 +324,29 @@ reports::RunResult RunScenarios(const SpecSet& specs, const RunOptions& options,
   if (options.shard) selected = SelectShard(selected, *options.shard, options.timings);
   std::vector<std::string> dialects, labels;
   if (!options.dialects.empty()) {
-    // Each scenario with a trace once per dialect, dialect by dialect; the
-    // client profile's scenarios of another surface than Chat (whose wire the
-    // dialects rewrite) once, after them, named by their surface's provider.
+    // Each scenario with a trace once per asked dialect of its own surface
+    // (a dialect rewrites the replies of one surface), dialect by dialect;
+    // then, once each, those without a trace and those no asked dialect
+    // rewrites (a client-profile scenario of another surface than Chat then
+    // carries its surface's provider as its row).
     std::vector<const Scenario*> expanded;
+    std::set<wire::Surface> asked;
     for (const std::string& d : options.dialects) {
+      const mockllm::Dialect* dialect = mockllm::FindDialect(d);
+      const wire::Surface surface = dialect ? dialect->surface : wire::Surface::kChat;
+      asked.insert(surface);
       for (const Scenario* s : selected) {
-        if (s->trace.empty() || !NativeWireOf(*s).empty()) continue;
+        if (s->trace.empty() || SurfaceOfScenario(*s) != surface) continue;
         expanded.push_back(s);
         dialects.push_back(d);
       }
     }
     labels.resize(expanded.size());
     for (const Scenario* s : selected) {
-      const std::string_view native = NativeWireOf(*s);
-      if (!s->trace.empty() && native.empty()) continue;
+      if (!s->trace.empty() && asked.contains(SurfaceOfScenario(*s))) continue;
       expanded.push_back(s);
       dialects.emplace_back();
-      labels.emplace_back(native);
+      labels.emplace_back(NativeWireOf(*s));
     }
     selected = std::move(expanded);
   }

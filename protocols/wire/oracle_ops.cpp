@@ -114,7 +114,8 @@ std::vector<OracleOp> OracleOps() {
        "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
        [](const Json& in) { return SurfaceAccumulateOp(Surface::kMessages, in); }},
       {"wire.dialect",
-       "deviations from OpenAI's wire format (specs/wire/dialects.json): {\"stream\"} | "
+       "deviations of a Chat Completions exchange from OpenAI's wire format "
+       "(specs/wire/dialects.json): {\"stream\"} | "
        "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",
        DialectOp},
   };
