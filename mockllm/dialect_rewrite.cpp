@@ -3,6 +3,7 @@
 #include "mockllm/dialect_rewrite.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "base/json_read.h"
 #include "mockllm/dialect/rewrites.h"
@@ -21,9 +22,16 @@ using dialect::SplitEvents;
 using dialect::StreamEvent;
 using dialect::Write;
 
+bool IsContentType(std::string_view name) {
+  return std::ranges::equal(name, std::string_view("content-type"), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+}
+
 }  // namespace
 
 bool RequestStreams(const RecordedRequest& request) {
+  if (request.path.find(":streamGenerateContent") != std::string::npos) return true;  // Gemini
   return request.body && request.body->is_object() && request.body->contains("stream") &&
          (*request.body)["stream"] == true;
 }
@@ -76,6 +84,11 @@ RecordedResponse RewriteResponse(const RecordedResponse& canonical, const Dialec
   }
   if (after == before) return out;  // nothing to rewrite: the recorded chunking stays
   out.chunks = std::move(chunks);
+  if (after.starts_with('[')) {  // no SSE any more (DIA-GEM-STREAM-JSON-ARRAY): served as JSON
+    for (auto it = out.headers.begin(); it != out.headers.end();)
+      it = IsContentType(it.key()) ? out.headers.erase(it) : std::next(it);
+    out.headers["content-type"] = "application/json; charset=UTF-8";
+  }
   return out;
 }
 

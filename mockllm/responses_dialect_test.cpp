@@ -9,51 +9,25 @@
 #include <map>
 #include <set>
 
-#include "base/test_paths.h"
 #include "mockllm/dialect_rewrite.h"
-#include "mockllm/trace_files.h"
+#include "mockllm/dialect_test_support.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 namespace {
 
-namespace fs = std::filesystem;
 using wire::Surface;
 
-std::string Joined(const RecordedResponse& r) {
-  std::string out;
-  for (const Chunk& c : r.chunks) out += c.raw;
-  return out;
-}
-
 std::set<std::string> Detect(const RecordedResponse& r, Surface surface) {
-  std::set<std::string> ids;
-  const auto found = r.streamed ? wire::DetectStreamDialect(surface, Joined(r))
-                                : wire::DetectBodyDialect(surface, r.BodyBytes(), r.status);
-  for (const auto& d : found) ids.insert(d.id);
-  return ids;
-}
-
-std::vector<Trace> Load(const std::string& dir) {
-  std::vector<Trace> out;
-  const fs::path root = ::llmconform::test_paths::SourceRoot();
-  auto files = TraceFiles({(root / dir).string()});
-  EXPECT_TRUE(files.has_value()) << dir;
-  if (!files) return out;
-  for (const auto& f : *files) {
-    auto t = LoadTraceFile(f);
-    EXPECT_TRUE(t.has_value()) << f;
-    if (t) out.push_back(std::move(*t));
-  }
-  return out;
+  return DetectedIds(r, surface);
 }
 
 // OpenAI's own Responses exchanges that show no deviation: the canonical
 // replies the rewrites start from.
 std::vector<Exchange> CanonicalResponses() {
   std::vector<Exchange> out;
-  for (const Trace& t : Load("fixtures/recorded/openai-responses")) {
+  for (const Trace& t : LoadTraces("fixtures/recorded/openai-responses")) {
     if (t.header.value("provider", "") != "openai") continue;
     for (const Exchange& x : t.exchanges)
       if (ExchangeSurface(x) == Surface::kResponses &&
@@ -63,28 +37,16 @@ std::vector<Exchange> CanonicalResponses() {
   return out;
 }
 
-// What `steps` show over `exchanges`: every exchange shows only ids of
-// `want`, and together they show all of them.
+// What `d` shows over `exchanges`: exactly its deviations, and the replies
+// still read: the accumulator keeps the same text and calls.
 void ExpectExactly(const Dialect& d, const std::vector<Exchange>& exchanges) {
-  const auto ids = d.Ids();
-  const std::set<std::string> want(ids.begin(), ids.end());
-  std::set<std::string> seen;
-  for (const Exchange& x : exchanges) {
-    const bool streams = RequestStreams(x.request);
-    const RecordedResponse r = RewriteResponse(x.response, d, streams, Surface::kResponses);
-    EXPECT_EQ(r, RewriteResponse(x.response, d, streams, Surface::kResponses)) << d.name;
-    for (const std::string& id : Detect(r, Surface::kResponses)) {
-      EXPECT_TRUE(want.contains(id)) << d.name << " shows " << id;
-      seen.insert(id);
-    }
-    // The replies still read: the accumulator keeps the same text and calls.
-    if (!r.streamed) continue;
-    const auto a = wire::AccumulateSurfaceStream(Surface::kResponses, Joined(x.response));
-    const auto b = wire::AccumulateSurfaceStream(Surface::kResponses, Joined(r));
+  ExpectExactlyItsDeviations(d, exchanges, [&](const Exchange& x, const RecordedResponse& r) {
+    if (!r.streamed) return;
+    const auto a = wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(x.response));
+    const auto b = wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(r));
     EXPECT_EQ(a.Text(), b.Text()) << d.name;
     EXPECT_EQ(a.FunctionCalls().size(), b.FunctionCalls().size()) << d.name;
-  }
-  EXPECT_EQ(seen, want) << d.name;
+  });
 }
 
 TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
@@ -93,7 +55,7 @@ TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
   for (const Exchange& x : canon) {
     streamed += x.response.streamed ? 1 : 0;
     if (x.response.streamed &&
-        !wire::AccumulateSurfaceStream(Surface::kResponses, Joined(x.response))
+        !wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(x.response))
              .FunctionCalls()
              .empty())
       ++calls;
@@ -132,7 +94,7 @@ TEST(ResponsesDialects, EachProviderDialectShowsExactlyItsDeviations) {
 // sequence_number).
 TEST(ResponsesDialects, TheRecordedCorpusShowsOnlyItsProvidersDeviations) {
   std::map<std::string, std::set<std::string>> seen;  // dialect -> ids
-  for (const Trace& t : Load("fixtures/recorded/openai-responses")) {
+  for (const Trace& t : LoadTraces("fixtures/recorded/openai-responses")) {
     const std::string provider = t.header.value("provider", "");
     const std::string name = provider == "openai" ? "openai-responses" : provider + "-responses";
     for (const Exchange& x : t.exchanges)
@@ -170,7 +132,7 @@ TEST(ResponsesDialects, ADialectOfAnotherSurfaceLeavesTheBytesAlone) {
     EXPECT_TRUE(DeviationsApplied(canon, *d).empty()) << d->name;
   }
   // And a Responses dialect on a Chat reply.
-  for (const Trace& t : Load("fixtures/probe"))
+  for (const Trace& t : LoadTraces("fixtures/probe"))
     for (const Exchange& x : t.exchanges) {
       if (ExchangeSurface(x) != Surface::kChat) continue;
       for (const Dialect* d : DialectsOf(Surface::kResponses))

@@ -68,6 +68,7 @@ std::vector<std::string_view> DialectIds() {
   for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
   for (auto id : kOwnIds) ids.push_back(id);
   for (auto id : kResponsesDeviationIds) ids.push_back(id);
+  for (auto id : kGeminiDeviationIds) ids.push_back(id);
   return ids;
 }
 
@@ -198,8 +199,9 @@ std::vector<Deviation> DetectStreamDialect(Surface surface, std::string_view raw
       return DetectStreamDialect(raw_sse);
     case Surface::kResponses:
       return DetectResponsesStreamDialect(raw_sse);
-    case Surface::kMessages:
     case Surface::kGemini:
+      return DetectGeminiStreamDialect(raw_sse);
+    case Surface::kMessages:
       break;
   }
   return {};
@@ -212,8 +214,9 @@ std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
       return DetectBodyDialect(body, status);
     case Surface::kResponses:
       return DetectResponsesBodyDialect(body, status);
-    case Surface::kMessages:
     case Surface::kGemini:
+      return DetectGeminiBodyDialect(body, status);
+    case Surface::kMessages:
       break;
   }
   return {};

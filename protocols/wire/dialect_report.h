@@ -36,4 +36,15 @@ inline constexpr std::array<std::string_view, 6> kResponsesDeviationIds = {
     "DIA-RESP-CALL-ID-AT-DONE",    "DIA-RESP-NO-USAGE",       "DIA-RESP-DONE-SENTINEL",
 };
 
+// The Gemini API's detectors (gemini_dialect.cpp) and the ids they report.
+// The stream detector also reads a stream framed as one JSON array.
+std::vector<Deviation> DetectGeminiStreamDialect(std::string_view raw);
+std::vector<Deviation> DetectGeminiBodyDialect(std::string_view body, std::optional<int> status);
+inline constexpr std::array<std::string_view, 4> kGeminiDeviationIds = {
+    "DIA-GEM-USAGE-LAST-ONLY",
+    "DIA-GEM-VERTEX-FIELDS",
+    "DIA-GEM-STREAM-JSON-ARRAY",
+    "DIA-GEM-ERROR-ARRAY",
+};
+
 }  // namespace llmconform::wire
