@@ -130,7 +130,9 @@ std::vector<std::string> DeviationsApplied(const std::vector<Exchange>& exchange
 ResponsePlan PlanDialectResponse(const Exchange& x, const Dialect& dialect, const OJson& fault,
                                  std::uint64_t seed);
 
-// True when the recorded request body has "stream": true.
+// True when the recorded request asks for a stream: its body has
+// "stream": true, or (Gemini, which has no such member) its path is a
+// :streamGenerateContent.
 bool RequestStreams(const RecordedRequest& request);
 
 }  // namespace llmconform::mockllm

@@ -99,10 +99,16 @@ Json UsageOf(const Json& usage) {
               {"total_tokens", count({"total_tokens", "totalTokenCount"})}};
 }
 
-// A reply of the responses, messages or gemini surface.
+// A reply of the responses, messages or gemini surface. A Gemini stream
+// framed as one JSON array (streamGenerateContent without alt=sse,
+// DIA-GEM-STREAM-JSON-ARRAY) is read as the body it is.
 Json ReadSurfaceReply(const Reply& r, bool sse) {
   Json out = Empty();
   wire::CanonicalResult c;
+  if (r.surface == wire::Surface::kGemini) {
+    const std::size_t first = r.body.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && r.body[first] == '[') sse = false;
+  }
   if (sse && r.status < 400) {
     c = wire::AccumulateSurfaceStream(r.surface, r.body);
   } else {
@@ -117,7 +123,7 @@ Json ReadSurfaceReply(const Reply& r, bool sse) {
           ErrorJson(r.status, "http", e ? e->message : std::string(r.body.substr(0, 200)));
       return out;
     }
-    if (!body.is_object()) {
+    if (!body.is_object() && !(r.surface == wire::Surface::kGemini && body.is_array())) {
       out["error"] = ErrorJson(r.status, "malformed", "a 200 body that is not a JSON object");
       return out;
     }
