@@ -112,6 +112,29 @@ TEST(ClientReading, ReadsTheOtherSurfacesInTheSameShape) {
   EXPECT_EQ(g["error"]["kind"], "cut");
 }
 
+// Gemini's streamGenerateContent framed as one JSON array (Google's framing
+// without alt=sse, DIA-GEM-STREAM-JSON-ARRAY) carries the whole answer: the
+// reference reads it, so a client that cannot is seen to fail.
+TEST(ClientReading, ReadsAGeminiStreamFramedAsAJsonArray) {
+  const std::string array =
+      R"([{"candidates":[{"content":{"parts":[{"text":"Par"}],"role":"model"}}]})"
+      "\n,\r\n"
+      R"({"candidates":[{"content":{"parts":[{"text":"is"}],"role":"model"},"finishReason":"STOP"}],)"
+      R"("usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2,"totalTokenCount":5}})"
+      "\n]";
+  const Json r = ReadReply(Reply{.content_type = "application/json; charset=UTF-8",
+                                 .body = array,
+                                 .stream = true,
+                                 .surface = wire::Surface::kGemini});
+  EXPECT_EQ(r["text"], "Paris");
+  EXPECT_EQ(r["usage"]["total_tokens"], 5);
+  EXPECT_TRUE(r["error"].is_null()) << r.dump();
+  // Cut short, it is no answer.
+  const Json cut = ReadReply(Reply{
+      .body = array.substr(0, 30), .stream = true, .cut = true, .surface = wire::Surface::kGemini});
+  EXPECT_EQ(cut["error"]["kind"], "cut");
+}
+
 TEST(ClientRequest, BuildsEachSurfacesRequestFromTheNeutralCall) {
   const Json tool = {
       {"type", "function"},
