@@ -27,7 +27,7 @@ import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool } from '@ope
 import OpenAI from 'openai';
 import { z } from 'zod';
 
-import { e2eArgs, readTrace, runTests, startMockllm } from './mockllm_process.mjs';
+import { e2eArgs, outputText, readTrace, recordedResponse, runTests, sessionJournal, startMockllm } from './mockllm_process.mjs';
 
 const { binary, fixtures: recorded } = e2eArgs();
 const dir = join(recorded, 'openai-responses');
@@ -54,44 +54,9 @@ const conversations = {
   },
 };
 
-// A recorded response's object: the body, or the terminal event's response.
-function responseOf(x) {
-  if (!x.response.chunks) return x.response.body;
-  let last;
-  for (const c of x.response.chunks)
-    for (const m of c.raw.matchAll(/^data: (.*)$/gm)) {
-      const d = JSON.parse(m[1]);
-      if (d.type === 'response.completed') last = d.response;
-    }
-  return last;
-}
-const textOf = (r) =>
-  r.output
-    .filter((o) => o.type === 'message')
-    .flatMap((o) => o.content)
-    .filter((p) => p.type === 'output_text')
-    .map((p) => p.text)
-    .join('');
-
-const server = await startMockllm(binary, [
-  'serve',
-  '--traces',
-  dir,
-  '--speed',
-  '0',
-  '--match',
-  'sdk',
-  '--ignore',
-  '/tools/*/parameters/$schema',
-  '--ignore',
-  '/input/*/id',
-  '--ignore',
-  '/input/*/status',
-  '--ignore',
-  '/input/*/call_id',
-  '--ignore',
-  '/instructions',
-]);
+const ignored = ['/tools/*/parameters/$schema', '/input/*/id', '/input/*/status', '/input/*/call_id', '/instructions'];
+const matching = ['--match', 'sdk', ...ignored.flatMap((pointer) => ['--ignore', pointer])];
+const server = await startMockllm(binary, ['serve', '--traces', dir, '--speed', '0', ...matching]);
 let sessions = 0;
 
 // Runs the conversation's agent in a session of its own under `dialect`;
@@ -132,8 +97,7 @@ async function runAgent(c, dialect) {
   } catch (e) {
     error = e;
   }
-  const q = new URLSearchParams({ session, trace: c.trace.id });
-  const journal = await (await fetch(`${server.url}/__admin/journal?${q}`)).json();
+  const journal = await sessionJournal(server.url, session, c.trace.id);
   return { result, error, journal };
 }
 
@@ -144,8 +108,8 @@ async function runAgent(c, dialect) {
 // had none (`usageDropped`).
 function assertRanToFinalOutput(c, { result, error, journal }, { usageDropped = false } = {}) {
   assert.equal(error, undefined, `the agent run failed: ${error}`);
-  const [first, second] = c.trace.exchanges.map(responseOf);
-  assert.equal(result.finalOutput, textOf(second));
+  const [first, second] = c.trace.exchanges.map(recordedResponse);
+  assert.equal(result.finalOutput, outputText(second));
   assert.deepEqual(
     result.rawResponses.map((r) => r.usage.totalTokens),
     [first, second].map((r) => (usageDropped ? 0 : r.usage.total_tokens)),
