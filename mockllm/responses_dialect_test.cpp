@@ -9,45 +9,19 @@
 #include <map>
 #include <set>
 
-#include "base/test_paths.h"
 #include "mockllm/dialect_rewrite.h"
-#include "mockllm/trace_files.h"
+#include "mockllm/surface_dialect_test_support.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/surface.h"
 
 namespace llmconform::mockllm {
 namespace {
 
-namespace fs = std::filesystem;
 using wire::Surface;
 
-std::string Joined(const RecordedResponse& r) {
-  std::string out;
-  for (const Chunk& c : r.chunks) out += c.raw;
-  return out;
-}
-
-std::set<std::string> Detect(const RecordedResponse& r, Surface surface) {
-  std::set<std::string> ids;
-  const auto found = r.streamed ? wire::DetectStreamDialect(surface, Joined(r))
-                                : wire::DetectBodyDialect(surface, r.BodyBytes(), r.status);
-  for (const auto& d : found) ids.insert(d.id);
-  return ids;
-}
-
-std::vector<Trace> Load(const std::string& dir) {
-  std::vector<Trace> out;
-  const fs::path root = ::llmconform::test_paths::SourceRoot();
-  auto files = TraceFiles({(root / dir).string()});
-  EXPECT_TRUE(files.has_value()) << dir;
-  if (!files) return out;
-  for (const auto& f : *files) {
-    auto t = LoadTraceFile(f);
-    EXPECT_TRUE(t.has_value()) << f;
-    if (t) out.push_back(std::move(*t));
-  }
-  return out;
-}
+using test_support::Detect;
+using test_support::Joined;
+using test_support::Load;
 
 // OpenAI's own Responses exchanges that show no deviation: the canonical
 // replies the rewrites start from.
@@ -61,30 +35,6 @@ std::vector<Exchange> CanonicalResponses() {
         out.push_back(x);
   }
   return out;
-}
-
-// What `steps` show over `exchanges`: every exchange shows only ids of
-// `want`, and together they show all of them.
-void ExpectExactly(const Dialect& d, const std::vector<Exchange>& exchanges) {
-  const auto ids = d.Ids();
-  const std::set<std::string> want(ids.begin(), ids.end());
-  std::set<std::string> seen;
-  for (const Exchange& x : exchanges) {
-    const bool streams = RequestStreams(x.request);
-    const RecordedResponse r = RewriteResponse(x.response, d, streams, Surface::kResponses);
-    EXPECT_EQ(r, RewriteResponse(x.response, d, streams, Surface::kResponses)) << d.name;
-    for (const std::string& id : Detect(r, Surface::kResponses)) {
-      EXPECT_TRUE(want.contains(id)) << d.name << " shows " << id;
-      seen.insert(id);
-    }
-    // The replies still read: the accumulator keeps the same text and calls.
-    if (!r.streamed) continue;
-    const auto a = wire::AccumulateSurfaceStream(Surface::kResponses, Joined(x.response));
-    const auto b = wire::AccumulateSurfaceStream(Surface::kResponses, Joined(r));
-    EXPECT_EQ(a.Text(), b.Text()) << d.name;
-    EXPECT_EQ(a.FunctionCalls().size(), b.FunctionCalls().size()) << d.name;
-  }
-  EXPECT_EQ(seen, want) << d.name;
 }
 
 TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
@@ -104,26 +54,14 @@ TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
 }
 
 TEST(ResponsesDialects, EachRewriteIsDetectedAsItselfAndNothingElse) {
-  const auto canon = CanonicalResponses();
-  std::size_t rows = 0;
-  for (const RewritableDeviation& r : RewritableDeviations()) {
-    if (!std::string_view(r.id).starts_with("DIA-RESP-")) continue;
-    ++rows;
-    Dialect one{.name = std::string(r.id), .surface = Surface::kResponses};
-    one.steps.push_back(DialectStep{std::string(r.id), OJson::object()});
-    ExpectExactly(one, canon);
-  }
-  EXPECT_EQ(rows, 6u);
+  EXPECT_EQ(test_support::ExpectEachRewriteExactly("DIA-RESP-", Surface::kResponses,
+                                                   CanonicalResponses()),
+            6u);
 }
 
 TEST(ResponsesDialects, EachProviderDialectShowsExactlyItsDeviations) {
-  const auto canon = CanonicalResponses();
-  const auto dialects = DialectsOf(Surface::kResponses);
-  ASSERT_GE(dialects.size(), 4u);
-  for (const Dialect* d : dialects) ExpectExactly(*d, canon);
-  ASSERT_NE(CanonicalDialect(Surface::kResponses), nullptr);
-  EXPECT_EQ(CanonicalDialect(Surface::kResponses)->name, "openai-responses");
-  EXPECT_TRUE(CanonicalDialect(Surface::kResponses)->steps.empty());
+  test_support::ExpectEachProviderDialectExactly(Surface::kResponses, CanonicalResponses(),
+                                                 "openai-responses", 4u);
 }
 
 // What the real recordings show is either produced by their provider's

@@ -166,6 +166,10 @@ TEST(WireBytesGolden, ResponsesDialectRewrites) {
   ExpectDialectGolden("dialect-responses", wire::Surface::kResponses);
 }
 
+TEST(WireBytesGolden, MessagesDialectRewrites) {
+  ExpectDialectGolden("dialect-messages", wire::Surface::kMessages);
+}
+
 // Hand-made streams at the edges of SSE framing: a BOM, comment blocks
 // between events, CR and CRLF line ends, several data lines, id/event/retry
 // fields, a field that only starts with "data", a trailing partial event.

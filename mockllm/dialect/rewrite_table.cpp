@@ -174,6 +174,7 @@ const std::vector<Rewrite>& Rewrites() {
     AddChunkFieldRows(t);
     AddErrorRows(t);
     AddResponsesRows(t);
+    AddMessagesRows(t);
     return t;
   }();
   return table;

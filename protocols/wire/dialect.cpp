@@ -68,6 +68,7 @@ std::vector<std::string_view> DialectIds() {
   for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
   for (auto id : kOwnIds) ids.push_back(id);
   for (auto id : kResponsesDeviationIds) ids.push_back(id);
+  for (auto id : kMessagesDeviationIds) ids.push_back(id);
   return ids;
 }
 
@@ -199,6 +200,7 @@ std::vector<Deviation> DetectStreamDialect(Surface surface, std::string_view raw
     case Surface::kResponses:
       return DetectResponsesStreamDialect(raw_sse);
     case Surface::kMessages:
+      return DetectMessagesStreamDialect(raw_sse);
     case Surface::kGemini:
       break;
   }
@@ -213,6 +215,7 @@ std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
     case Surface::kResponses:
       return DetectResponsesBodyDialect(body, status);
     case Surface::kMessages:
+      return DetectMessagesBodyDialect(body, status);
     case Surface::kGemini:
       break;
   }
