@@ -10,7 +10,8 @@
 //   DIA-MSG-START-USAGE-ZERO: message_start's usage reads 0 input tokens, and
 //     LangChain's streamed usage_metadata keeps that 0;
 //   DIA-MSG-TOOL-INPUT-AT-START: LangChain's stream reads each call's args as {};
-//   DIA-MSG-THINKING-NO-SIGNATURE: the thinking block's signature is "";
+//   DIA-MSG-THINKING-NO-SIGNATURE: the thinking block's signature is "" (the AI
+//     SDK's reasoning carries none);
 //   DIA-MSG-OPENAI-ERROR-BODY: the error's Anthropic type is gone.
 //   node tests/e2e/mockllm_dialect_messages_sdk.mjs MOCKLLM_BINARY PROBE_DIR
 import assert from 'node:assert/strict';
@@ -127,7 +128,7 @@ function sdkTests(tests, dialect, has) {
   };
 }
 
-function vercelTests(tests, dialect) {
+function vercelTests(tests, dialect, has) {
   tests[`${dialect}: @ai-sdk/anthropic streamText text and usage`] = async () => {
     const r = streamText({ model: vercel(dialect, 'stream'), prompt: prompt('stream'), maxRetries: 0 });
     assert.equal(await r.text, textOf(final.stream));
@@ -144,6 +145,14 @@ function vercelTests(tests, dialect) {
     });
     const calls = (await r.toolCalls).map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }));
     assert.deepEqual(calls, callsOf(final['streamed-tools']));
+  };
+  tests[`${dialect}: @ai-sdk/anthropic streamText reasoning`] = async () => {
+    const r = streamText({ model: vercel(dialect, 'reasoning'), prompt: prompt('reasoning'), maxRetries: 0 });
+    const got = (await r.reasoning).map((p) => ({ thinking: p.text, signature: p.providerMetadata?.anthropic?.signature }));
+    // Unsigned thinking reaches the app with no signature to send back.
+    const want = thinkingOf(final.reasoning);
+    if (has('DIA-MSG-THINKING-NO-SIGNATURE')) for (const t of want) t.signature = undefined;
+    assert.deepEqual(got, want);
   };
   tests[`${dialect}: @ai-sdk/anthropic generateText tool call`] = async () => {
     const r = await generateText({ model: vercel(dialect, 'tool'), prompt: prompt('tool'), tools: weather, maxRetries: 0 });
@@ -189,7 +198,7 @@ const tests = {};
 for (const [dialect, deviations] of Object.entries(dialects)) {
   const has = (id) => deviations.includes(id);
   sdkTests(tests, dialect, has);
-  vercelTests(tests, dialect);
+  vercelTests(tests, dialect, has);
   langchainTests(tests, dialect, has);
 }
 try {
