@@ -1,10 +1,12 @@
 #include "base/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -153,6 +155,79 @@ void ChildProcess::Kill() {
   if (pid_ < 0) return;
   ::kill(pid_, SIGKILL);
   Reap(true);
+}
+
+namespace {
+
+void KeepOutput(std::string& out, std::string_view got, OutputLimit limit) {
+  if (limit.keep == OutputLimit::Keep::kHead) {
+    const std::size_t room = limit.max_bytes > out.size() ? limit.max_bytes - out.size() : 0;
+    out.append(got.substr(0, room));
+    return;
+  }
+  out.append(got);
+  if (out.size() > limit.max_bytes) out.erase(0, out.size() - limit.max_bytes);
+}
+
+// Waits at most `wait_ms` for the child's stdout and reads all it holds now;
+// closes our end at end of file or on a read error. Whether anything came.
+bool ReadAvailable(ChildProcess& child, std::string& out, OutputLimit limit, long long wait_ms) {
+  const int fd = child.stdout_fd();
+  if (fd < 0) return false;
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, static_cast<int>(wait_ms)) <= 0) return false;
+  bool got = false;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      KeepOutput(out, std::string_view(buf, static_cast<std::size_t>(n)), limit);
+      got = true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno != EAGAIN) child.CloseStdout();
+    return got;
+  }
+}
+
+}  // namespace
+
+std::expected<ChildRun, Error> RunToEnd(const ChildCommand& command,
+                                        std::chrono::milliseconds timeout, OutputLimit limit,
+                                        std::chrono::milliseconds quiet_after_end) {
+  using Clock = std::chrono::steady_clock;
+  auto child = ChildProcess::Start(command);
+  if (!child) return std::unexpected(child.error());
+  ChildRun run;
+  const auto deadline = Clock::now() + timeout;
+  const auto left_ms = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  };
+  while (!child->Ended()) {
+    const long long left = left_ms();
+    if (left <= 0) {
+      run.timed_out = true;
+      child->Kill();
+      break;
+    }
+    // Wake for output, or every 20 ms to see whether the shell has ended.
+    const long long wait = std::clamp<long long>(left, 1, 20);
+    if (child->stdout_fd() >= 0) {
+      ReadAvailable(*child, run.output, limit, wait);
+    } else {
+      ::usleep(static_cast<useconds_t>(wait) * 1000);
+    }
+  }
+  run.status = child->status();
+  if (!run.timed_out) {
+    bool got = false;
+    do {
+      const long long wait = std::clamp<long long>(left_ms(), 0, quiet_after_end.count());
+      got = ReadAvailable(*child, run.output, limit, wait);
+    } while (got && left_ms() > 0);
+  }
+  return run;
 }
 
 }  // namespace llmconform

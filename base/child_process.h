@@ -8,6 +8,8 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <cstddef>
 #include <expected>
 #include <filesystem>
 #include <string>
@@ -72,5 +74,29 @@ class ChildProcess {
   int status_ = 0;
   FileDescriptor in_, out_, err_;
 };
+
+// How much of a child's output RunToEnd keeps: at most `max_bytes`, the first
+// ones (kHead) or the last ones (kTail); the rest is read and dropped.
+struct OutputLimit {
+  enum class Keep { kHead, kTail };
+  std::size_t max_bytes = 0;
+  Keep keep = Keep::kHead;
+};
+
+struct ChildRun {
+  int status = 0;          // the shell's wait status (ChildProcess::status)
+  bool timed_out = false;  // it was killed, group and all, at the deadline
+  std::string output;      // its stdout (and stderr, unless apart), within the limit
+};
+
+// Runs `command` to its end: reads its stdout as it comes, kills its whole
+// group when `timeout` has passed. Once the shell has ended, what is still in
+// the pipe is read until the pipe has been quiet for `quiet_after_end` (a
+// process that left the group, or a background job left running, may hold it;
+// zero: what is there now), and never past the deadline. Error (kIo): it could
+// not be started.
+std::expected<ChildRun, Error> RunToEnd(const ChildCommand& command,
+                                        std::chrono::milliseconds timeout, OutputLimit limit,
+                                        std::chrono::milliseconds quiet_after_end = {});
 
 }  // namespace llmconform

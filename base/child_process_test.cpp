@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -80,6 +82,43 @@ TEST(ChildProcess, KillEndsTheWholeGroup) {
   EXPECT_TRUE(WIFSIGNALED(child->status()));
   EXPECT_TRUE(child->Ended());
   EXPECT_TRUE(GoesSoon(job));
+}
+
+// RunToEnd keeps the first or the last bytes of what the command writes
+// (stderr with stdout), and its status.
+TEST(RunToEnd, KeepsTheHeadOrTheTailOfTheOutputAndTheStatus) {
+  const ChildCommand cmd{.command = "printf 0123456789; printf abc >&2; exit 4"};
+  auto head = RunToEnd(cmd, std::chrono::seconds(60), {.max_bytes = 4});
+  ASSERT_TRUE(head) << head.error().message;
+  EXPECT_EQ(head->output, "0123");
+  EXPECT_FALSE(head->timed_out);
+  EXPECT_TRUE(WIFEXITED(head->status));
+  EXPECT_EQ(WEXITSTATUS(head->status), 4);
+  auto tail =
+      RunToEnd(cmd, std::chrono::seconds(60), {.max_bytes = 5, .keep = OutputLimit::Keep::kTail});
+  ASSERT_TRUE(tail) << tail.error().message;
+  EXPECT_EQ(tail->output, "89abc");
+}
+
+// At the deadline the whole group is killed, and what came before is kept.
+TEST(RunToEnd, KillsTheGroupAtTheDeadline) {
+  auto run = RunToEnd({.command = "sleep 318 & echo $!; exec sleep 319"},
+                      std::chrono::milliseconds(300), {.max_bytes = 64});
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_TRUE(run->timed_out);
+  EXPECT_TRUE(WIFSIGNALED(run->status));
+  ASSERT_FALSE(run->output.empty());
+  EXPECT_TRUE(GoesSoon(std::stoi(run->output)));
+}
+
+// Output written after the shell ended, by a process that left its group,
+// is still read while it keeps coming within `quiet_after_end`.
+TEST(RunToEnd, ReadsWhatALeftOverWriterSendsUntilThePipeIsQuiet) {
+  auto run = RunToEnd({.command = "setsid sh -c 'sleep 0.1; echo late' & echo early"},
+                      std::chrono::seconds(60), {.max_bytes = 64}, std::chrono::milliseconds(2000));
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_FALSE(run->timed_out);
+  EXPECT_EQ(run->output, "early\nlate\n");
 }
 
 }  // namespace

@@ -1,14 +1,8 @@
 #include "harness/client_cmd.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
+#include <chrono>
 #include <optional>
 
 #include "base/atomic_file.h"
@@ -27,70 +21,14 @@ namespace {
 
 using reports::CheckResult;
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kOutputTail = 2000;
 
-struct ClientRun {
-  bool started = false;
-  std::string start_error;
-  bool timed_out = false;
-  int status = 0;      // waitpid status
-  std::string output;  // the end of its stdout + stderr
-};
-
-// Runs `command` under /bin/sh -c with `env` added to ours, its stdout and
-// stderr captured (the last kOutputTail bytes), killed (its whole process
-// group) after `timeout`. When the shell ends, what is left of its group is
-// killed; what it still finds in the pipe is read until the pipe has been
-// quiet for kQuietPipe (a writer that left the group may hold it), and
-// never past the deadline.
-ClientRun RunCommand(const std::string& command, const std::vector<std::string>& env,
-                     std::chrono::milliseconds timeout) {
-  constexpr std::chrono::milliseconds kQuietPipe{200};
-  ClientRun run;
-  auto child = ChildProcess::Start({.command = command, .env = env});
-  if (!child) {
-    run.start_error = child.error().message;
-    return run;
-  }
-  run.started = true;
-  const auto deadline = Clock::now() + timeout;
-  const auto read_some = [&](std::chrono::milliseconds wait) {
-    pollfd p{child->stdout_fd(), POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0) return false;
-    char buf[4096];
-    const ssize_t got = ::read(child->stdout_fd(), buf, sizeof buf);
-    if (got > 0) {
-      run.output.append(buf, static_cast<std::size_t>(got));
-      if (run.output.size() > kOutputTail) run.output.erase(0, run.output.size() - kOutputTail);
-      return true;
-    }
-    if (got == 0 || (errno != EINTR && errno != EAGAIN)) child->CloseStdout();
-    return got < 0 && errno == EINTR;
-  };
-  const auto left = [&] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  };
-  while (!child->Ended()) {
-    if (left().count() <= 0) {
-      run.timed_out = true;
-      child->Kill();
-      break;
-    }
-    const auto wait = std::min(left(), std::chrono::milliseconds(50));
-    if (child->stdout_fd() >= 0) {
-      read_some(std::max(wait, std::chrono::milliseconds(1)));
-    } else {
-      ::usleep(static_cast<useconds_t>(std::min<long long>(wait.count(), 20) + 1) * 1000);
-    }
-  }
-  run.status = child->status();
-  while (!run.timed_out && child->stdout_fd() >= 0 && left().count() > 0 &&
-         read_some(std::min(left(), kQuietPipe))) {
-  }
-  return run;
-}
+// The client's run: its stdout and stderr (their last kOutputTail bytes),
+// killed with its whole group after the timeout. After the shell ends, the
+// pipe is read until it has been quiet for kQuietPipe: a writer that left the
+// group may hold it.
+constexpr std::chrono::milliseconds kQuietPipe{200};
 
 std::vector<CheckResult> SkipAll(const Scenario& s, const std::string& why) {
   std::vector<CheckResult> out;
@@ -135,9 +73,12 @@ class ClientCommandDriver final : public ProtocolSuite {
       workspace = std::move(*ws);
       env.push_back("LLMCONFORM_WORKSPACE=" + dir.string());
     }
-    run_ = RunCommand(options_.client_cmd, env, options_.client_timeout);
-    if (!run_.started)
-      return std::unexpected(Error::Io("the client command could not start: " + run_.start_error));
+    auto run = RunToEnd({.command = options_.client_cmd, .env = env}, options_.client_timeout,
+                        {.max_bytes = kOutputTail, .keep = OutputLimit::Keep::kTail}, kQuietPipe);
+    if (!run)
+      return std::unexpected(
+          Error::Io("the client command could not start: " + run.error().message));
+    run_ = std::move(*run);
     Observation obs;
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(output, ec))) {
@@ -218,7 +159,7 @@ class ClientCommandDriver final : public ProtocolSuite {
  private:
   const Scenario& s_;
   const RunOptions& options_;
-  ClientRun run_;
+  ChildRun run_;
   ClientOutput mapped_;
   std::string output_problem_;
   std::optional<std::string> raw_output_;

@@ -106,6 +106,54 @@ TEST(Oracle, ForeignHistoryRoleIsAnInputError) {
   EXPECT_NE(c.err.find("/history/0/role"), std::string::npos);
 }
 
+// wire.dialect reads the exchange as its "surface" says: a Responses stream
+// whose delta comes for an item no output_item.added opened names
+// DIA-RESP-NO-ITEM-ADDED, located; read as Chat (the default) it names no
+// Responses deviation.
+TEST(Oracle, WireDialectReadsTheSurfaceItIsGiven) {
+  const std::string stream =
+      "event: response.created\n"
+      R"(data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","model":"m","status":"in_progress","output":[]}})"
+      "\n\n"
+      "event: response.output_text.delta\n"
+      R"(data: {"type":"response.output_text.delta","sequence_number":1,"output_index":0,"content_index":0,"item_id":"msg_1","delta":"hi"})"
+      "\n\n";
+  const nlohmann::json responses{{"stream", stream}, {"surface", "responses"}};
+  auto c = CallOracle("wire.dialect", responses.dump());
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto out = nlohmann::json::parse(c.out);
+  ASSERT_EQ(out["deviations"].size(), 1u) << c.out;
+  EXPECT_EQ(out["deviations"][0]["id"], "DIA-RESP-NO-ITEM-ADDED");
+  EXPECT_EQ(out["deviations"][0]["where"], "event 2 /output_index");
+
+  auto chat = CallOracle("wire.dialect", nlohmann::json{{"stream", stream}}.dump());
+  ASSERT_EQ(chat.code, 0) << chat.err;
+  for (const auto& d : nlohmann::json::parse(chat.out)["deviations"])
+    EXPECT_FALSE(d["id"].get<std::string>().starts_with("DIA-RESP-")) << chat.out;
+
+  // A body too: a completed response without usage.
+  const nlohmann::json body{
+      {"body",
+       R"({"id":"resp_1","object":"response","model":"m","status":"completed","output":[]})"},
+      {"surface", "responses"}};
+  auto b = CallOracle("wire.dialect", body.dump());
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(nlohmann::json::parse(b.out)["deviations"][0]["id"], "DIA-RESP-NO-USAGE") << b.out;
+}
+
+// A surface the toolkit does not know is refused with exit 2, at /surface.
+TEST(Oracle, WireDialectRefusesAnUnknownSurface) {
+  for (const char* surface : {R"("bedrock")", R"("Responses")", "5", "null"}) {
+    auto c = CallOracle("wire.dialect", std::string(R"({"stream":"","surface":)") + surface + "}");
+    EXPECT_EQ(c.code, 2) << surface;
+    EXPECT_TRUE(c.out.empty());
+    EXPECT_EQ(nlohmann::json::parse(c.err)["error"],
+              std::string("wire.dialect: /surface: expected a surface name (chat, responses, "
+                          "gemini, messages), got ") +
+                  surface);
+  }
+}
+
 }  // namespace
 }  // namespace llmconform::harness
 
@@ -138,29 +186,14 @@ RC_GTEST_PROP(OracleProperties, EveryOperationAnswersAnyInput, ()) {
   const auto ops = OracleOperations();
   const auto& op = ops[*rc::gen::inRange<std::size_t>(0, ops.size())];
   // Field names the operations read, so that inputs get past the first check.
-  static const std::vector<std::string> kFields = {"text",
-                                                   "systemPrompt",
-                                                   "history",
-                                                   "currentUserMessage",
-                                                   "maxTokenBudget",
-                                                   "stream",
-                                                   "splits",
-                                                   "sessionId",
-                                                   "supportedCommands",
-                                                   "lastCommand",
-                                                   "basePrompt",
-                                                   "serverContext",
-                                                   "skillName",
-                                                   "skillMarkdown",
-                                                   "parameters",
-                                                   "customPrompt",
-                                                   "step",
-                                                   "maxSteps",
-                                                   "events",
-                                                   "messages",
-                                                   "tool",
-                                                   "args",
-                                                   "mounts"};
+  static const std::vector<std::string> kFields = {
+      "text",           "systemPrompt", "history",       "currentUserMessage",
+      "maxTokenBudget", "stream",       "body",          "status",
+      "surface",        "splits",       "sessionId",     "supportedCommands",
+      "lastCommand",    "basePrompt",   "serverContext", "skillName",
+      "skillMarkdown",  "parameters",   "customPrompt",  "step",
+      "maxSteps",       "events",       "messages",      "tool",
+      "args",           "mounts"};
   nlohmann::json input = nlohmann::json::object();
   const auto keys = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kFields));
   for (const auto& k : keys) input[k] = *ArbitraryJson(2);

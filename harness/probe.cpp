@@ -1,6 +1,7 @@
 #include "harness/probe.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "base/format.h"
 #include "base/json_fields.h"
@@ -32,11 +33,22 @@ std::string Snippet(std::string_view text, std::size_t max) {
   return out;
 }
 
-std::string ReplaceAll(std::string text, std::string_view secret) {
-  if (secret.empty()) return text;
-  for (std::size_t at = text.find(secret); at != std::string::npos;
-       at = text.find(secret, at + 10)) {
-    text.replace(at, secret.size(), "[redacted]");
+std::string ScrubKey(std::string text, std::string_view key) {
+  if (key.empty()) return text;
+  constexpr std::string_view kMark = "[redacted]";
+  const auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+  };
+  const bool anywhere = key.size() >= kWholeKeyBytes;
+  for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
+    const std::size_t end = at + key.size();
+    if (anywhere ||
+        ((at == 0 || !word(text[at - 1])) && (end == text.size() || !word(text[end])))) {
+      text.replace(at, key.size(), kMark);
+      at += kMark.size();
+    } else {
+      at += 1;
+    }
   }
   return text;
 }
@@ -51,7 +63,6 @@ bool IsStream(const ProbeReply& reply) {
 namespace {
 
 using probe_support::IsStream;
-using probe_support::ReplaceAll;
 using probe_support::Snippet;
 
 // ---- the battery (fixtures/probe/generate.py writes the same requests) ----

@@ -31,23 +31,27 @@ namespace llmconform::harness {
 namespace {
 
 using probe_support::IsStream;
-using probe_support::ReplaceAll;
+using probe_support::ScrubKey;
 using probe_support::Snippet;
 
-// The key must never reach the output or a recording, not even when an
-// endpoint echoes it back: every piece and header of a reply loses it, and a
-// key split across two pieces merges them.
-void ScrubReply(ProbeReply& reply, std::string_view key) {
-  if (key.empty()) return;
-  for (auto& [name, value] : reply.headers) value = ReplaceAll(value, key);
-  if (reply.error) reply.error = ReplaceAll(*reply.error, key);
-  for (auto& p : reply.pieces) p.raw = ReplaceAll(std::move(p.raw), key);
-  if (reply.Body().find(key) != std::string::npos) {
-    mockllm::Chunk all{reply.pieces.empty() ? 0 : reply.pieces.back().t_ms,
-                       ReplaceAll(reply.Body(), key)};
+// The reply as it may be recorded: the key must never reach a recording, not
+// even when an endpoint echoes it back, so every piece and header loses it
+// (ScrubKey), and a key split across two pieces merges them. The reply is
+// judged as received; only what is printed or recorded is scrubbed.
+ProbeReply ScrubbedReply(ProbeReply reply, std::string_view key) {
+  if (key.empty()) return reply;
+  for (auto& [name, value] : reply.headers) value = ScrubKey(value, key);
+  if (reply.error) reply.error = ScrubKey(*reply.error, key);
+  const std::string body = reply.Body();
+  const std::string scrubbed = ScrubKey(body, key);
+  if (scrubbed == body) return reply;
+  for (auto& p : reply.pieces) p.raw = ScrubKey(std::move(p.raw), key);
+  if (reply.Body() != scrubbed) {
+    mockllm::Chunk all{reply.pieces.empty() ? 0 : reply.pieces.back().t_ms, scrubbed};
     reply.pieces = {std::move(all)};
     reply.joined_reads = 0;
   }
+  return reply;
 }
 
 const std::set<std::string>& FeatureSet() {
@@ -168,7 +172,7 @@ std::optional<ProbePlan> Plan(const ProbeArgs& a) {
   plan.provider = a.provider.empty() ? HostOf(url->origin) : a.provider;
   plan.origin_path = url->origin + url->path;
   plan.path = url->path;
-  plan.endpoint = mockllm::RedactText(ReplaceAll(a.base_url, plan.key));
+  plan.endpoint = mockllm::RedactText(ScrubKey(a.base_url, plan.key));
   return plan;
 }
 
@@ -224,23 +228,23 @@ std::optional<ProbeItemResult> ProbeOne(const ProbeArgs& a, const ProbePlan& pla
   for (auto& h : ProbeAuthHeaders(plan.surface, plan.key)) headers.push_back(std::move(h));
   const auto timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout_s * 1000));
   const std::string request_path = ProbeRequestPath(item, a.model);
-  ProbeReply reply = ProbePost(http, plan.origin_path + request_path, headers, body, timeout);
-  ScrubReply(reply, plan.key);
+  const ProbeReply reply = ProbePost(http, plan.origin_path + request_path, headers, body, timeout);
 
   std::vector<wire::Deviation> deviations;
   const std::string file = Format("{}.trace.jsonl", item.name);
   if (reply.status > 0) {
-    const mockllm::Trace trace = ReplyTrace(a, plan, item, headers, body, reply, request_path);
     // A reply that broke off shows what breaking off looks like, not a dialect.
     if (!reply.error) {
+      const mockllm::Trace trace = ReplyTrace(a, plan, item, headers, body, reply, request_path);
       for (auto& row : TraceDialects(trace, file)) {
         for (auto& d : row.deviations) deviations.push_back(std::move(d));
       }
     }
     if (!a.record_dir.empty()) {
+      const mockllm::Trace trace =
+          ReplyTrace(a, plan, item, headers, body, ScrubbedReply(reply, plan.key), request_path);
       const std::filesystem::path path = std::filesystem::path(a.record_dir) / file;
-      if (auto w = WriteFileAtomically(path, ReplaceAll(mockllm::WriteTrace(trace), plan.key));
-          !w) {
+      if (auto w = WriteFileAtomically(path, ScrubKey(mockllm::WriteTrace(trace), plan.key)); !w) {
         std::cerr << "llmconform probe: " << w.error().message << '\n';
         return std::nullopt;
       }
@@ -367,7 +371,9 @@ void SetupProbe(CLI::App& app, ProbeArgs& a) {
       "dialect` finds in the replies, each with the response and field that shows it; on the\n"
       "responses, messages and gemini surfaces also the located findings (RESP-*, MSG-*,\n"
       "GEM-* of specs/wire/rules.json) of the surface's reader, which judges the features.\n"
-      "The key is read from the environment only, and is never printed or recorded.\n\n"
+      "The key is read from the environment only, and is never printed or recorded (a key\n"
+      "shorter than 16 bytes, a placeholder such as `x`, is removed only where it stands "
+      "alone).\n\n"
       "Examples:\n"
       "  OPENAI_API_KEY=… llmconform probe --base-url https://api.openai.com/v1 --model "
       "gpt-4o-mini\n"
@@ -405,7 +411,7 @@ int RunProbe(const ProbeArgs& a, net::HttpClient& http) {
                                     [](const auto& f) { return f.outcome == "fail"; });
   const bool drifted = row.expectation && row.expectation->Drifted();
   std::string text = a.json ? reports::ProbeRowJson(row) : reports::ProbeRowText(row);
-  std::cout << mockllm::RedactText(ReplaceAll(std::move(text), plan->key)) << std::flush;
+  std::cout << mockllm::RedactText(ScrubKey(std::move(text), plan->key)) << std::flush;
   return any_fail || drifted ? kExitFail : kExitOk;
 }
 

@@ -14,9 +14,14 @@ namespace llmconform::harness::probe_support {
 // characters escaped, "…" when cut.
 std::string Snippet(std::string_view text, std::size_t max = 80);
 
-// `text` with every occurrence of `secret` replaced by "[redacted]"; `text`
-// itself when `secret` is empty.
-std::string ReplaceAll(std::string text, std::string_view secret);
+// `text` with the API key `key` replaced by "[redacted]"; `text` itself when
+// `key` is empty. A key of kWholeKeyBytes or more is replaced wherever it
+// occurs. A shorter one (a placeholder such as `x` or `ollama`, which local
+// servers accept) could be a piece of any word, so it is replaced only where it
+// stands alone: not next to a letter, digit, '-' or '_'. Used on what the probe
+// prints or records, never on a reply before it is judged.
+inline constexpr std::size_t kWholeKeyBytes = 16;
+std::string ScrubKey(std::string text, std::string_view key);
 
 // Whether the reply's content-type is text/event-stream.
 bool IsStream(const ProbeReply& reply);

@@ -12,6 +12,7 @@
 
 #include "base/test_paths.h"
 #include "base/utf8.h"
+#include "harness/probe_support.h"
 #include "harness/probe_test_support.h"
 #include "mockllm/trace_files.h"
 #include "net/fake_http_client.h"
@@ -186,6 +187,22 @@ RC_GTEST_PROP(Probe, AnyReplyIsJudged, ()) {
 }
 
 // ---- ProbePost and RunProbe over net::FakeHttpClient: no sockets ----
+
+// A key long enough to be a credential is scrubbed wherever it occurs; a short
+// placeholder key only where it stands alone, so `x` leaves "text" whole.
+TEST(ProbeSupport, ScrubKeyReplacesAShortKeyOnlyWhereItStandsAlone) {
+  using probe_support::ScrubKey;
+  EXPECT_EQ(ScrubKey("content-type: text/event-stream", "x"), "content-type: text/event-stream");
+  EXPECT_EQ(ScrubKey("x", "x"), "[redacted]");
+  EXPECT_EQ(ScrubKey(R"({"key":"x","y":"x-1","z":"ax","w":" x."})", "x"),
+            R"({"key":"[redacted]","y":"x-1","z":"ax","w":" [redacted]."})");
+  EXPECT_EQ(ScrubKey("Bearer ollama; ollama_x ollamas", "ollama"),
+            "Bearer [redacted]; ollama_x ollamas");
+  const std::string key = "sk-0123456789abcdef";  // kWholeKeyBytes or more
+  ASSERT_GE(key.size(), probe_support::kWholeKeyBytes);
+  EXPECT_EQ(ScrubKey("a" + key + "b " + key + key, key), "a[redacted]b [redacted][redacted]");
+  EXPECT_EQ(ScrubKey("text", ""), "text");
+}
 
 using std::chrono::milliseconds;
 

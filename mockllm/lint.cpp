@@ -67,6 +67,18 @@ void WarnFramingHeaders(const OJson& j, const LineContext& ctx, std::vector<std:
   }
 }
 
+// A request path with a query: mockllm matches the path alone and import
+// keeps the query in `request.query`, so this exchange is never served.
+void WarnQueryInPath(const OJson& j, const LineContext& ctx, std::vector<std::string>& out) {
+  if (!j.is_object() || !j.contains("request") || !j["request"].is_object()) return;
+  const OJson& r = j["request"];
+  if (!r.contains("path") || !r["path"].is_string()) return;
+  if (r["path"].get_ref<const std::string&>().find('?') == std::string::npos) return;
+  out.push_back(ctx.At("/request/path",
+                       "warning: the path has a query, so no request matches it (mockllm matches "
+                       "the path alone); put the query in request.query"));
+}
+
 void ScanText(std::string_view text, const std::string& pointer, const LineContext& ctx) {
   for (const SecretMatch& m : FindSecretsInText(text)) {
     ctx.Report(pointer, Format("holds a secret ({}; rule {}); redact it", m.kind, m.rule));
@@ -244,6 +256,7 @@ LintReport LintTraceReport(std::string_view text, std::string_view name) {
       }
       if (parsed) {
         WarnFramingHeaders(*parsed, ctx, report.warnings);
+        WarnQueryInPath(*parsed, ctx, report.warnings);
         if (auto x = ExchangeFromJson(*parsed)) {
           for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
             report.warnings.push_back(

@@ -20,7 +20,8 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
 struct LintReport {
   std::vector<std::string> problems;  // every problem, in order, as LintTrace
   // What is reported without counting as a problem: a response's framing
-  // headers, which replay leaves out (IsFramingHeader), and the contract rules
+  // headers, which replay leaves out (IsFramingHeader), a request path with a
+  // query (never matched: the query belongs in request.query), the contract rules
   // a Responses API exchange breaks (mockllm/surface_lint.h); lines
   // "name:line:col: /pointer: warning: …". They never change the exit code.
   std::vector<std::string> warnings;

@@ -32,7 +32,8 @@ headers or keys). The message names the rule. A format error includes a final
 status outside 200-599, a response header name that is not an HTTP token and a
 value with a control character. A response's framing headers (Content-Length,
 Transfer-Encoding, Connection, ...) are warned about ("…: warning: a framing
-header, not replayed"), not counted. Exit 0 when clean, 1 when only
+header, not replayed"), as is a request path with a query, which no request
+matches (the query belongs in request.query); warnings are not counted. Exit 0 when clean, 1 when only
 secrets were found, 2 on an input error: a format error, a duplicate trace id,
 a file that cannot be read. A Responses API, Gemini or Anthropic Messages
 exchange (a model call: not count_tokens) is also read as a client reads it:

@@ -133,6 +133,21 @@ TEST(TraceLint, FinalStatusesHeaderTokensAndFramingHeaders) {
                           "header, not replayed (the server frames the answer itself)"));
 }
 
+// A path with a query never matches a request: warned about, at the path, and
+// not counted; a query kept apart (request.query) is what import writes.
+TEST(TraceLint, APathWithAQueryIsWarnedAbout) {
+  const std::string text =
+      std::string(kHeader) + "\n" +
+      R"({"request":{"path":"/v1/x?alt=sse"},"response":{"status":200}})" + "\n" +
+      R"({"request":{"path":"/v1/x","query":"alt=sse"},"response":{"status":200}})" + "\n";
+  const LintReport report = LintTraceReport(text, "q.jsonl");
+  EXPECT_THAT(report.problems, ElementsAre());
+  EXPECT_THAT(report.warnings,
+              ElementsAre("q.jsonl:2:20: /request/path: warning: the path has a query, so no "
+                          "request matches it (mockllm matches the path alone); put the query in "
+                          "request.query"));
+}
+
 // A Responses API exchange is read as a client reads it: the contract rules
 // it breaks are warnings placed at the chunk of their event (or the body's
 // value), never problems.

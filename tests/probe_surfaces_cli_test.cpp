@@ -95,6 +95,34 @@ TEST(ProbeSurfacesCli, TheCanonicalStandInPassesEveryFeature) {
   EXPECT_NE(text.out.find("deviations from Anthropic's wire format: 0"), std::string::npos);
 }
 
+// A placeholder key (`x`, as people set for a local server) is sent, and the
+// replies are judged as they arrived: scrubbing it from what is printed and
+// recorded leaves the words it is part of whole ("text/event-stream"), so
+// no feature of any surface's stand-in fails and its recordings lint.
+TEST(ProbeSurfacesCli, AOneLetterKeyLeavesTheRepliesWhole) {
+  MockllmServer server({"--traces", (kRoot / "fixtures/probe").string()});
+  ASSERT_FALSE(server.url().empty());
+  std::vector<Api> apis = kApis;
+  apis.push_back({"chat", "gpt-4o-mini", "OPENAI_API_KEY", "/v1"});
+  for (const Api& api : apis) {
+    SCOPED_TRACE(api.name);
+    const fs::path dir = fs::path(::testing::TempDir()) / ("probe_short_key_" + api.name);
+    fs::remove_all(dir);
+    const ProcessResult r =
+        Probe(api, server.url(), {"--json", "--record", dir.string()}, {api.key_env + "=x"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    const json row = ParseOrFail(r);
+    if (row.is_discarded()) continue;
+    ExpectNoFeatureFailed(row);  // Chat's stand-in shows no reasoning: unsupported
+    const std::string stream = ReadWholeFile(dir / "stream.trace.jsonl");
+    EXPECT_NE(stream.find("text/event-stream"), std::string::npos) << stream;
+    EXPECT_EQ(stream.find("te[redacted]t"), std::string::npos) << stream;
+    const ProcessResult lint = RunProcess({kMockllm, "lint", dir.string()});
+    EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+    fs::remove_all(dir);
+  }
+}
+
 // Every dialect of a surface in the catalogue, served by the stand-in, shows
 // exactly its deviations and `--expect` finds no drift; a feature fails only
 // where a deviation takes it away (a server that sends no usage fails

@@ -13,6 +13,7 @@
 #include "harness/difftest/op_schema.h"
 #include "harness/oracle.h"
 #include "harness/scratch_dir.h"
+#include "protocols/wire/dialect.h"
 
 namespace llmconform::harness::difftest {
 namespace {
@@ -139,6 +140,20 @@ TEST(Generators, ReachEveryRuleTheirOpDecides) {
     for (const auto& rule : measured)
       EXPECT_TRUE(reached.contains(rule)) << op << " never reaches " << rule;
   }
+}
+
+// wire.dialect is measured against the deviations of every surface it
+// generates inputs for, Chat's and the Responses API's, and its inputs name
+// the surface they are of (none: Chat).
+TEST(Generators, WireDialectCoversChatAndResponses) {
+  const std::vector<std::string> measured = RulesToCover("wire.dialect", Catalogues());
+  const std::set<std::string> ids(measured.begin(), measured.end());
+  for (wire::Surface surface : {wire::Surface::kChat, wire::Surface::kResponses})
+    for (std::string_view id : wire::DialectIds(surface))
+      EXPECT_TRUE(ids.contains(std::string(id))) << id;
+  std::set<std::string> surfaces;
+  for (const auto& in : Inputs("wire.dialect", 300)) surfaces.insert(in.value("surface", "chat"));
+  EXPECT_EQ(surfaces, (std::set<std::string>{"chat", "responses"}));
 }
 
 // Every rule id an op is measured against by name is a rule of a catalogue

@@ -54,18 +54,51 @@ rc::Gen<Json> SseParse() {
   });
 }
 
+// The surfaces wire.dialect's generated inputs are of, each with its
+// generator: Chat Completions' own, and the Responses API's accumulate inputs
+// (a body as text) with "surface" set. The op is measured against the ids
+// these surfaces' detectors can report (wire::DialectIds(surface)); a surface
+// joins by one more row here.
+struct DialectSurface {
+  wire::Surface surface;
+  std::size_t weight;
+  rc::Gen<Json> inputs;
+};
+
+rc::Gen<Json> AsDialectInput(wire::Surface surface, rc::Gen<Json> accumulate_inputs) {
+  return gen::map(std::move(accumulate_inputs), [surface](Json in) {
+    if (in.contains("body") && !in["body"].is_string()) in["body"] = in["body"].dump();
+    in["surface"] = std::string(wire::SurfaceName(surface));
+    return in;
+  });
+}
+
+std::vector<DialectSurface> DialectSurfaces() {
+  return {{wire::Surface::kChat, 3, WireDialectInput()},
+          {wire::Surface::kResponses, 2,
+           AsDialectInput(wire::Surface::kResponses, ResponsesAccumulateInput())}};
+}
+
+// One of the surfaces' inputs, picked by weight (shrinking toward the first).
+rc::Gen<Json> WireDialectInputs(std::vector<DialectSurface> surfaces) {
+  std::size_t total = 0;
+  for (const DialectSurface& d : surfaces) total += d.weight;
+  return gen::mapcat(gen::inRange<std::size_t>(0, total), [surfaces](std::size_t pick) {
+    for (const DialectSurface& d : surfaces) {
+      if (pick < d.weight) return d.inputs;
+      pick -= d.weight;
+    }
+    return surfaces.back().inputs;
+  });
+}
+
 }  // namespace
 
 std::vector<OpRecord> WireOps() {
+  const std::vector<DialectSurface> surfaces = DialectSurfaces();
   std::vector<std::string> dialect_ids;
-  // wire.dialect reads Chat Completions exchanges: it decides Chat's
-  // deviations; the other surfaces' (DIA-RESP-*, DIA-MSG-*, DIA-GEM-*) are
-  // named by `llmconform dialect` and `mockllm lint`, not by this op.
-  for (std::string_view id : wire::DialectIds()) {
-    if (id.starts_with("DIA-RESP-") || id.starts_with("DIA-MSG-") || id.starts_with("DIA-GEM-"))
-      continue;
-    dialect_ids.emplace_back(id);
-  }
+  for (const DialectSurface& d : surfaces)
+    for (std::string_view id : wire::DialectIds(d.surface)) dialect_ids.emplace_back(id);
   // The accumulator's own rules, and the deviations it names by their DIA-* ids.
   std::vector<std::string> accumulate_rules = {"WIRE-STREAM-"};
   for (std::string_view id : wire::kAccumulatorDeviationIds) accumulate_rules.emplace_back(id);
@@ -89,7 +122,7 @@ std::vector<OpRecord> WireOps() {
        MessagesAccumulateInput(),
        {wire::kMessagesRuleIds.begin(), wire::kMessagesRuleIds.end()},
        {}},
-      {"wire.dialect", WireDialectInput(), std::move(dialect_ids),
+      {"wire.dialect", WireDialectInputs(surfaces), std::move(dialect_ids),
        [](const Json&, const Json& output, std::set<std::string>& rules) {
          if (!output.contains("deviations") || !output["deviations"].is_array()) return;
          for (const Json& d : output["deviations"])

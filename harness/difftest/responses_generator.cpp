@@ -42,11 +42,13 @@ enum class StreamFlaw {
   kNotCreatedFirst,
   kDataNotJson,
   kStatusDiffers,  // an end whose status is not its event's
+  kNoUsage,        // an end whose response has no usage
+  kDoneSentinel,   // Chat Completions' `data: [DONE]` after the end
 };
 // How the stream ends.
 enum class End { kCompleted, kIncomplete, kFailed, kErrorEvent };
 // A non-streamed body.
-enum class BodyShape { kResponse, kNoModel, kError, kArray };
+enum class BodyShape { kResponse, kNoModel, kNoUsage, kError, kArray };
 
 // Writes events, numbering them; `flaw` on the whole stream.
 class Writer {
@@ -146,6 +148,7 @@ Json Response(const std::string& status, const Json& output, StreamFlaw flaw) {
          {"output", output},
          {"usage", {{"input_tokens", 3}, {"output_tokens", 5}, {"total_tokens", 8}}}};
   if (flaw == StreamFlaw::kNoModel) r.erase("model");
+  if (flaw == StreamFlaw::kNoUsage) r.erase("usage");
   if (flaw == StreamFlaw::kStatusDiffers) r["status"] = "in_progress";
   if (flaw == StreamFlaw::kOutputDiffers) r["output"] = Json::array();
   if (status == "incomplete") r["incomplete_details"] = {{"reason", "max_output_tokens"}};
@@ -178,6 +181,7 @@ std::string WriteStream(const std::vector<Item>& items, End end, StreamFlaw flaw
   }
   if (flaw == StreamFlaw::kEventAfterEnd)
     w.Add({{"type", "response.in_progress"}, {"response", Json::object()}});
+  if (flaw == StreamFlaw::kDoneSentinel) w.out_ += "data: [DONE]\n\n";
   return w.out_;
 }
 
@@ -211,7 +215,8 @@ rc::Gen<Json> ResponsesAccumulateInput() {
                              StreamFlaw::kUnnamedEvents, StreamFlaw::kNameDiffers,
                              StreamFlaw::kNoModel, StreamFlaw::kOutputDiffers, StreamFlaw::kNoEnd,
                              StreamFlaw::kEventAfterEnd, StreamFlaw::kNotCreatedFirst,
-                             StreamFlaw::kDataNotJson, StreamFlaw::kStatusDiffers)}}));
+                             StreamFlaw::kDataNotJson, StreamFlaw::kStatusDiffers,
+                             StreamFlaw::kNoUsage, StreamFlaw::kDoneSentinel)}}));
   auto body = gen::apply(
       [](std::vector<Item> items, BodyShape shape) {
         Json output = Json::array();
@@ -222,6 +227,8 @@ rc::Gen<Json> ResponsesAccumulateInput() {
             return Json{{"body", Response("completed", output, StreamFlaw::kNone)}};
           case BodyShape::kNoModel:
             return Json{{"body", Response("completed", output, StreamFlaw::kNoModel)}};
+          case BodyShape::kNoUsage:
+            return Json{{"body", Response("completed", output, StreamFlaw::kNoUsage)}};
           case BodyShape::kError:
             return Json{{"body",
                          {{"error",
@@ -235,8 +242,8 @@ rc::Gen<Json> ResponsesAccumulateInput() {
         return Json{{"body", Json::array()}};
       },
       gen::resize(3, gen::container<std::vector<Item>>(item)),
-      gen::element(BodyShape::kResponse, BodyShape::kNoModel, BodyShape::kError,
-                   BodyShape::kArray));
+      gen::element(BodyShape::kResponse, BodyShape::kNoModel, BodyShape::kNoUsage,
+                   BodyShape::kError, BodyShape::kArray));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 

@@ -4,7 +4,9 @@
 // as a whole written right or with one of the departures the RESP-* rules of
 // specs/wire/rules.json name (an unnamed event, a missing sequence_number, a
 // delta before its item, a function call without call_id, deltas that do not
-// join to their .done, an event after the end, …), and non-streamed bodies.
+// join to their .done, an event after the end, …) or a dialect's deviation
+// the rules do not forbid (no usage, a closing `data: [DONE]`), and
+// non-streamed bodies.
 #pragma once
 
 #include <rapidcheck.h>

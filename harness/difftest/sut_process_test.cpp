@@ -174,7 +174,8 @@ TEST(Sut, ABackgroundJobOfTheSutEndsWithIt) {
 
 TEST(Sut, AnswersAreHandedOverAsTheyComeAndADeadlineStopsTheExchange) {
   // The first case is answered, the rest never are; each would wait out a
-  // ten-minute case timeout but for the deadline.
+  // ten-minute case timeout but for the deadline (long enough for the SUT to
+  // start and answer the first on a loaded machine).
   Sut sut({.command = PythonSut("    if n == 0: out({'id': req['id'], 'output': 'first'})\n"),
            .case_timeout = std::chrono::minutes(10)});
   std::vector<Json> inputs = {Json(0), Json(1), Json(2)};
@@ -185,7 +186,7 @@ TEST(Sut, AnswersAreHandedOverAsTheyComeAndADeadlineStopsTheExchange) {
         seen.push_back(i);
         EXPECT_EQ(a.value, "first");
       },
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+      std::chrono::steady_clock::now() + std::chrono::seconds(3));
   ASSERT_TRUE(answered) << answered.error().message;
   EXPECT_EQ(*answered, 1u);
   EXPECT_EQ(seen, std::vector<std::size_t>{0});

@@ -65,10 +65,27 @@ bool IsDeviationId(std::string_view id) {
 
 std::vector<std::string_view> DialectIds() {
   std::vector<std::string_view> ids;
-  for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
-  for (auto id : kOwnIds) ids.push_back(id);
-  for (auto id : kResponsesDeviationIds) ids.push_back(id);
-  for (auto id : kMessagesDeviationIds) ids.push_back(id);
+  for (Surface surface : AllSurfaces())
+    for (auto id : DialectIds(surface)) ids.push_back(id);
+  return ids;
+}
+
+std::vector<std::string_view> DialectIds(Surface surface) {
+  std::vector<std::string_view> ids;
+  switch (surface) {
+    case Surface::kChat:
+      for (auto id : kAccumulatorDeviationIds) ids.push_back(id);
+      for (auto id : kOwnIds) ids.push_back(id);
+      break;
+    case Surface::kResponses:
+      for (auto id : kResponsesDeviationIds) ids.push_back(id);
+      break;
+    case Surface::kMessages:
+      for (auto id : kMessagesDeviationIds) ids.push_back(id);
+      break;
+    case Surface::kGemini:
+      break;
+  }
   return ids;
 }
 

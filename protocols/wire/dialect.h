@@ -48,7 +48,11 @@ std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
 bool IsDeviationId(std::string_view id);
 
 // Every id the detectors can report (for the consistency test against
-// specs/wire/dialects.json).
+// specs/wire/dialects.json): DialectIds(surface) over AllSurfaces().
 std::vector<std::string_view> DialectIds();
+
+// The ids the detectors of `surface` can report (what
+// DetectStreamDialect/DetectBodyDialect(surface, …) may name).
+std::vector<std::string_view> DialectIds(Surface surface);
 
 }  // namespace llmconform::wire

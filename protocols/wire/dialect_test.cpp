@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -168,6 +169,13 @@ TEST(Dialect, CatalogueMatchesTheCode) {
   }
   for (std::string_view id : DialectIds()) EXPECT_TRUE(listed.contains(std::string(id))) << id;
   EXPECT_EQ(listed.size(), DialectIds().size());
+  // A surface's detectors name only that surface's deviations.
+  std::map<std::string, std::string> surface_of;
+  for (const auto& e : catalogue["dialects"])
+    surface_of[e["id"].get<std::string>()] = e.value("surface", "");
+  for (Surface surface : AllSurfaces())
+    for (std::string_view id : DialectIds(surface))
+      EXPECT_EQ(surface_of[std::string(id)], SurfaceName(surface)) << id;
   EXPECT_EQ(read, std::set<std::string>(kAccumulatorDeviationIds.begin(),
                                         kAccumulatorDeviationIds.end()));
   for (std::string_view id : kAccumulatorDeviationIds) EXPECT_TRUE(IsDeviationId(id)) << id;

@@ -64,19 +64,36 @@ std::expected<Json, Error> SurfaceAccumulateOp(Surface surface, const Json& in) 
   return ToJson(AccumulateSurfaceStream(surface, *stream));
 }
 
-// {"stream"} or {"body", "status"?} -> {"deviations": [{"id","where","message"}]}.
+// The input's "surface" (a surface name; absent: Chat Completions).
+std::expected<Surface, Error> DialectSurface(const Json& in) {
+  if (!in.is_object() || !in.contains("surface")) return Surface::kChat;
+  const Json& name = in["surface"];
+  std::optional<Surface> surface;
+  if (name.is_string()) surface = SurfaceFromName(name.get_ref<const std::string&>());
+  if (surface) return *surface;
+  std::string names;
+  for (Surface s : AllSurfaces())
+    names += Format("{}{}", names.empty() ? "" : ", ", SurfaceName(s));
+  return std::unexpected(Error::AtPointer(
+      "/surface", Format("expected a surface name ({}), got {}", names, name.dump())));
+}
+
+// {"stream"} or {"body", "status"?}, with "surface"? ->
+// {"deviations": [{"id","where","message"}]}.
 std::expected<Json, Error> DialectOp(const Json& in) {
+  auto surface = DialectSurface(in);
+  if (!surface) return std::unexpected(surface.error());
   std::vector<Deviation> found;
   if (in.contains("stream")) {
     auto stream = RequireString(in, "stream");
     if (!stream) return std::unexpected(stream.error());
-    found = DetectStreamDialect(*stream);
+    found = DetectStreamDialect(*surface, *stream);
   } else {
     auto body = RequireString(in, "body");
     if (!body) return std::unexpected(body.error());
     std::optional<int> status;
     if (in.contains("status") && in["status"].is_number_integer()) status = in["status"].get<int>();
-    found = DetectBodyDialect(*body, status);
+    found = DetectBodyDialect(*surface, *body, status);
   }
   Json out = Json::array();
   for (const Deviation& d : found)
@@ -114,9 +131,10 @@ std::vector<OracleOp> OracleOps() {
        "\"error\"?,\"findings\":[{\"rule\",\"message\",\"event\",\"pointer\"}],…}",
        [](const Json& in) { return SurfaceAccumulateOp(Surface::kMessages, in); }},
       {"wire.dialect",
-       "deviations of a Chat Completions exchange from OpenAI's wire format "
-       "(specs/wire/dialects.json): {\"stream\"} | "
-       "{\"body\",\"status\"?} -> {\"deviations\":[{\"id\",\"where\",\"message\"}]}",
+       "deviations of an exchange from its API surface's canonical wire format "
+       "(specs/wire/dialects.json): {\"stream\"} | {\"body\",\"status\"?}, with "
+       "\"surface\"?: chat (default) | responses | messages | gemini -> "
+       "{\"deviations\":[{\"id\",\"where\",\"message\"}]}",
        DialectOp},
   };
 }

@@ -107,6 +107,37 @@ export async function replayUpTo(url, id, exchanges, i, session) {
   }
 }
 
+// A recorded Responses API exchange's response object: the body, or the
+// response of the stream's terminal event (response.completed, .incomplete
+// or .failed; a closing `data: [DONE]` is skipped).
+export function recordedResponse(exchange) {
+  if (!exchange.response.chunks) return exchange.response.body;
+  let last;
+  for (const c of exchange.response.chunks)
+    for (const m of (c.raw ?? '').matchAll(/^data: (.*)$/gm)) {
+      if (m[1] === '[DONE]') continue;
+      const d = JSON.parse(m[1]);
+      if (['response.completed', 'response.incomplete', 'response.failed'].includes(d.type)) last = d.response;
+    }
+  return last;
+}
+
+// A Responses API response object's output text: its messages' output_text parts joined.
+export function outputText(response) {
+  return (response.output ?? [])
+    .filter((o) => o.type === 'message')
+    .flatMap((o) => o.content ?? [])
+    .filter((p) => p.type === 'output_text')
+    .map((p) => p.text)
+    .join('');
+}
+
+// The journal entries of one session of a pinned trace (GET /__admin/journal).
+export async function sessionJournal(url, session, trace) {
+  const q = new URLSearchParams({ session, trace });
+  return (await fetch(`${url}/__admin/journal?${q}`)).json();
+}
+
 // The request body of a trace's exchange.
 export function recordedRequest(tracePath, exchangeIndex) {
   return readTrace(tracePath).exchanges[exchangeIndex].request.body;
