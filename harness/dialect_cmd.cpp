@@ -125,9 +125,10 @@ void SetupDialect(CLI::App& app, DialectArgs& a) {
   app.footer(
       "Lists, for every exchange, the documented deviations from its API surface's canonical\n"
       "wire format that its response shows (ids of specs/wire/dialects.json: DIA-* for Chat\n"
-      "Completions, DIA-RESP-* for the Responses API), each located: a stream by event number\n"
-      "and JSON pointer, a body by JSON pointer. The surface is the request path's\n"
-      "(/chat/completions, /responses, ...). Exit 0, or 2 when a trace cannot be read.");
+      "Completions, DIA-RESP-* for the Responses API, DIA-MSG-* for Anthropic Messages), each\n"
+      "located: a stream by event number and JSON pointer, a body by JSON pointer. The surface\n"
+      "is the request path's (/chat/completions, /responses, /messages, ...). Exit 0, or 2\n"
+      "when a trace cannot be read.");
 }
 
 int RunDialect(const DialectArgs& a) {

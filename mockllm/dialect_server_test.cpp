@@ -88,8 +88,10 @@ TEST(DialectServer, TheOptionIsTheDefaultAndTheHeaderWins) {
 TEST(DialectServer, UnknownDialectsAreRefused) {
   auto started = Server::Start(Probe(), {.dialect = "nope"});
   ASSERT_FALSE(started.has_value());
-  EXPECT_THAT(started.error().message,
-              HasSubstr("--dialect \"nope\": unknown dialect (known: anthropic, azure,"));
+  EXPECT_THAT(
+      started.error().message,
+      HasSubstr(
+          "--dialect \"nope\": unknown dialect (known: anthropic, antseed-anthropic, azure,"));
   auto s = Start();
   const Reply r = Send(*s, "probe/plain", {{"X-Mockllm-Dialect", "nope"}});
   EXPECT_EQ(r.status, 400);

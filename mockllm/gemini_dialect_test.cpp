@@ -12,7 +12,7 @@
 #include "base/json_read.h"
 #include "mockllm/dialect/rewrites.h"
 #include "mockllm/dialect_rewrite.h"
-#include "mockllm/dialect_test_support.h"
+#include "mockllm/surface_dialect_test_support.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/sse.h"
 #include "protocols/wire/surface.h"
@@ -22,7 +22,12 @@ namespace {
 
 using wire::Surface;
 
-std::set<std::string> Detect(const RecordedResponse& r) { return DetectedIds(r, Surface::kGemini); }
+using test_support::Joined;
+using test_support::Load;
+
+std::set<std::string> Detect(const RecordedResponse& r) {
+  return test_support::Detect(r, Surface::kGemini);
+}
 
 bool IsVertex(const Exchange& x) { return x.request.path.find("/projects/") != std::string::npos; }
 
@@ -31,7 +36,7 @@ bool IsVertex(const Exchange& x) { return x.request.path.find("/projects/") != s
 std::vector<Exchange> Canonical() {
   std::vector<Exchange> out;
   for (const char* dir : {"fixtures/recorded/gemini", "fixtures/probe/gemini"})
-    for (const Trace& t : LoadTraces(dir))
+    for (const Trace& t : Load(dir))
       for (const Exchange& x : t.exchanges)
         if (ExchangeSurface(x) == Surface::kGemini && !IsVertex(x)) out.push_back(x);
   return out;
@@ -51,25 +56,26 @@ std::vector<OJson> EventData(std::string_view raw) {
 // What `d` shows over `exchanges`: exactly its deviations, and the replies
 // still carry what they said.
 void ExpectExactly(const Dialect& d, const std::vector<Exchange>& exchanges) {
-  ExpectExactlyItsDeviations(d, exchanges, [&](const Exchange& x, const RecordedResponse& r) {
-    if (!r.streamed) return;
-    const std::string before = JoinedChunks(x.response), after = JoinedChunks(r);
-    if (after.starts_with('[')) {  // the same responses, in one array
-      const OJson array = ReadOrderedJsonOrDiscarded(after);
-      ASSERT_TRUE(array.is_array()) << after;
-      EXPECT_EQ(r.Header("content-type"), "application/json; charset=UTF-8");
-      const auto events = EventData(before);
-      ASSERT_EQ(array.size(), events.size());
-      for (std::size_t i = 0; i < events.size(); ++i)
-        EXPECT_EQ(array[i].dump(), events[i].dump()) << d.name << " response " << i;
-      return;
-    }
-    const auto a = wire::AccumulateSurfaceStream(Surface::kGemini, before);
-    const auto b = wire::AccumulateSurfaceStream(Surface::kGemini, after);
-    EXPECT_EQ(a.Text(), b.Text()) << d.name;
-    EXPECT_EQ(a.FunctionCalls().size(), b.FunctionCalls().size()) << d.name;
-    EXPECT_EQ(a.usage.is_null(), b.usage.is_null()) << d.name;
-  });
+  test_support::ExpectExactly(
+      d, exchanges, Surface::kGemini, [&](const Exchange& x, const RecordedResponse& r) {
+        if (!r.streamed) return;
+        const std::string before = Joined(x.response), after = Joined(r);
+        if (after.starts_with('[')) {  // the same responses, in one array
+          const OJson array = ReadOrderedJsonOrDiscarded(after);
+          ASSERT_TRUE(array.is_array()) << after;
+          EXPECT_EQ(r.Header("content-type"), "application/json; charset=UTF-8");
+          const auto events = EventData(before);
+          ASSERT_EQ(array.size(), events.size());
+          for (std::size_t i = 0; i < events.size(); ++i)
+            EXPECT_EQ(array[i].dump(), events[i].dump()) << d.name << " response " << i;
+          return;
+        }
+        const auto a = wire::AccumulateSurfaceStream(Surface::kGemini, before);
+        const auto b = wire::AccumulateSurfaceStream(Surface::kGemini, after);
+        EXPECT_EQ(a.Text(), b.Text()) << d.name;
+        EXPECT_EQ(a.FunctionCalls().size(), b.FunctionCalls().size()) << d.name;
+        EXPECT_EQ(a.usage.is_null(), b.usage.is_null()) << d.name;
+      });
 }
 
 TEST(GeminiDialects, TheCanonicalCorpusShowsNoDeviationAndCoversEveryRewrite) {
@@ -78,7 +84,7 @@ TEST(GeminiDialects, TheCanonicalCorpusShowsNoDeviationAndCoversEveryRewrite) {
   for (const Exchange& x : canon) {
     EXPECT_TRUE(Detect(x.response).empty()) << x.request.path;
     streamed += x.response.streamed ? 1 : 0;
-    multi += x.response.streamed && EventData(JoinedChunks(x.response)).size() > 1 ? 1 : 0;
+    multi += x.response.streamed && EventData(Joined(x.response)).size() > 1 ? 1 : 0;
     errors_to_streams +=
         !x.response.streamed && x.response.status >= 400 && RequestStreams(x.request) ? 1 : 0;
   }
@@ -117,7 +123,7 @@ TEST(GeminiDialects, TheVertexRecordingsShowOnlyTheVertexDialectsDeviations) {
   ASSERT_NE(vertex, nullptr);
   const auto steps = vertex->Ids();
   std::size_t vertex_exchanges = 0;
-  for (const Trace& t : LoadTraces("fixtures/recorded/gemini"))
+  for (const Trace& t : Load("fixtures/recorded/gemini"))
     for (const Exchange& x : t.exchanges) {
       const auto ids = Detect(x.response);
       if (!IsVertex(x)) {
@@ -133,7 +139,7 @@ TEST(GeminiDialects, TheVertexRecordingsShowOnlyTheVertexDialectsDeviations) {
 }
 
 TEST(GeminiDialects, AGeminiDialectLeavesOtherSurfacesAlone) {
-  for (const Trace& t : LoadTraces("fixtures/probe"))
+  for (const Trace& t : Load("fixtures/probe"))
     for (const Exchange& x : t.exchanges) {
       const Surface s = ExchangeSurface(x);
       if (s == Surface::kGemini) continue;

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "mockllm/dialect_rewrite.h"
-#include "mockllm/dialect_test_support.h"
+#include "mockllm/surface_dialect_test_support.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/surface.h"
 
@@ -19,9 +19,9 @@ namespace {
 
 using wire::Surface;
 
-std::set<std::string> Detect(const RecordedResponse& r, Surface surface) {
-  return DetectedIds(r, surface);
-}
+using test_support::Detect;
+using test_support::Joined;
+using test_support::Load;
 
 // OpenAI's own Responses exchanges that show no deviation: the canonical
 // replies the rewrites start from.
@@ -35,18 +35,6 @@ std::vector<Exchange> CanonicalResponses() {
         out.push_back(x);
   }
   return out;
-}
-
-// What `d` shows over `exchanges`: exactly its deviations, and the replies
-// still read: the accumulator keeps the same text and calls.
-void ExpectExactly(const Dialect& d, const std::vector<Exchange>& exchanges) {
-  ExpectExactlyItsDeviations(d, exchanges, [&](const Exchange& x, const RecordedResponse& r) {
-    if (!r.streamed) return;
-    const auto a = wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(x.response));
-    const auto b = wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(r));
-    EXPECT_EQ(a.Text(), b.Text()) << d.name;
-    EXPECT_EQ(a.FunctionCalls().size(), b.FunctionCalls().size()) << d.name;
-  });
 }
 
 TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
@@ -66,26 +54,14 @@ TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
 }
 
 TEST(ResponsesDialects, EachRewriteIsDetectedAsItselfAndNothingElse) {
-  const auto canon = CanonicalResponses();
-  std::size_t rows = 0;
-  for (const RewritableDeviation& r : RewritableDeviations()) {
-    if (!std::string_view(r.id).starts_with("DIA-RESP-")) continue;
-    ++rows;
-    Dialect one{.name = std::string(r.id), .surface = Surface::kResponses};
-    one.steps.push_back(DialectStep{std::string(r.id), OJson::object()});
-    ExpectExactly(one, canon);
-  }
-  EXPECT_EQ(rows, 6u);
+  EXPECT_EQ(test_support::ExpectEachRewriteExactly("DIA-RESP-", Surface::kResponses,
+                                                   CanonicalResponses()),
+            6u);
 }
 
 TEST(ResponsesDialects, EachProviderDialectShowsExactlyItsDeviations) {
-  const auto canon = CanonicalResponses();
-  const auto dialects = DialectsOf(Surface::kResponses);
-  ASSERT_GE(dialects.size(), 4u);
-  for (const Dialect* d : dialects) ExpectExactly(*d, canon);
-  ASSERT_NE(CanonicalDialect(Surface::kResponses), nullptr);
-  EXPECT_EQ(CanonicalDialect(Surface::kResponses)->name, "openai-responses");
-  EXPECT_TRUE(CanonicalDialect(Surface::kResponses)->steps.empty());
+  test_support::ExpectEachProviderDialectExactly(Surface::kResponses, CanonicalResponses(),
+                                                 "openai-responses", 4u);
 }
 
 // What the real recordings show is either produced by their provider's

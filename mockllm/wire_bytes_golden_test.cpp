@@ -166,6 +166,10 @@ TEST(WireBytesGolden, ResponsesDialectRewrites) {
   ExpectDialectGolden("dialect-responses", wire::Surface::kResponses);
 }
 
+TEST(WireBytesGolden, MessagesDialectRewrites) {
+  ExpectDialectGolden("dialect-messages", wire::Surface::kMessages);
+}
+
 TEST(WireBytesGolden, GeminiDialectRewrites) {
   ExpectDialectGolden("dialect-gemini", wire::Surface::kGemini);
 }

@@ -81,7 +81,8 @@ TEST(RunDialects, UnknownDialectsAreUsageErrors) {
   const auto r = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--dialects",
                              "openai,klingon", "--report", "console"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--dialects \"klingon\": unknown dialect (known: all, anthropic, azure,"),
+  EXPECT_NE(r.err.find("--dialects \"klingon\": unknown dialect (known: all, anthropic, "
+                       "antseed-anthropic, azure,"),
             std::string::npos)
       << r.err;
   const auto e = RunProcess({kBinary, "run", "--specs", (kRoot / "specs").string(), "--dialects",

@@ -285,5 +285,38 @@ TEST(ProbeSurfacesCli, ARecordedProbeReplaysToTheSameRow) {
   }
 }
 
+// `llmconform dialect` names a Messages dialect's deviations, located, on
+// the traces a probe of it records: every id of the dialect, no other.
+TEST(ProbeSurfacesCli, ADialectsRecordedTracesShowItsDeviations) {
+  const Api& api = kApis[1];
+  ASSERT_EQ(api.name, "messages");
+  for (const auto& [name, ids] : CatalogueDialects(kRoot, api.name)) {
+    SCOPED_TRACE(name);
+    const fs::path dir = fs::temp_directory_path() /
+                         ("llmconform-probe-dia-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    {
+      MockllmServer server(
+          {"--traces", (kRoot / "fixtures/probe" / api.name).string(), "--dialect", name});
+      ASSERT_FALSE(server.url().empty());
+      Probe(api, server.url(), {"--json", "--record", dir.string()});
+    }
+    const ProcessResult r = RunProcess({kLlmconform, "dialect", "--json", dir.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const json rows = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(rows.is_array()) << r.out;
+    std::set<std::string> seen;
+    for (const json& row : rows) {
+      EXPECT_EQ(row["surface"], "messages") << row.dump();
+      for (const json& d : row["deviations"]) {
+        seen.insert(d["id"].get<std::string>());
+        EXPECT_FALSE(d["where"].get<std::string>().empty()) << d.dump();
+      }
+    }
+    EXPECT_EQ(seen, ids);
+    fs::remove_all(dir);
+  }
+}
+
 }  // namespace
 }  // namespace llmconform

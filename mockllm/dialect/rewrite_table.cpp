@@ -174,6 +174,7 @@ const std::vector<Rewrite>& Rewrites() {
     AddChunkFieldRows(t);
     AddErrorRows(t);
     AddResponsesRows(t);
+    AddMessagesRows(t);
     AddGeminiRows(t);
     return t;
   }();

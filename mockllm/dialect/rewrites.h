@@ -75,6 +75,8 @@ struct Rewrite {
 };
 // Appends the Responses API's rewrites (DIA-RESP-*, responses_rewrites.cpp).
 void AddResponsesRows(std::vector<Rewrite>& t);
+// Appends Anthropic Messages' rewrites (DIA-MSG-*, messages_rewrites.cpp).
+void AddMessagesRows(std::vector<Rewrite>& t);
 // Appends the Gemini API's rewrites (DIA-GEM-*, gemini_rewrites.cpp).
 void AddGeminiRows(std::vector<Rewrite>& t);
 // Every rewrite, in the order `mockllm dialects --help` lists them.

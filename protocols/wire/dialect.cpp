@@ -80,10 +80,11 @@ std::vector<std::string_view> DialectIds(Surface surface) {
     case Surface::kResponses:
       for (auto id : kResponsesDeviationIds) ids.push_back(id);
       break;
+    case Surface::kMessages:
+      for (auto id : kMessagesDeviationIds) ids.push_back(id);
+      break;
     case Surface::kGemini:
       for (auto id : kGeminiDeviationIds) ids.push_back(id);
-      break;
-    case Surface::kMessages:
       break;
   }
   return ids;
@@ -216,10 +217,10 @@ std::vector<Deviation> DetectStreamDialect(Surface surface, std::string_view raw
       return DetectStreamDialect(raw_sse);
     case Surface::kResponses:
       return DetectResponsesStreamDialect(raw_sse);
+    case Surface::kMessages:
+      return DetectMessagesStreamDialect(raw_sse);
     case Surface::kGemini:
       return DetectGeminiStreamDialect(raw_sse);
-    case Surface::kMessages:
-      break;
   }
   return {};
 }
@@ -231,10 +232,10 @@ std::vector<Deviation> DetectBodyDialect(Surface surface, std::string_view body,
       return DetectBodyDialect(body, status);
     case Surface::kResponses:
       return DetectResponsesBodyDialect(body, status);
+    case Surface::kMessages:
+      return DetectMessagesBodyDialect(body, status);
     case Surface::kGemini:
       return DetectGeminiBodyDialect(body, status);
-    case Surface::kMessages:
-      break;
   }
   return {};
 }

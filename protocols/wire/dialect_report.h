@@ -47,4 +47,16 @@ inline constexpr std::array<std::string_view, 4> kGeminiDeviationIds = {
     "DIA-GEM-ERROR-ARRAY",
 };
 
+// Anthropic Messages' detectors (messages_dialect.cpp) and the ids they report.
+std::vector<Deviation> DetectMessagesStreamDialect(std::string_view raw_sse);
+std::vector<Deviation> DetectMessagesBodyDialect(std::string_view body, std::optional<int> status);
+inline constexpr std::array<std::string_view, 6> kMessagesDeviationIds = {
+    "DIA-MSG-START-USAGE-ZERO",
+    "DIA-MSG-TOOL-INPUT-AT-START",
+    "DIA-MSG-TOOL-INPUT-WHOLE-DELTA",
+    "DIA-MSG-THINKING-NO-SIGNATURE",
+    "DIA-MSG-THINKING-START-NO-SIGNATURE",
+    "DIA-MSG-OPENAI-ERROR-BODY",
+};
+
 }  // namespace llmconform::wire

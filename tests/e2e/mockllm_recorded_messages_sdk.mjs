@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import Anthropic from '@anthropic-ai/sdk';
 
+import { callsOf, finalOf, textOf, thinkingOf } from './messages_recording.mjs';
 import { e2eArgs, replayUpTo, runTests, startMockllm, recordedCorpus } from './mockllm_process.mjs';
 
 const { binary, fixtures: recorded } = e2eArgs();
@@ -18,46 +19,6 @@ const dir = join(recorded, 'anthropic');
 
 const server = await startMockllm(binary, ['serve', '--traces', dir, '--speed', '0']);
 let session = 0;
-
-// The message a recording says, read plainly: a body as it is; a stream's
-// blocks from content_block_start, their deltas joined in order, the stop
-// reason and usage of message_delta over message_start's.
-function finalOf(x) {
-  if (!x.response.chunks) return x.response.body;
-  let message;
-  const json = {};
-  for (const c of x.response.chunks) {
-    for (const m of (c.raw ?? '').matchAll(/^data: (.*)$/gm)) {
-      const d = JSON.parse(m[1]);
-      if (d.type === 'message_start') message = { ...d.message, content: [] };
-      if (d.type === 'content_block_start') message.content[d.index] = { ...d.content_block };
-      if (d.type === 'content_block_delta') {
-        const b = message.content[d.index];
-        if (d.delta.type === 'text_delta') b.text += d.delta.text;
-        if (d.delta.type === 'thinking_delta') b.thinking += d.delta.thinking;
-        if (d.delta.type === 'signature_delta') b.signature = d.delta.signature;
-        if (d.delta.type === 'input_json_delta') json[d.index] = (json[d.index] ?? '') + d.delta.partial_json;
-      }
-      if (d.type === 'message_delta') {
-        Object.assign(message, d.delta);
-        for (const [k, v] of Object.entries(d.usage ?? {})) if (v !== null) message.usage[k] = v;
-      }
-    }
-  }
-  for (const [i, text] of Object.entries(json)) if (text) message.content[i].input = JSON.parse(text);
-  return message;
-}
-const textOf = (m) =>
-  (m.content ?? [])
-    .filter((b) => b.type === 'text')
-    .map((b) => b.text)
-    .join('');
-const callsOf = (m) =>
-  (m.content ?? []).filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, input: b.input }));
-const thinkingOf = (m) =>
-  (m.content ?? [])
-    .filter((b) => b.type === 'thinking')
-    .map((b) => ({ thinking: b.thinking, signature: b.signature }));
 
 // A client in a session of its own, brought to exchange `i` by replaying the ones before it.
 async function clientAt(id, exchanges, i) {
