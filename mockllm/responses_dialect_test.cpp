@@ -27,7 +27,7 @@ using test_support::Load;
 // replies the rewrites start from.
 std::vector<Exchange> CanonicalResponses() {
   std::vector<Exchange> out;
-  for (const Trace& t : LoadTraces("fixtures/recorded/openai-responses")) {
+  for (const Trace& t : Load("fixtures/recorded/openai-responses")) {
     if (t.header.value("provider", "") != "openai") continue;
     for (const Exchange& x : t.exchanges)
       if (ExchangeSurface(x) == Surface::kResponses &&
@@ -43,7 +43,7 @@ TEST(ResponsesDialects, TheCanonicalCorpusIsBigEnoughToShowEveryDeviation) {
   for (const Exchange& x : canon) {
     streamed += x.response.streamed ? 1 : 0;
     if (x.response.streamed &&
-        !wire::AccumulateSurfaceStream(Surface::kResponses, JoinedChunks(x.response))
+        !wire::AccumulateSurfaceStream(Surface::kResponses, Joined(x.response))
              .FunctionCalls()
              .empty())
       ++calls;
@@ -70,7 +70,7 @@ TEST(ResponsesDialects, EachProviderDialectShowsExactlyItsDeviations) {
 // sequence_number).
 TEST(ResponsesDialects, TheRecordedCorpusShowsOnlyItsProvidersDeviations) {
   std::map<std::string, std::set<std::string>> seen;  // dialect -> ids
-  for (const Trace& t : LoadTraces("fixtures/recorded/openai-responses")) {
+  for (const Trace& t : Load("fixtures/recorded/openai-responses")) {
     const std::string provider = t.header.value("provider", "");
     const std::string name = provider == "openai" ? "openai-responses" : provider + "-responses";
     for (const Exchange& x : t.exchanges)
@@ -108,7 +108,7 @@ TEST(ResponsesDialects, ADialectOfAnotherSurfaceLeavesTheBytesAlone) {
     EXPECT_TRUE(DeviationsApplied(canon, *d).empty()) << d->name;
   }
   // And a Responses dialect on a Chat reply.
-  for (const Trace& t : LoadTraces("fixtures/probe"))
+  for (const Trace& t : Load("fixtures/probe"))
     for (const Exchange& x : t.exchanges) {
       if (ExchangeSurface(x) != Surface::kChat) continue;
       for (const Dialect* d : DialectsOf(Surface::kResponses))
