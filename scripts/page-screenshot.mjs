@@ -24,7 +24,17 @@ try {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   const response = await page.goto(pathToFileURL(path.resolve(file)).href, { waitUntil: 'load' });
   if (!response || !response.ok()) problems.push('the page did not load');
-  else await page.locator('header.run').screenshot({ path: png, timeout: 120000 });
+  else {
+    // A matrix wider than the window scrolls in its box and would be cut at
+    // its right edge: let the summary take its whole width, and the window too.
+    await page.addStyleTag({
+      content: 'header.run { width: max-content; max-width: none; } ' +
+        'header.run * { overflow: visible !important; }',
+    });
+    const width = await page.evaluate(() => document.querySelector('header.run').scrollWidth);
+    if (width + 64 > 2100) await page.setViewportSize({ width: width + 64, height: 900 });
+    await page.locator('header.run').screenshot({ path: png, timeout: 120000 });
+  }
 } finally {
   await context.closeAndClean();
 }
