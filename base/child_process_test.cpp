@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -102,8 +103,8 @@ TEST(RunToEnd, KeepsTheHeadOrTheTailOfTheOutputAndTheStatus) {
 
 // At the deadline the whole group is killed, and what came before is kept.
 TEST(RunToEnd, KillsTheGroupAtTheDeadline) {
-  auto run = RunToEnd({.command = "sleep 318 & echo $!; exec sleep 319"},
-                      std::chrono::milliseconds(300), {.max_bytes = 64});
+  auto run = RunToEnd({.command = "sleep 318 & echo $!; exec sleep 319"}, std::chrono::seconds(2),
+                      {.max_bytes = 64});
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_TRUE(run->timed_out);
   EXPECT_TRUE(WIFSIGNALED(run->status));
@@ -112,10 +113,21 @@ TEST(RunToEnd, KillsTheGroupAtTheDeadline) {
 }
 
 // Output written after the shell ended, by a process that left its group,
-// is still read while it keeps coming within `quiet_after_end`.
+// is still read while it keeps coming within `quiet_after_end`. The shell
+// ends only once the writer has left its group (it says so in a file), so
+// the group kill at the shell's end cannot reach it.
 TEST(RunToEnd, ReadsWhatALeftOverWriterSendsUntilThePipeIsQuiet) {
-  auto run = RunToEnd({.command = "setsid sh -c 'sleep 0.1; echo late' & echo early"},
-                      std::chrono::seconds(60), {.max_bytes = 64}, std::chrono::milliseconds(2000));
+  const std::string left = ::testing::TempDir() + "run_to_end_left_" + std::to_string(::getpid());
+  std::remove(left.c_str());
+  // The writer says when it has left the group, and writes only once the
+  // shell is gone (reaped), so "late" comes after the shell's end, in order.
+  auto run =
+      RunToEnd({.command = "P=$$ setsid sh -c 'echo x > \"$LEFT\"; "
+                           "while kill -0 \"$P\" 2>/dev/null; do sleep 0.01; done; echo late' & "
+                           "while [ ! -s \"$LEFT\" ]; do sleep 0.01; done; echo early",
+                .env = {"LEFT=" + left}},
+               std::chrono::seconds(60), {.max_bytes = 64}, std::chrono::milliseconds(5000));
+  std::remove(left.c_str());
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_FALSE(run->timed_out);
   EXPECT_EQ(run->output, "early\nlate\n");
