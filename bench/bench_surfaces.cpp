@@ -15,7 +15,7 @@
 
 namespace {
 
-using llmconform::wire::Json;
+using llmconform::Json;
 using llmconform::wire::Surface;
 
 constexpr int kDeltas = 196;  // text deltas; with the framing events, 200 events a stream

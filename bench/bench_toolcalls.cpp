@@ -28,7 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace tc = llmconform::toolcalls;
-using Json = nlohmann::json;
+using llmconform::Json;
 
 constexpr int kFiles = 10'000;
 constexpr std::size_t kBigFile = 50u << 20;

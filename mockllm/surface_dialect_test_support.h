@@ -68,10 +68,10 @@ inline void ExpectSameReading(const Dialect& d, wire::Surface surface, const Exc
   for (std::size_t i = 0; i < calls.size() && i < got.size(); ++i) {
     EXPECT_EQ(calls[i]->name, got[i]->name) << d.name;
     // The same value; its text may differ (a whole input is sent as the server writes it).
-    EXPECT_EQ(wire::Json::parse(calls[i]->arguments, nullptr, false),
-              wire::Json::parse(got[i]->arguments, nullptr, false))
+    EXPECT_EQ(Json::parse(calls[i]->arguments, nullptr, false),
+              Json::parse(got[i]->arguments, nullptr, false))
         << d.name;
-    EXPECT_EQ(calls[i]->raw.value("input", wire::Json()), got[i]->raw.value("input", wire::Json()))
+    EXPECT_EQ(calls[i]->raw.value("input", Json()), got[i]->raw.value("input", Json()))
         << d.name;
   }
 }

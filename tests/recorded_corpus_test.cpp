@@ -21,7 +21,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using llmconform::wire::Json;
+using llmconform::Json;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 

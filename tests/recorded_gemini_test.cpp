@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
 namespace recorded = llmconform::recorded;
-using wire::Json;
+using llmconform::Json;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 const fs::path kCorpus = kRoot / "fixtures/recorded/gemini";

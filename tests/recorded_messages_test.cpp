@@ -20,7 +20,7 @@ namespace {
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
 using llmconform::recorded::Joined;
-using wire::Json;
+using llmconform::Json;
 
 const std::filesystem::path kCorpus = llmconform::recorded::Root() / "fixtures/recorded/anthropic";
 

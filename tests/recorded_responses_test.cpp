@@ -19,7 +19,7 @@ namespace {
 namespace wire = llmconform::wire;
 namespace mockllm = llmconform::mockllm;
 namespace recorded = llmconform::recorded;
-using wire::Json;
+using llmconform::Json;
 
 const std::filesystem::path kCorpus =
     llmconform::recorded::Root() / "fixtures/recorded/openai-responses";

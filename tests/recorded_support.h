@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/test_paths.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
@@ -118,7 +119,6 @@ inline void ExpectImportMakesTheTraces(const std::filesystem::path& sources,
 // recorded, with the recorded status; at least 20 exchanges.
 inline void ExpectReplaysByteForByte(const std::vector<mockllm::Trace>& traces,
                                      const std::string& stream_query = "") {
-  using Json = nlohmann::json;
   auto server = mockllm::Server::Start(traces, {});
   ASSERT_TRUE(server) << server.error().message;
   httplib::Client client("127.0.0.1", (*server)->port());

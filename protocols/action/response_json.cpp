@@ -5,8 +5,7 @@
 
 namespace llmconform::action {
 
-std::expected<nlohmann::json, Error> ToJson(const AssistantResponse& response) {
-  using Json = nlohmann::json;
+std::expected<Json, Error> ToJson(const AssistantResponse& response) {
   if (!IsValidUtf8(response.text)) {
     return std::unexpected(Error{"the reply text is not valid UTF-8"});
   }

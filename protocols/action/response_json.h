@@ -8,12 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
+#include "base/json.h"
 #include "protocols/action/assistant_response.h"
 
 namespace llmconform::action {
 
 // Error only when a string is not valid UTF-8 (never for a reading of valid
 // UTF-8 text): JSON cannot carry it.
-std::expected<nlohmann::json, Error> ToJson(const AssistantResponse& response);
+std::expected<Json, Error> ToJson(const AssistantResponse& response);
 
 }  // namespace llmconform::action

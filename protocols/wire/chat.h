@@ -23,8 +23,6 @@
 
 namespace llmconform::wire {
 
-using Json = nlohmann::json;
-
 struct FunctionCall {
   std::string name;
   std::string arguments;  // JSON text, as the model wrote it

@@ -9,16 +9,13 @@
 #include <sstream>
 
 #include "base/test_paths.h"
+#include "protocols/wire/dialect_test_support.h"
 #include "protocols/wire/stream_accumulator.h"
 
 namespace llmconform::wire {
 namespace {
 
-std::vector<std::string> Ids(const std::vector<Deviation>& ds) {
-  std::vector<std::string> out;
-  for (const auto& d : ds) out.push_back(d.id);
-  return out;
-}
+using test_support::Ids;
 
 const Deviation* Find(const std::vector<Deviation>& ds, std::string_view id) {
   for (const auto& d : ds) {

@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "protocols/wire/dialect.h"
+#include "protocols/wire/dialect_test_support.h"
 
 namespace llmconform::wire {
 namespace {
 
-std::vector<std::string> Ids(const std::vector<Deviation>& ds) {
-  std::vector<std::string> out;
-  for (const auto& d : ds) out.push_back(d.id);
-  return out;
-}
+using test_support::Ids;
 
 constexpr std::string_view kUsage =
     R"("usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":2,"totalTokenCount":7})";
