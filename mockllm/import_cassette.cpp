@@ -9,6 +9,7 @@
 #include "base/utf8.h"
 #include "mockllm/import.h"
 #include "mockllm/import_entries.h"
+#include "mockllm/yaml_scalar.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -102,14 +103,52 @@ std::expected<OJson, YamlProblem> YamlToJson(const YAML::Node& n, std::size_t de
   return OJson(nullptr);
 }
 
-// A scalar's bytes: `!!binary` decoded, anything else as written.
-std::expected<std::string, YamlProblem> ScalarBytes(const YAML::Node& n) {
+}  // namespace
+
+std::string SingleQuotedScalar(const YAML::Node& n, std::string_view source) {
+  const std::string& value = n.Scalar();
+  const int at = n.Mark().pos;
+  if (at < 0 || static_cast<std::size_t>(at) >= source.size() || source[at] != '\'') return value;
+  std::size_t close = static_cast<std::size_t>(at) + 1;
+  while (close < source.size()) {
+    if (source[close] == '\'') {
+      if (close + 1 < source.size() && source[close + 1] == '\'') {
+        close += 2;
+        continue;
+      }
+      break;
+    }
+    ++close;
+  }
+  if (close >= source.size()) return value;
+  // The line breaks between the last content and the closing quote: the
+  // first is folded away, each one after it ends an empty line (YAML 1.2 §6.5).
+  std::size_t breaks = 0;
+  std::size_t i = close;
+  while (i > static_cast<std::size_t>(at) + 1) {
+    const char c = source[i - 1];
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') break;
+    if (c == '\n') ++breaks;
+    --i;
+  }
+  if (breaks < 2) return value;
+  std::string out = value;
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  out.append(breaks - 1, '\n');
+  return out;
+}
+
+namespace {
+
+// A scalar's bytes: `!!binary` decoded, a single-quoted one as YAML reads it
+// (SingleQuotedScalar), anything else as written.
+std::expected<std::string, YamlProblem> ScalarBytes(const YAML::Node& n, std::string_view source) {
   if (n.Tag() == kBinaryTag) {
     auto bytes = Base64Decode(RemoveBlanks(n.Scalar()));
     if (!bytes) return std::unexpected(YamlProblem{n.Mark(), "!!binary value is not base64"});
     return *bytes;
   }
-  return n.Scalar();
+  return SingleQuotedScalar(n, source);
 }
 
 struct YamlBody {
@@ -120,13 +159,13 @@ struct YamlBody {
 // `body` in any of the shapes cassettes use: a scalar (maybe !!binary),
 // {string: …}, {type: json|text, content: …}, the parsed JSON mapping itself;
 // or a sibling `parsed_body`.
-std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
+std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent, std::string_view source) {
   YamlBody out;
   std::size_t budget = kMaxYamlExpansion;
   const YAML::Node parsed = parent["parsed_body"];
   if (parsed && !parsed.IsNull()) {
     if (parsed.IsScalar() && parsed.Tag() != "?") {
-      out.bytes = parsed.Scalar();
+      out.bytes = SingleQuotedScalar(parsed, source);
       return out;
     }
     auto j = YamlToJson(parsed, 0, budget);
@@ -143,7 +182,7 @@ std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
       const YAML::Node content = body["content"];
       const std::string type = body["type"] && body["type"].IsScalar() ? body["type"].Scalar() : "";
       if (content.IsScalar() && (type != "json" || content.Tag() != "?")) {
-        auto bytes = ScalarBytes(content);
+        auto bytes = ScalarBytes(content, source);
         if (!bytes) return std::unexpected(bytes.error());
         out.bytes = std::move(*bytes);
         return out;
@@ -163,7 +202,7 @@ std::expected<YamlBody, YamlProblem> BodyOf(const YAML::Node& parent) {
     if (body.IsNull()) return out;
   }
   if (!body.IsScalar()) return std::unexpected(YamlProblem{body.Mark(), "body: expected a string"});
-  auto bytes = ScalarBytes(body);
+  auto bytes = ScalarBytes(body, source);
   if (!bytes) return std::unexpected(bytes.error());
   out.bytes = std::move(*bytes);
   return out;
@@ -238,7 +277,8 @@ BodyAt BodyMark(const YAML::Node& parent) {
   return {mark.line, mark.column, ""};
 }
 
-std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::Node& root) {
+std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::Node& root,
+                                                                  std::string_view source) {
   if (!root.IsMap())
     return std::unexpected(
         YamlProblem{root.Mark(), "expected a cassette (a mapping with `interactions`)"});
@@ -272,7 +312,7 @@ std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::No
     if (!rh) return std::unexpected(rh.error());
     e.request_headers = std::move(*rh);
     e.request_at = BodyMark(req);
-    auto rb = BodyOf(req);
+    auto rb = BodyOf(req, source);
     if (!rb) return std::unexpected(rb.error());
     e.request_bytes = std::move(rb->bytes);
     e.request_json = std::move(rb->json);
@@ -283,7 +323,7 @@ std::expected<std::vector<RawEntry>, YamlProblem> CassetteEntries(const YAML::No
     if (!sh) return std::unexpected(sh.error());
     e.response_headers = std::move(*sh);
     e.response_at = BodyMark(res);
-    auto sb = BodyOf(res);
+    auto sb = BodyOf(res, source);
     if (!sb) return std::unexpected(sb.error());
     e.response_bytes = std::move(sb->bytes);
     e.response_json = std::move(sb->json);
@@ -299,7 +339,7 @@ std::expected<ImportResult, Error> ParseCassette(std::string_view text, std::str
   std::vector<RawEntry> entries;
   try {
     const YAML::Node root = YAML::Load(std::string(text));
-    auto got = CassetteEntries(root);
+    auto got = CassetteEntries(root, text);
     if (!got) return std::unexpected(YamlError(name, got.error().mark, got.error().what));
     entries = std::move(*got);
   } catch (const YAML::Exception& e) {
