@@ -55,7 +55,8 @@ std::optional<Json> Replied(const SentRequest& r, const mockllm::Trace& trace,
               {"retry_after_ms", RetryAfterMs(plan)},
               {"stream", plan.chunked},
               {"cut", plan.cut},
-              {"body", plan.Body()}};
+              {"body", plan.Body()},
+              {"at_ms", r.entry().at_ms ? Json(*r.entry().at_ms) : Json(nullptr)}};
 }
 
 }  // namespace

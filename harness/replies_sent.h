@@ -17,7 +17,8 @@ namespace llmconform::harness {
 //   "replied": {"surface" (of the exchange's path: "chat", "responses", …), "status", "content_type", "retry_after_ms" (from
 //               retry-after-ms or retry-after in seconds; null when none),
 //               "stream": chunked, "cut": the plan closes the connection
-//               early, "body": the bytes planned, as text}
+//               early, "body": the bytes planned, as text, "at_ms": the
+//               entry's at_ms, when mockllm journaled it (null when absent)}
 //   "attempt": 1 + the number of entries right before it with the same
 //              request body (a retry of the same request is attempt 2)
 //   "refused": the "replied" objects of those earlier attempts, in order.

@@ -183,6 +183,7 @@ Json JournalEntry::ToJson(std::uint64_t seq) const {
     out["nearest"] = nearest;
   if (proxied) out["proxied"] = *proxied;
   if (dialect) out["dialect"] = *dialect;
+  if (at_ms) out["at_ms"] = *at_ms;
   return out;
 }
 
@@ -200,6 +201,7 @@ std::expected<JournalRecord, Error> JournalRecordFromJson(const Json& j, const J
   e.path = r.Take(OptionalString(j, at, "path")).value_or("");
   e.proxied = r.Take(OptionalString(j, at, "proxied"));
   e.dialect = r.Take(OptionalString(j, at, "dialect"));
+  e.at_ms = r.AtLeast(j, at, "at_ms", 0);
   if (const Json* request = r.Object(j, at, "request")) ReadRequest(r, *request, at / "request", e);
   if (const Json* response = r.Object(j, at, "response"))
     ReadResponse(r, *response, at / "response", e);

@@ -94,10 +94,17 @@ struct JournalEntry {
   std::string nearest_json;            // set by Journal::Append from `nearest` (then null)
   std::optional<std::string> proxied;  // forwarded by --proxy to this upstream
   std::optional<std::string> dialect;  // the reply was rewritten into this dialect
+  // When mockllm journaled the request, in whole milliseconds since the
+  // server started (a steady clock): as it answered, which for a replayed or
+  // refused request is right after it arrived, and for a proxied one when
+  // the upstream had answered. The difference between two entries is at
+  // least the time the client let pass between them (a retry's wait).
+  std::optional<std::int64_t> at_ms;
 
   // {"seq","session","trace","method","path","request":{"headers","body"[,"body_cut":true]},
   //  "response":{"status","exchange"[,"stream","bytes","cut","outcome"]},
-  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"] [,"dialect"]}
+  //  ["fault",] "findings":[{"rule","message"}] [,"nearest"] [,"proxied"] [,"dialect"]
+  //  [,"at_ms"]}
   nlohmann::json ToJson(std::uint64_t seq) const;
 
   friend bool operator==(const JournalEntry&, const JournalEntry&) = default;

@@ -33,6 +33,7 @@ JournalEntry Replayed() {
   e.fault = Json{{"drop_done", true}};
   e.findings = {{FindingKind::kClientDisconnected, "the client left"}};
   e.dialect = "deepseek";
+  e.at_ms = 1532;
   return e;
 }
 
@@ -54,7 +55,7 @@ TEST(JournalEntry, ToJsonIsTheDocumentedForm) {
                 "outcome":"complete"},
     "fault":{"drop_done":true},
     "findings":[{"rule":"client_disconnected","message":"the client left"}],
-    "dialect":"deepseek"})"));
+    "dialect":"deepseek","at_ms":1532})"));
 }
 
 TEST(JournalEntry, ReadsBackWhatItWrote) {
@@ -95,6 +96,7 @@ TEST(JournalEntry, RefusesWhatIsNotAnEntryWhereItIs) {
   EXPECT_EQ(Refused(R"({"seq":"1"})"), "/7/seq: expected integer, got string");
   EXPECT_EQ(Refused(R"({"seq":-1})"), "/7/seq: expected at least 0");
   EXPECT_EQ(Refused(R"({"dropped_before":0})"), "/7/dropped_before: expected at least 1");
+  EXPECT_EQ(Refused(R"({"at_ms":-5})"), "/7/at_ms: expected at least 0");
   EXPECT_EQ(Refused(R"({"method":[]})"), "/7/method: expected string, got array");
   EXPECT_EQ(Refused(R"({"request":"x"})"), "/7/request: expected object, got string");
   EXPECT_EQ(Refused(R"({"request":{"headers":{"a":1}}})"),
@@ -223,6 +225,7 @@ RC_GTEST_PROP(JournalEntryProperty, WhatToJsonWritesReadsBackTheSame, ()) {
   if (*rc::gen::arbitrary<bool>()) e.nearest = Json{{"trace", GenText()}, {"exchange", 1}};
   e.proxied = Maybe(GenText());
   e.dialect = Maybe(GenText());
+  if (*rc::gen::arbitrary<bool>()) e.at_ms = *rc::gen::inRange<std::int64_t>(0, 1'000'000'000);
   const auto seq = *rc::gen::arbitrary<std::uint32_t>();
 
   const Json written = e.ToJson(seq);

@@ -96,6 +96,10 @@ Route Server::Impl::Resolve(const std::string& target) const {
 }
 
 std::uint64_t Server::Impl::Journaled(JournalEntry entry) {
+  if (!entry.at_ms)
+    entry.at_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - started)
+                      .count();
   metrics.Request(entry.path, entry.trace.value_or(""), entry.status, MetricsOutcome(entry));
   if (entry.fault) metrics.Faults(*entry.fault);
   return journal.Append(std::move(entry));

@@ -74,6 +74,7 @@
 //    "nearest":{"trace","exchange","line","differences"} (no match, when found),
 //    "proxied":"upstream URL" (answered by --proxy),
 //    "dialect":"name" (the reply was rewritten into this dialect),
+//    "at_ms":N (when it was journaled: ms since the server started, JournalEntry::at_ms),
 //    "dropped_before":N (on the first entry read after a gap: the limits
 //                        below dropped N older entries since the last reset
 //                        that the reader has not seen: Journal::Page)}

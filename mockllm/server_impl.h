@@ -63,6 +63,8 @@ struct Server::Impl {
   std::unique_ptr<ReplayBook> book;
   std::unique_ptr<Proxy> proxy;
   mockllm::Journal journal;
+  // What a journal entry's at_ms counts from.
+  const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<std::uint64_t> mismatches = 0;
   Metrics metrics;
   HttpListener http;

@@ -178,6 +178,19 @@ TEST(ReplayServer, JournalEntryShape) {
   EXPECT_EQ(e["response"]["status"], 200);
   EXPECT_EQ(e["response"]["exchange"], 0);
   EXPECT_EQ(e["findings"], nlohmann::json::array());
+  EXPECT_GE(e["at_ms"].get<std::int64_t>(), 0);
+}
+
+// The difference of two entries' at_ms is at least the time the client let
+// pass between the requests (a lower bound the steady clock guarantees).
+TEST(ReplayServer, JournalTimesRequests) {
+  auto s = StartDemo();
+  Post(*s, kPinned, kFirst);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  Post(*s, kPinned, kFirst);
+  auto journal = s->Journal();
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_GE(journal[1]["at_ms"].get<std::int64_t>() - journal[0]["at_ms"].get<std::int64_t>(), 30);
 }
 
 // A journal (GET /__admin/journal, `serve --journal FILE`) ends up in CI

@@ -221,6 +221,30 @@ bool RateLimited(const Json& replied) {
   return e && (e->code == 429 || e->code == "429" || e->code == "rate_limit_exceeded");
 }
 
+// A failure when an attempt came sooner after a rate limit than the wait it
+// named: attempt k + 1's at_ms (the next refused reply's, or `last_at_ms`)
+// minus attempt k's is at least the time the client let pass between them.
+std::optional<CheckResult> RetriedEarly(const std::string& rule, const Json& refused,
+                                        const Json& last_at_ms) {
+  for (std::size_t k = 0; k < refused.size(); ++k) {
+    const Json& wait = MemberOf(refused[k], "retry_after_ms");
+    const Json& at = MemberOf(refused[k], "at_ms");
+    const Json& next = k + 1 < refused.size() ? MemberOf(refused[k + 1], "at_ms") : last_at_ms;
+    if (!RateLimited(refused[k]) || !wait.is_number_integer() || !at.is_number_integer() ||
+        !next.is_number_integer())
+      continue;
+    const long long waited = next.get<long long>() - at.get<long long>();
+    if (waited < wait.get<long long>())
+      return CheckResult::Fail(
+          rule,
+          Format("attempt {} came {} ms after the rate limit that asked for a wait of {} ms", k + 2,
+                 waited, wait.get<long long>()),
+          {Format("a retry after at least {} ms", wait.get<long long>()), Format("{} ms", waited),
+           Format("journal at_ms of attempts {} and {}", k + 1, k + 2)});
+  }
+  return std::nullopt;
+}
+
 CheckResult CheckRetry(const std::string& rule, const Context& c) {
   if (auto no = Unsupported(rule, c)) return *no;
   if (c.reference.is_null())
@@ -247,6 +271,7 @@ CheckResult CheckRetry(const std::string& rule, const Context& c) {
     return CheckResult::Fail(
         rule, Format("the client retried {} times; the call allows {}", attempts - 1, limit),
         {Format("at most {} retries", limit), Format("{} retries", attempts - 1), "journal"});
+  if (auto early = RetriedEarly(rule, refused, MemberOf(c.entry, "at_ms"))) return *early;
   const Json& counted = MemberOf(Output(c), "attempts");
   if (counted.is_number() && counted != attempts)
     return CheckResult::Fail(

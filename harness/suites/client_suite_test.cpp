@@ -237,6 +237,36 @@ std::vector<reports::CheckResult> CheckWith(const Scenario& s, const Json& outpu
   return FindSuite("client")->make()->Check(s, obs);
 }
 
+// CLIENT-RETRY-429 over a journal of a 429 (retry-after-ms: 100) and the
+// retry mockllm journaled `waited` ms later.
+reports::CheckResult RetryAfter(std::int64_t waited) {
+  auto trace = mockllm::LoadTraceFile(kRoot / "fixtures/synthesized/client-retry-429.trace.jsonl");
+  if (!trace) throw std::runtime_error(trace.error().message);
+  const Json body = {{"model", "gpt-4o-mini"}};
+  Observation obs;
+  obs.outputs = {{"text", "x"}, {"error", nullptr}, {"attempts", 2}};
+  for (int x : {0, 1})
+    obs.journal.push_back({{"seq", x + 1},
+                           {"request", {{"body", body}}},
+                           {"response", {{"status", x == 0 ? 429 : 200}, {"exchange", x}}},
+                           {"at_ms", 1000 + x * waited}});
+  AnnotateReplies(obs.journal, *trace, "");
+  for (const auto& c : FindSuite("client")->make()->Check(Find("retry-429"), obs))
+    if (c.rule == "CLIENT-RETRY-429") return c;
+  throw std::runtime_error("no CLIENT-RETRY-429 result");
+}
+
+TEST(ClientChecks, ARetryBeforeTheNamedWaitFails) {
+  const auto early = RetryAfter(40);
+  EXPECT_EQ(early.outcome, Outcome::kFail);
+  EXPECT_NE(early.message.find("attempt 2 came 40 ms after the rate limit that asked for a wait "
+                               "of 100 ms"),
+            std::string::npos)
+      << early.message;
+  const auto waited = RetryAfter(100);
+  EXPECT_EQ(waited.outcome, Outcome::kPass) << waited.message;
+}
+
 TEST(ClientChecks, AFieldLeftOutIsUnsupportedNotFailed) {
   const auto checks = CheckWith(
       Find("plain-text"), {{"text", "Hi"}, {"error", nullptr}},
