@@ -217,20 +217,12 @@ wire::Surface SurfaceOfScenario(const Scenario& s) {
 
 // The row a client-profile scenario of the Responses, Messages or Gemini
 // surface runs under in a run with --dialects that asks none of its
-// surface's dialects (it runs once, its surface's own wire); "" for any
-// other scenario.
+// surface's dialects (it runs once, its surface's own wire, labelled with
+// that surface's canonical dialect: mockllm::CanonicalDialectName); "" for
+// any other scenario.
 std::string_view NativeWireOf(const Scenario& s) {
-  switch (SurfaceOfScenario(s)) {
-    case wire::Surface::kResponses:
-      return "openai-responses";
-    case wire::Surface::kMessages:
-      return "anthropic";
-    case wire::Surface::kGemini:
-      return "google";
-    case wire::Surface::kChat:
-      break;
-  }
-  return "";
+  const wire::Surface surface = SurfaceOfScenario(s);
+  return surface == wire::Surface::kChat ? "" : mockllm::CanonicalDialectName(surface);
 }
 
 // The deviations of `dialect` that change the replies of `s`'s trace; empty

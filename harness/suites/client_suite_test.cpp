@@ -436,7 +436,7 @@ TEST(ClientProfile, TheReferencePassesEverySurface) {
     for (const auto& c : s.checks)
       EXPECT_EQ(c.outcome, Outcome::kPass) << s.info.Id() << " " << c.rule << ": " << c.message;
   }
-  EXPECT_EQ(surfaces, (std::set<std::string>{"anthropic", "google", "openai-responses"}));
+  EXPECT_EQ(surfaces, (std::set<std::string>{"anthropic", "gemini-api", "openai-responses"}));
 }
 
 }  // namespace
