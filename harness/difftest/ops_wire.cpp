@@ -55,10 +55,10 @@ rc::Gen<Json> SseParse() {
 }
 
 // The surfaces wire.dialect's generated inputs are of, each with its
-// generator: Chat Completions' own, and the Responses API's accumulate inputs
-// (a body as text) with "surface" set. The op is measured against the ids
-// these surfaces' detectors can report (wire::DialectIds(surface)); a surface
-// joins by one more row here.
+// generator: Chat Completions' own, and the accumulate inputs of the Responses
+// API, Anthropic Messages and Gemini (a body as text) with "surface" set. The op is measured
+// against the ids these surfaces' detectors can report (wire::DialectIds(surface)); a surface joins
+// by one more row here.
 struct DialectSurface {
   wire::Surface surface;
   std::size_t weight;
@@ -74,9 +74,13 @@ rc::Gen<Json> AsDialectInput(wire::Surface surface, rc::Gen<Json> accumulate_inp
 }
 
 std::vector<DialectSurface> DialectSurfaces() {
-  return {{wire::Surface::kChat, 3, WireDialectInput()},
-          {wire::Surface::kResponses, 2,
-           AsDialectInput(wire::Surface::kResponses, ResponsesAccumulateInput())}};
+  return {
+      {wire::Surface::kChat, 3, WireDialectInput()},
+      {wire::Surface::kResponses, 2,
+       AsDialectInput(wire::Surface::kResponses, ResponsesAccumulateInput())},
+      {wire::Surface::kMessages, 2,
+       AsDialectInput(wire::Surface::kMessages, MessagesAccumulateInput())},
+      {wire::Surface::kGemini, 2, AsDialectInput(wire::Surface::kGemini, GeminiAccumulateInput())}};
 }
 
 // One of the surfaces' inputs, picked by weight (shrinking toward the first).
