@@ -8,10 +8,10 @@
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/redaction.h"
+#include "mockllm/request_path.h"
 #include "mockllm/response_chain.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
-#include "protocols/wire/gemini.h"
 
 namespace llmconform::mockllm {
 namespace {
@@ -26,17 +26,6 @@ std::string RequestLine(std::string_view method, std::string_view path) {
 // What a session remembers of its last faulted request, to know a retry.
 std::uint64_t RequestHash(std::string_view method, std::string_view path, const Json& body) {
   return Fnv1a64(Format("{} {}\n{}", method, path, DumpJson(body)));
-}
-
-// A request on `path` asks for what was recorded on `recorded`: the same
-// path, or (sdk matching) two Gemini paths of the same call through
-// different backends or versions (wire::GeminiCallOfPath: a Developer API
-// recording answers Vertex AI's path of the same model and method).
-bool SamePath(std::string_view recorded, std::string_view path, MatchMode mode) {
-  if (recorded == path) return true;
-  if (mode != MatchMode::kSdk) return false;
-  const std::string call = wire::GeminiCallOfPath(path);
-  return !call.empty() && call == wire::GeminiCallOfPath(recorded);
 }
 
 const OJson& NoFault() {
@@ -264,7 +253,8 @@ bool ReplayBook::KnownPath(std::string_view method, std::string_view path) const
   if (path.starts_with("/v1/")) return true;
   for (const auto& t : Snapshot()->traces) {
     for (const Exchange& x : t->trace.exchanges) {
-      if (x.request.method == method && SamePath(x.request.path, path, options_.unpinned_match))
+      if (x.request.method == method &&
+          SamePath(x.request.path, path, options_.unpinned_match == MatchMode::kSdk))
         return true;
     }
   }
@@ -276,7 +266,7 @@ std::vector<Difference> ReplayBook::Compare(const LoadedTrace& t, std::size_t x,
                                             const Json& canonical, MatchMode mode,
                                             std::size_t limit) {
   const RecordedRequest& rec = t.trace.exchanges[x].request;
-  if (rec.method != method || !SamePath(rec.path, path, mode)) {
+  if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) {
     return {
         Difference{"", Json(RequestLine(rec.method, rec.path)), Json(RequestLine(method, path))}};
   }
@@ -448,7 +438,7 @@ std::optional<Verdict> ReplayBook::MatchUnpinned(std::string_view method, std::s
   for (const auto& [ti, x] : candidates->second) {
     const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
     const RecordedRequest& rec = t->trace.exchanges[x].request;
-    if (rec.method != method || !SamePath(rec.path, path, mode)) continue;
+    if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) continue;
     if (Recorded(t->exchanges[x], mode) != canonical) continue;
     std::int64_t attempt = 1;
     std::lock_guard lock(mu_);
@@ -487,7 +477,7 @@ Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view pa
     exchanges += t->exchanges.size();
     for (std::size_t x = 0; x < t->exchanges.size() && !spent; ++x) {
       const RecordedRequest& rec = t->trace.exchanges[x].request;
-      if (rec.method != method || !SamePath(rec.path, path, mode)) continue;
+      if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) continue;
       const std::size_t limit = nearest ? nearest->count : kMaxDifferences;
       const auto count =
           CountDifferences(Recorded(t->exchanges[x], mode), canonical, limit, budget);
