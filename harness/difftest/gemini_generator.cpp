@@ -169,8 +169,8 @@ rc::Gen<Json> GeminiAccumulateInput() {
                              StreamFlaw::kUnknownFinish, StreamFlaw::kChunkAfterFinish,
                              StreamFlaw::kNoUsageAtEnd, StreamFlaw::kTwoCandidatesOneIndex,
                              StreamFlaw::kNoFinish, StreamFlaw::kErrorEvent,
-                             StreamFlaw::kErrorStatusMismatch, StreamFlaw::kVertex,
-                             StreamFlaw::kJsonArray)}}));
+                             StreamFlaw::kErrorStatusMismatch)},
+           {4, gen::element(StreamFlaw::kVertex, StreamFlaw::kJsonArray)}}));
   auto body = gen::apply(
       [](std::vector<Piece> pieces, BodyShape shape) {
         Json parts = Json::array();
