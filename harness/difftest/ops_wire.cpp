@@ -83,11 +83,14 @@ std::vector<DialectSurface> DialectSurfaces() {
       {wire::Surface::kGemini, 2, AsDialectInput(wire::Surface::kGemini, GeminiAccumulateInput())}};
 }
 
-// One of the surfaces' inputs, picked by weight (shrinking toward the first).
+// One of the surfaces' inputs, picked by weight whatever the size (rapidcheck
+// scales inRange with it, which would leave the last surfaces to the largest
+// cases), shrinking toward the first.
 rc::Gen<Json> WireDialectInputs(std::vector<DialectSurface> surfaces) {
   std::size_t total = 0;
   for (const DialectSurface& d : surfaces) total += d.weight;
-  return gen::mapcat(gen::inRange<std::size_t>(0, total), [surfaces](std::size_t pick) {
+  const auto weighted = gen::resize(rc::kNominalSize, gen::inRange<std::size_t>(0, total));
+  return gen::mapcat(weighted, [surfaces](std::size_t pick) {
     for (const DialectSurface& d : surfaces) {
       if (pick < d.weight) return d.inputs;
       pick -= d.weight;
