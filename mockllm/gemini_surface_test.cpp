@@ -1,6 +1,7 @@
 // mockllm and the Gemini surface (docs/mockllm.md, docs/surfaces.md): the
 // model-in-path routes replay, pinned and not, whatever the query; `--match
-// sdk` knows the Gemini SDKs' defaults; import keeps Gemini exchanges,
+// sdk` knows the Gemini SDKs' defaults and answers Vertex AI's path of a call
+// with the Developer API's recording of it; import keeps Gemini exchanges,
 // names the surface and redacts the key given as `x-goog-api-key` or
 // `?key=`; lint reads Gemini streams and error bodies against the GEM-* rules.
 #include <gtest/gtest.h>
@@ -52,6 +53,66 @@ TEST(GeminiServe, ModelInPathRoutesReplayPinnedAndNotWhateverTheQuery) {
   ASSERT_TRUE(u);
   EXPECT_EQ(u->status, 200) << u->body;
   (*s)->Stop();
+}
+
+// Vertex AI's paths of a call (`@google/genai` with vertexai: project and
+// location, or express mode's API key) replay the Developer API's recording
+// of the same model and method under sdk matching, pinned and not; strict
+// matching compares the path exactly. The journal keeps the path asked and
+// redacts the bearer token; the `vertex` dialect answers in Vertex's shape.
+TEST(GeminiServe, VertexPathsReplayTheDeveloperApiRecordingUnderSdkMatching) {
+  const std::string hi = R"({"contents":[{"parts":[{"text":"hi"}],"role":"user"}]})";
+  const std::string vertex =
+      "/v1beta1/projects/p/locations/us-central1/publishers/google/models/"
+      "gemini-2.5-flash:streamGenerateContent?alt=sse";
+  const httplib::Headers bearer{{"Authorization", "Bearer ya29.not-a-token"},
+                                {"X-Mockllm-Session", "v"}};
+  auto s = Server::Start({GeminiTrace()}, {});  // pinned strict, unpinned sdk
+  ASSERT_TRUE(s) << s.error().message;
+  httplib::Client c("127.0.0.1", (*s)->port());
+  for (const std::string& path :
+       {vertex,
+        std::string("/v1/projects/p/locations/global/publishers/google/models/"
+                    "gemini-2.5-flash:streamGenerateContent?alt=sse"),
+        std::string("/v1beta1/publishers/google/models/gemini-2.5-flash:streamGenerateContent")}) {
+    auto r = c.Post(path, bearer, hi, "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200) << path << ": " << r->body;
+    EXPECT_NE(r->body.find(R"("text": "Hel")"), std::string::npos) << r->body;
+  }
+  // Another model, or another method, is another call.
+  auto other = c.Post(
+      "/v1beta1/projects/p/locations/us-central1/publishers/google/models/"
+      "gemini-2.0-flash:streamGenerateContent",
+      bearer, hi, "application/json");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 404);
+  // Pinned and strict: the recorded path is not the one asked.
+  auto strict = c.Post("/t/gem" + vertex, bearer, hi, "application/json");
+  ASSERT_TRUE(strict);
+  EXPECT_EQ(strict->status, 400);
+  EXPECT_NE(strict->body.find("mockllm_request_mismatch"), std::string::npos) << strict->body;
+  auto vertex_shaped = c.Post(vertex, {{"X-Mockllm-Dialect", "vertex"}}, hi, "application/json");
+  ASSERT_TRUE(vertex_shaped);
+  EXPECT_EQ(vertex_shaped->status, 200);
+  EXPECT_NE(vertex_shaped->body.find(R"("createTime")"), std::string::npos) << vertex_shaped->body;
+
+  auto journal = c.Get("/__admin/journal");
+  ASSERT_TRUE(journal);
+  const Json first = Json::parse(journal->body)[0];
+  EXPECT_EQ(first["path"], vertex.substr(0, vertex.find('?')));
+  EXPECT_EQ(first["trace"], "gem");
+  EXPECT_EQ(first["request"]["headers"]["authorization"], "[redacted]");
+  EXPECT_EQ(journal->body.find("ya29"), std::string::npos);
+  (*s)->Stop();
+
+  auto sdk = Server::Start({GeminiTrace()}, {.pinned_match = MatchMode::kSdk});  // --match sdk
+  ASSERT_TRUE(sdk) << sdk.error().message;
+  httplib::Client p("127.0.0.1", (*sdk)->port());
+  auto pinned = p.Post("/t/gem" + vertex, bearer, hi, "application/json");
+  ASSERT_TRUE(pinned);
+  EXPECT_EQ(pinned->status, 200) << pinned->body;
+  (*sdk)->Stop();
 }
 
 TEST(GeminiServe, SdkDefaultsAreThoseOfTheGeminiPath) {

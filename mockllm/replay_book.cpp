@@ -8,6 +8,7 @@
 #include "base/json_read.h"
 #include "base/utf8.h"
 #include "mockllm/redaction.h"
+#include "mockllm/request_path.h"
 #include "mockllm/response_chain.h"
 #include "mockllm/sdk_match.h"
 #include "protocols/wire/chat.h"
@@ -252,7 +253,9 @@ bool ReplayBook::KnownPath(std::string_view method, std::string_view path) const
   if (path.starts_with("/v1/")) return true;
   for (const auto& t : Snapshot()->traces) {
     for (const Exchange& x : t->trace.exchanges) {
-      if (x.request.method == method && x.request.path == path) return true;
+      if (x.request.method == method &&
+          SamePath(x.request.path, path, options_.unpinned_match == MatchMode::kSdk))
+        return true;
     }
   }
   return false;
@@ -263,7 +266,7 @@ std::vector<Difference> ReplayBook::Compare(const LoadedTrace& t, std::size_t x,
                                             const Json& canonical, MatchMode mode,
                                             std::size_t limit) {
   const RecordedRequest& rec = t.trace.exchanges[x].request;
-  if (rec.method != method || rec.path != path) {
+  if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) {
     return {
         Difference{"", Json(RequestLine(rec.method, rec.path)), Json(RequestLine(method, path))}};
   }
@@ -435,7 +438,7 @@ std::optional<Verdict> ReplayBook::MatchUnpinned(std::string_view method, std::s
   for (const auto& [ti, x] : candidates->second) {
     const std::shared_ptr<const LoadedTrace>& t = catalog->traces[ti];
     const RecordedRequest& rec = t->trace.exchanges[x].request;
-    if (rec.method != method || rec.path != path) continue;
+    if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) continue;
     if (Recorded(t->exchanges[x], mode) != canonical) continue;
     std::int64_t attempt = 1;
     std::lock_guard lock(mu_);
@@ -474,7 +477,7 @@ Verdict ReplayBook::NoMatchUnpinned(std::string_view method, std::string_view pa
     exchanges += t->exchanges.size();
     for (std::size_t x = 0; x < t->exchanges.size() && !spent; ++x) {
       const RecordedRequest& rec = t->trace.exchanges[x].request;
-      if (rec.method != method || rec.path != path) continue;
+      if (rec.method != method || !SamePath(rec.path, path, mode == MatchMode::kSdk)) continue;
       const std::size_t limit = nearest ? nearest->count : kMaxDifferences;
       const auto count =
           CountDifferences(Recorded(t->exchanges[x], mode), canonical, limit, budget);

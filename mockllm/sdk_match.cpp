@@ -160,7 +160,9 @@ std::string_view SdkDefaultsHelp() {
   truncation:"disabled", parallel_tool_calls:true, text:{"format":{"type":"text"}},
   include:[], tool_choice:"auto" ("none" without tools);
   Gemini (a path ending in :generateContent or :streamGenerateContent, the
-  @google/genai and google-genai SDKs): generationConfig.candidateCount:1,
+  @google/genai and google-genai SDKs; the path compared by its model and
+  method, so Vertex AI's .../projects/P/locations/L/publishers/google/models/M:...
+  matches the Developer API's /v1beta/models/M:...): generationConfig.candidateCount:1,
   generationConfig.responseMimeType:"text/plain", null fields of
   generationConfig and then generationConfig:{}, toolConfig:
   {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{};

@@ -34,10 +34,21 @@ enum class StreamFlaw {
   kNoFinish,
   kErrorEvent,
   kErrorStatusMismatch,  // an error event whose status does not fit its code
+  // Dialect departures the GEM-* rules do not forbid (specs/wire/dialects.json):
+  kVertex,     // createTime and usageMetadata.trafficType, usage on the last chunk only
+  kJsonArray,  // the chunks framed as one JSON array, not SSE
 };
 
 // A non-streamed body.
-enum class BodyShape { kResponse, kMaxTokensNoUsage, kQuotaError, kChunkArray, kChatCompletions };
+enum class BodyShape {
+  kResponse,
+  kMaxTokensNoUsage,
+  kQuotaError,
+  kChunkArray,
+  kChatCompletions,
+  kVertexResponse,  // with Vertex AI's createTime and trafficType
+  kErrorArray,      // an error object inside a JSON array (a JSON-array stream's error)
+};
 
 Json PartsOf(const Piece& p) {
   Json parts = Json::array();
@@ -68,6 +79,20 @@ Json Usage() {
   return {{"promptTokenCount", 12}, {"candidatesTokenCount", 7}, {"totalTokenCount", 19}};
 }
 
+Json QuotaError() {
+  return {{"error",
+           {{"code", 429},
+            {"message", "Resource has been exhausted (e.g. check quota)."},
+            {"status", "RESOURCE_EXHAUSTED"}}}};
+}
+
+// Vertex AI's own fields on a response: createTime, and trafficType in its usage.
+Json WithVertexFields(Json response) {
+  response["createTime"] = "2025-06-01T10:00:00.123456Z";
+  if (response.contains("usageMetadata")) response["usageMetadata"]["trafficType"] = "ON_DEMAND";
+  return response;
+}
+
 Json Chunk(Json parts, const std::string& finish, bool usage, int index) {
   Json c{{"content", {{"role", "model"}, {"parts", std::move(parts)}}}};
   if (index != 0) c["index"] = index;
@@ -81,9 +106,15 @@ Json Chunk(Json parts, const std::string& finish, bool usage, int index) {
 
 std::string WriteStream(const std::vector<Piece>& pieces, StreamFlaw flaw) {
   std::string out;
-  auto add = [&out](const Json& data) { out += "data: " + data.dump() + "\r\n\r\n"; };
+  Json array = Json::array();  // kJsonArray: the chunks, written at the end
+  auto add = [&](const Json& data) {
+    if (flaw == StreamFlaw::kJsonArray) return array.push_back(data);
+    out += "data: " + (flaw == StreamFlaw::kVertex ? WithVertexFields(data) : data).dump() +
+           "\r\n\r\n";
+  };
+  const bool running_usage = flaw != StreamFlaw::kVertex;
   if (flaw == StreamFlaw::kDataNotJson) out += "data: {\"candidates\": [\r\n\r\n";
-  for (const Piece& p : pieces) add(Chunk(PartsOf(p), "", true, 0));
+  for (const Piece& p : pieces) add(Chunk(PartsOf(p), "", running_usage, 0));
   if (flaw == StreamFlaw::kTwoCandidatesOneIndex) {
     Json twin = Chunk(Json::array({{{"text", "twin"}}}), "", true, 0);
     twin["candidates"].push_back(twin["candidates"][0]);
@@ -103,6 +134,11 @@ std::string WriteStream(const std::vector<Piece>& pieces, StreamFlaw flaw) {
   if (flaw == StreamFlaw::kChunkAfterFinish)
     add(Chunk(Json::array({{{"text", "more"}}}), "", true, 0));
   if (flaw == StreamFlaw::kDoneAtEnd) out += "data: [DONE]\r\n\r\n";
+  if (flaw == StreamFlaw::kJsonArray) {  // Google's framing: "[{…}\n,\r\n{…}]"
+    out = "[";
+    for (std::size_t i = 0; i < array.size(); ++i) out += (i ? "\n,\r\n" : "") + array[i].dump();
+    out += "]";
+  }
   return out;
 }
 
@@ -133,7 +169,8 @@ rc::Gen<Json> GeminiAccumulateInput() {
                              StreamFlaw::kUnknownFinish, StreamFlaw::kChunkAfterFinish,
                              StreamFlaw::kNoUsageAtEnd, StreamFlaw::kTwoCandidatesOneIndex,
                              StreamFlaw::kNoFinish, StreamFlaw::kErrorEvent,
-                             StreamFlaw::kErrorStatusMismatch)}}));
+                             StreamFlaw::kErrorStatusMismatch)},
+           {4, gen::element(StreamFlaw::kVertex, StreamFlaw::kJsonArray)}}));
   auto body = gen::apply(
       [](std::vector<Piece> pieces, BodyShape shape) {
         Json parts = Json::array();
@@ -145,11 +182,11 @@ rc::Gen<Json> GeminiAccumulateInput() {
           case BodyShape::kMaxTokensNoUsage:
             return Json{{"body", Chunk(parts, "MAX_TOKENS", false, 0)}};
           case BodyShape::kQuotaError:
-            return Json{{"body",
-                         {{"error",
-                           {{"code", 429},
-                            {"message", "Resource has been exhausted (e.g. check quota)."},
-                            {"status", "RESOURCE_EXHAUSTED"}}}}}};
+            return Json{{"body", QuotaError()}};
+          case BodyShape::kVertexResponse:
+            return Json{{"body", WithVertexFields(Chunk(parts, "STOP", true, 0))}};
+          case BodyShape::kErrorArray:
+            return Json{{"body", Json::array({QuotaError()})}};
           case BodyShape::kChunkArray:
             return Json{{"body", Json::array({Chunk(parts, "", true, 0),
                                               Chunk(Json::array(), "STOP", true, 0)})}};
@@ -160,7 +197,8 @@ rc::Gen<Json> GeminiAccumulateInput() {
       },
       gen::resize(3, gen::container<std::vector<Piece>>(piece)),
       gen::element(BodyShape::kResponse, BodyShape::kMaxTokensNoUsage, BodyShape::kQuotaError,
-                   BodyShape::kChunkArray, BodyShape::kChatCompletions));
+                   BodyShape::kChunkArray, BodyShape::kChatCompletions, BodyShape::kVertexResponse,
+                   BodyShape::kErrorArray));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 

@@ -7,8 +7,12 @@
 // or with args that are no object, an undocumented finishReason, a chunk
 // after the finish, no usage on the last chunk, two candidates with one
 // index, no finish at all, an error event whose status does not fit its
-// code), and non-streamed bodies (a response, an error body, an array of
-// chunks, a body that is no response).
+// code) or a dialect's departure the rules do not forbid (specs/wire/
+// dialects.json DIA-GEM-*: Vertex AI's createTime and trafficType with usage
+// on the last chunk only, the chunks framed as one JSON array), and
+// non-streamed bodies (a response, Vertex AI's response, an error body, an
+// error inside an array, an array of chunks, a body that is no response).
+// `wire.dialect` takes them too, with "surface": "gemini".
 #pragma once
 
 #include <rapidcheck.h>

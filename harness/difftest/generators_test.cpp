@@ -143,17 +143,18 @@ TEST(Generators, ReachEveryRuleTheirOpDecides) {
 }
 
 // wire.dialect is measured against the deviations of every surface it
-// generates inputs for, Chat's and the Responses API's, and its inputs name
-// the surface they are of (none: Chat).
-TEST(Generators, WireDialectCoversChatAndResponses) {
+// generates inputs for (Chat's, the Responses API's, Anthropic Messages' and
+// Gemini's), and its inputs name the surface they are of (none: Chat).
+TEST(Generators, WireDialectCoversEverySurface) {
   const std::vector<std::string> measured = RulesToCover("wire.dialect", Catalogues());
   const std::set<std::string> ids(measured.begin(), measured.end());
-  for (wire::Surface surface : {wire::Surface::kChat, wire::Surface::kResponses})
+  for (wire::Surface surface : {wire::Surface::kChat, wire::Surface::kResponses,
+                                wire::Surface::kMessages, wire::Surface::kGemini})
     for (std::string_view id : wire::DialectIds(surface))
       EXPECT_TRUE(ids.contains(std::string(id))) << id;
   std::set<std::string> surfaces;
   for (const auto& in : Inputs("wire.dialect", 300)) surfaces.insert(in.value("surface", "chat"));
-  EXPECT_EQ(surfaces, (std::set<std::string>{"chat", "responses"}));
+  EXPECT_EQ(surfaces, (std::set<std::string>{"chat", "responses", "messages", "gemini"}));
 }
 
 // Every rule id an op is measured against by name is a rule of a catalogue

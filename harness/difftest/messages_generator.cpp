@@ -21,6 +21,11 @@ enum class BlockFlaw {
   kInputNotObject,  // tool input no JSON object (a text block: a delta without its text)
   kIndexOutOfStep,
   kNeverClosed,
+  // Dialect departures the MSG-* rules do not forbid (specs/wire/dialects.json):
+  kInputAtStart,           // tool_use: the whole input in its start, no delta
+  kInputWholeDelta,        // tool_use: the whole input in one input_json_delta
+  kNoSignature,            // thinking: an empty signature and no signature_delta
+  kStartWithoutSignature,  // thinking: no `signature` member in its start
 };
 
 // One content block before it is written: its kind and a departure.
@@ -41,11 +46,19 @@ enum class StreamFlaw {
   kNoEnd,
   kEventAfterEnd,
   kDataNotJson,
+  kStartUsageZero,  // message_start's usage all zeros (a dialect's, no rule's)
 };
 // How the stream ends.
 enum class End { kEndTurn, kMaxTokens, kError };
 // A non-streamed body.
-enum class BodyShape { kMessage, kNoUsage, kError, kArray };
+enum class BodyShape {
+  kMessage,
+  kNoUsage,
+  kError,
+  kArray,
+  kOpenAiError,       // an error in OpenAI's envelope (a dialect's)
+  kUnsignedThinking,  // thinking blocks with an empty signature (a dialect's)
+};
 
 // Writes events, with `flaw` on the whole stream.
 class Writer {
@@ -66,14 +79,23 @@ class Writer {
   int n_ = 0;
 };
 
+Json ToolInput(const Block& b) {
+  return b.flaw == BlockFlaw::kInputNotObject ? Json::array({b.text}) : Json{{"q", b.text}};
+}
+
 Json StartBlock(const Block& b, int index) {
   const std::string id = "toolu_" + std::to_string(index);
   switch (b.kind) {
     case BlockKind::kText:
       return {{"type", "text"}, {"text", ""}};
     case BlockKind::kToolUse:
-      return {{"type", "tool_use"}, {"id", id}, {"name", "lookup"}, {"input", Json::object()}};
+      return {{"type", "tool_use"},
+              {"id", id},
+              {"name", "lookup"},
+              {"input", b.flaw == BlockFlaw::kInputAtStart ? ToolInput(b) : Json::object()}};
     case BlockKind::kThinking:
+      if (b.flaw == BlockFlaw::kStartWithoutSignature)
+        return {{"type", "thinking"}, {"thinking", ""}};
       return {{"type", "thinking"}, {"thinking", ""}, {"signature", ""}};
     case BlockKind::kServerTool:
       break;
@@ -101,13 +123,15 @@ void WriteBlock(Writer& w, const Block& b, int index) {
     if (b.flaw == BlockFlaw::kInputNotObject) delta({{"type", "text_delta"}});
   } else if (b.kind == BlockKind::kThinking) {
     for (const auto& d : {first, second}) delta({{"type", "thinking_delta"}, {"thinking", d}});
-    delta({{"type", "signature_delta"}, {"signature", "EqQBCgIYAh"}});
-  } else {
-    const std::string input = b.flaw == BlockFlaw::kInputNotObject ? Json::array({b.text}).dump()
-                                                                   : Json{{"q", b.text}}.dump();
-    const std::size_t cut = Utf8Prefix(input, 3);  // not inside a code point
+    if (b.flaw != BlockFlaw::kNoSignature)
+      delta({{"type", "signature_delta"}, {"signature", "EqQBCgIYAh"}});
+  } else if (b.kind == BlockKind::kServerTool || b.flaw != BlockFlaw::kInputAtStart) {
+    const std::string input = ToolInput(b).dump();
+    const std::size_t cut =
+        b.flaw == BlockFlaw::kInputWholeDelta ? input.size() : Utf8Prefix(input, 3);
     for (const auto& d : {input.substr(0, cut), input.substr(cut)})
-      delta({{"type", "input_json_delta"}, {"partial_json", d}});
+      if (!d.empty() || b.flaw != BlockFlaw::kInputWholeDelta)
+        delta({{"type", "input_json_delta"}, {"partial_json", d}});
   }
   if (b.flaw != BlockFlaw::kNeverClosed) w.Add({{"type", "content_block_stop"}, {"index", at}});
   if (b.kind == BlockKind::kServerTool) {
@@ -132,6 +156,8 @@ std::string WriteStream(const std::vector<Block>& blocks, End end, StreamFlaw fl
                {"stop_reason", nullptr},
                {"usage", {{"input_tokens", 3}, {"output_tokens", 1}}}};
   if (flaw == StreamFlaw::kNoUsage) message.erase("usage");
+  if (flaw == StreamFlaw::kStartUsageZero)
+    message["usage"] = {{"input_tokens", 0}, {"output_tokens", 0}};
   if (flaw != StreamFlaw::kNoMessageStart) w.Add({{"type", "message_start"}, {"message", message}});
   w.Add({{"type", "ping"}});
   int index = 0;
@@ -160,12 +186,14 @@ std::string WriteStream(const std::vector<Block>& blocks, End end, StreamFlaw fl
   return w.out_;
 }
 
-Json BodyBlock(const Block& b, int index) {
+Json BodyBlock(const Block& b, int index, bool unsigned_thinking) {
   Json j = StartBlock(b, index);
   if (b.kind == BlockKind::kText) j["text"] = b.text;
   if (b.kind == BlockKind::kToolUse || b.kind == BlockKind::kServerTool)
     j["input"] = {{"q", b.text}};
   if (b.kind == BlockKind::kThinking) j["thinking"] = b.text, j["signature"] = "EqQBCgIYAh";
+  if (b.kind == BlockKind::kThinking && (b.flaw == BlockFlaw::kNoSignature || unsigned_thinking))
+    j["signature"] = "";
   return j;
 }
 
@@ -186,7 +214,11 @@ rc::Gen<Json> MessagesAccumulateInput() {
                                        {1, BlockFlaw::kOtherDelta},
                                        {1, BlockFlaw::kInputNotObject},
                                        {1, BlockFlaw::kIndexOutOfStep},
-                                       {1, BlockFlaw::kNeverClosed}}));
+                                       {1, BlockFlaw::kNeverClosed},
+                                       {1, BlockFlaw::kInputAtStart},
+                                       {1, BlockFlaw::kInputWholeDelta},
+                                       {1, BlockFlaw::kNoSignature},
+                                       {1, BlockFlaw::kStartWithoutSignature}}));
   auto stream = gen::apply(
       [](std::vector<Block> blocks, End end, StreamFlaw flaw) {
         return Json{{"stream", WriteStream(blocks, end, flaw)}};
@@ -198,12 +230,14 @@ rc::Gen<Json> MessagesAccumulateInput() {
            {10, gen::element(StreamFlaw::kUnnamedEvents, StreamFlaw::kNameDiffers,
                              StreamFlaw::kNoMessageStart, StreamFlaw::kNoUsage,
                              StreamFlaw::kUnknownStopReason, StreamFlaw::kNoEnd,
-                             StreamFlaw::kEventAfterEnd, StreamFlaw::kDataNotJson)}}));
+                             StreamFlaw::kEventAfterEnd, StreamFlaw::kDataNotJson,
+                             StreamFlaw::kStartUsageZero)}}));
   auto body = gen::apply(
       [](std::vector<Block> blocks, BodyShape shape) {
         Json content = Json::array();
         for (std::size_t i = 0; i < blocks.size(); ++i)
-          content.push_back(BodyBlock(blocks[i], static_cast<int>(i)));
+          content.push_back(
+              BodyBlock(blocks[i], static_cast<int>(i), shape == BodyShape::kUnsignedThinking));
         Json message{{"id", "msg_2"},
                      {"type", "message"},
                      {"role", "assistant"},
@@ -214,7 +248,15 @@ rc::Gen<Json> MessagesAccumulateInput() {
                      {"usage", {{"input_tokens", 3}, {"output_tokens", 5}}}};
         switch (shape) {
           case BodyShape::kMessage:
+          case BodyShape::kUnsignedThinking:
             return Json{{"body", message}};
+          case BodyShape::kOpenAiError:  // LiteLLM's, before its PR #39037
+            return Json{{"body",
+                         {{"error",
+                           {{"message", "litellm.RateLimitError: rate limited"},
+                            {"type", "None"},
+                            {"param", "None"},
+                            {"code", "429"}}}}}};
           case BodyShape::kNoUsage:
             message.erase("usage");
             return Json{{"body", message}};
@@ -230,7 +272,8 @@ rc::Gen<Json> MessagesAccumulateInput() {
         return Json{{"body", Json::array()}};
       },
       gen::resize(3, gen::container<std::vector<Block>>(block)),
-      gen::element(BodyShape::kMessage, BodyShape::kNoUsage, BodyShape::kError, BodyShape::kArray));
+      gen::element(BodyShape::kMessage, BodyShape::kNoUsage, BodyShape::kError, BodyShape::kArray,
+                   BodyShape::kOpenAiError, BodyShape::kUnsignedThinking));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 

@@ -6,7 +6,13 @@
 // delta of another block's type, tool input that is no JSON object, an index
 // out of step, a block never closed, unnamed events, no message_start, no
 // usage, an undocumented stop_reason, no end, an event after it, data that is
-// not JSON), streams ended by an error event, and non-streamed bodies.
+// not JSON), or with a dialect's departure the rules do not forbid
+// (specs/wire/dialects.json DIA-MSG-*: message_start's usage all zeros, a
+// tool_use block's input whole in its start or in one delta, a thinking block
+// without a signature or whose start has no `signature`), streams ended by an
+// error event, and non-streamed bodies (an error in OpenAI's envelope and
+// unsigned thinking among them). `wire.dialect` takes them too, with
+// "surface": "messages".
 #pragma once
 
 #include <rapidcheck.h>

@@ -55,10 +55,10 @@ rc::Gen<Json> SseParse() {
 }
 
 // The surfaces wire.dialect's generated inputs are of, each with its
-// generator: Chat Completions' own, and the Responses API's accumulate inputs
-// (a body as text) with "surface" set. The op is measured against the ids
-// these surfaces' detectors can report (wire::DialectIds(surface)); a surface
-// joins by one more row here.
+// generator: Chat Completions' own, and the accumulate inputs of the Responses
+// API, Anthropic Messages and Gemini (a body as text) with "surface" set. The op is measured
+// against the ids these surfaces' detectors can report (wire::DialectIds(surface)); a surface joins
+// by one more row here.
 struct DialectSurface {
   wire::Surface surface;
   std::size_t weight;
@@ -74,16 +74,23 @@ rc::Gen<Json> AsDialectInput(wire::Surface surface, rc::Gen<Json> accumulate_inp
 }
 
 std::vector<DialectSurface> DialectSurfaces() {
-  return {{wire::Surface::kChat, 3, WireDialectInput()},
-          {wire::Surface::kResponses, 2,
-           AsDialectInput(wire::Surface::kResponses, ResponsesAccumulateInput())}};
+  return {
+      {wire::Surface::kChat, 3, WireDialectInput()},
+      {wire::Surface::kResponses, 2,
+       AsDialectInput(wire::Surface::kResponses, ResponsesAccumulateInput())},
+      {wire::Surface::kMessages, 2,
+       AsDialectInput(wire::Surface::kMessages, MessagesAccumulateInput())},
+      {wire::Surface::kGemini, 2, AsDialectInput(wire::Surface::kGemini, GeminiAccumulateInput())}};
 }
 
-// One of the surfaces' inputs, picked by weight (shrinking toward the first).
+// One of the surfaces' inputs, picked by weight whatever the size (rapidcheck
+// scales inRange with it, which would leave the last surfaces to the largest
+// cases), shrinking toward the first.
 rc::Gen<Json> WireDialectInputs(std::vector<DialectSurface> surfaces) {
   std::size_t total = 0;
   for (const DialectSurface& d : surfaces) total += d.weight;
-  return gen::mapcat(gen::inRange<std::size_t>(0, total), [surfaces](std::size_t pick) {
+  const auto weighted = gen::resize(rc::kNominalSize, gen::inRange<std::size_t>(0, total));
+  return gen::mapcat(weighted, [surfaces](std::size_t pick) {
     for (const DialectSurface& d : surfaces) {
       if (pick < d.weight) return d.inputs;
       pick -= d.weight;

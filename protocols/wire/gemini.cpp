@@ -80,6 +80,15 @@ std::string GeminiModelOfPath(std::string_view path) {
   return std::string(last.substr(0, last.rfind(':')));
 }
 
+std::string GeminiCallOfPath(std::string_view path) {
+  path = path.substr(0, path.find('?'));
+  if (!IsGeminiPath(path)) return "";
+  const std::size_t slash = path.rfind('/');
+  const std::string_view parent = path.substr(0, slash);
+  const std::string_view collection = parent.substr(parent.rfind('/') + 1);  // "models" without '/'
+  return Format("{}/{}", collection, path.substr(slash + 1));
+}
+
 void GeminiAccumulator::ReadBody(const Json& body) {
   body_ = true;
   auto refuse = [this](const std::string& pointer, std::string what) {

@@ -62,6 +62,16 @@ bool IsGeminiPath(std::string_view path);
 // `/v1beta/models/gemini-2.5-flash:generateContent`); "" for another path.
 std::string GeminiModelOfPath(std::string_view path);
 
+// The call a Gemini path makes, without the prefix that only names the
+// backend and its version: "models/{model}:{method}"
+// ("models/gemini-2.5-flash:generateContent") of the Developer API's
+// `/v1beta/models/…` and `/v1/models/…`, of Vertex AI's
+// `/v1/projects/P/locations/L/publishers/google/models/…` and of its express
+// mode's `/v1beta1/publishers/google/models/…` alike
+// ("tunedModels/{model}:{method}" for a tuned model); "" for another path.
+// The query is not read.
+std::string GeminiCallOfPath(std::string_view path);
+
 // A non-streamed body: a GenerateContentResponse, an error body, or (a
 // stream asked for without alt=sse) a JSON array of either.
 CanonicalResult ReadGeminiBody(const Json& body);

@@ -78,6 +78,26 @@ TEST(GeminiPath, ModelInThePathUnderEveryPrefix) {
   EXPECT_EQ(SurfaceFromName("gemini"), Surface::kGemini);
 }
 
+// The Developer API's, Vertex AI's and Vertex express mode's paths of one
+// call are one call; the method and the model tell calls apart.
+TEST(GeminiPath, CallIsTheSameThroughEveryBackend) {
+  for (const char* p :
+       {"/v1beta/models/gemini-2.0-flash:generateContent",
+        "/v1/models/gemini-2.0-flash:generateContent?key=k",
+        "/v1beta1/projects/p/locations/us-central1/publishers/google/models/"
+        "gemini-2.0-flash:generateContent",
+        "/v1/projects/p/locations/global/publishers/google/models/gemini-2.0-flash:generateContent",
+        "/v1beta1/publishers/google/models/gemini-2.0-flash:generateContent"}) {
+    EXPECT_EQ(GeminiCallOfPath(p), "models/gemini-2.0-flash:generateContent") << p;
+  }
+  EXPECT_EQ(GeminiCallOfPath("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse"),
+            "models/gemini-2.0-flash:streamGenerateContent");
+  EXPECT_EQ(GeminiCallOfPath("/v1beta/tunedModels/mine:generateContent"),
+            "tunedModels/mine:generateContent");
+  EXPECT_EQ(GeminiCallOfPath("/v1/chat/completions"), "");
+  EXPECT_EQ(GeminiCallOfPath("/v1beta/models/gemini-2.0-flash:countTokens"), "");
+}
+
 TEST(GeminiStream, TextChunksJoinIntoOneMessageWithTheLastUsage) {
   Stream s;
   s.Parts(Stream::Text("The"), "", true)

@@ -10,6 +10,13 @@
 // framing without alt=sse) makes @google/genai throw "Incomplete JSON segment
 // at the end", and the AI SDK's SSE reader finds no event in it, so streamText
 // ends with no text and no tool call, silently.
+// Vertex AI's paths: `@google/genai` with `vertexai: true`, a project and a
+// location sends `/v1beta1/projects/P/locations/L/publishers/google/models/
+// M:…` with a bearer token from its auth client (here one holding a fixed
+// token: no Google network); under `--match sdk` the Developer API's
+// recording of the same model and method answers it, pinned and not, in the
+// `vertex` dialect's shape, and the journal keeps the Vertex path and
+// redacts the token.
 //   node tests/e2e/mockllm_dialect_gemini_sdk.mjs MOCKLLM_BINARY FIXTURES_DIR
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -54,6 +61,31 @@ const textOf = (responses) =>
     .join('');
 
 const weather = { get_weather: tool({ description: 'Current weather of a city.', inputSchema: jsonSchema({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }) }) };
+// Vertex AI through @google/genai, against a server matching `sdk` (pinned
+// too). The auth client stands in for google-auth-library's: the SDK asks it
+// for the request's headers.
+const sdkServer = await startMockllm(binary, ['serve', '--traces', recorded, '--speed', '0', '--match', 'sdk']);
+const fixedToken = { getRequestHeaders: async () => new Headers({ authorization: 'Bearer ya29.e2e-fixed-token' }) };
+const vertexGenai = (base, dialect) =>
+  new GoogleGenAI({
+    vertexai: true,
+    project: 'e2e-project',
+    location: 'us-central1',
+    googleAuthOptions: { authClient: fixedToken },
+    httpOptions: { baseUrl: base, headers: headers(dialect) },
+  });
+// A recorded request as the SDK's parameters, generationConfig's fields as
+// config, so that the body the SDK writes is the recorded one.
+function recordedParams(x) {
+  const { contents, generationConfig, ...rest } = x.request.body;
+  return { ...paramsOf(x), config: { ...(generationConfig ?? {}), ...rest } };
+}
+// The journal entries of the last client's session (its X-Mockllm-Session header).
+async function lastSession(url) {
+  const journal = await (await fetch(`${url}/__admin/journal`)).json();
+  return journal.filter((e) => e.request.headers['x-mockllm-session'] === `gem-dialect-${session}`);
+}
+
 const paris = { name: 'get_weather', args: { city: 'Paris' } };
 const london = { name: 'get_weather', args: { city: 'London' } };
 const signed = exchange(recorded, 'test_google_streaming_tool_call_thought_signature');
@@ -103,6 +135,34 @@ for (const [dialect, deviations] of Object.entries(dialects)) {
     }
   };
 
+  if (vertex) {
+    tests[`${dialect}: @google/genai on Vertex AI's path replays the Developer API's recordings`] = async () => {
+      const text = exchange(recorded, 'test_google_model');
+      const r = await vertexGenai(sdkServer.url, dialect).models.generateContent(recordedParams(text));
+      assert.equal(textOf([r]), text.response.body.candidates[0].content.parts[0].text);
+      // A Vertex AI client keeps Vertex's createTime (a Developer API client drops it).
+      assert.equal(typeof r.createTime, 'string');
+      const [unpinned] = await lastSession(sdkServer.url);
+      assert.equal(unpinned.path, '/v1beta1/projects/e2e-project/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent');
+      assert.equal(unpinned.trace, 'gemini/test_google_model');
+      assert.equal(unpinned.dialect, dialect);
+      assert.equal(unpinned.request.headers.authorization, '[redacted]');
+
+      const id = 'gemini/test_google_streaming_tool_call_thought_signature';
+      const chunks = [];
+      for await (const c of await vertexGenai(`${sdkServer.url}/t/${encodeURIComponent(id)}`, dialect).models.generateContentStream(recordedParams(signed)))
+        chunks.push(c);
+      assert.deepEqual(callsOf(chunks), [{ name: 'get_country', args: {} }]);
+      assert.ok(chunks[0].candidates[0].content.parts[0].thoughtSignature?.length > 100, 'the thoughtSignature is kept');
+      assert.ok(chunks.at(-1).usageMetadata?.totalTokenCount > 0);
+      const [pinned] = await lastSession(sdkServer.url);
+      assert.match(pinned.path, /^\/t\/.*\/v1beta1\/projects\/e2e-project\/locations\/us-central1\/publishers\/google\/models\/gemini-3-pro-preview:streamGenerateContent$/);
+      assert.deepEqual([pinned.response.status, pinned.findings ?? []], [200, []]);
+      const journal = await (await fetch(`${sdkServer.url}/__admin/journal`)).text();
+      assert.ok(!journal.includes('e2e-fixed-token'), 'the bearer token is redacted');
+    };
+  }
+
   tests[`${dialect}: @google/genai error to a streamed request`] = async () => {
     const x = exchange(probe, 'server-error-stream');
     await assert.rejects(
@@ -144,5 +204,5 @@ try {
   assert.ok(Object.keys(dialects).length >= 3, `only ${Object.keys(dialects).length} Gemini dialects`);
   await runTests(tests);
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), sdkServer.stop()]);
 }

@@ -4,14 +4,16 @@
 // `@anthropic-ai/sdk` (messages.create streamed and not, messages.stream with
 // tool use and thinking, an HTTP 429), the Vercel AI SDK's `@ai-sdk/anthropic`
 // (streamText, generateText) and LangChain's `@langchain/anthropic`
-// (ChatAnthropic invoke and stream). Under every dialect each client reads
+// (ChatAnthropic invoke and stream, a thinking stream and the next turn that
+// sends its thinking back). Under every dialect each client reads
 // what the recording says; where a dialect really breaks a client, that
 // break is asserted as it is (docs/dialects.md, "Anthropic Messages"):
 //   DIA-MSG-START-USAGE-ZERO: message_start's usage reads 0 input tokens, and
 //     LangChain's streamed usage_metadata keeps that 0;
 //   DIA-MSG-TOOL-INPUT-AT-START: LangChain's stream reads each call's args as {};
 //   DIA-MSG-THINKING-NO-SIGNATURE: the thinking block's signature is "" (the AI
-//     SDK's reasoning carries none);
+//     SDK's reasoning carries none), and LangChain sends it back next turn
+//     with signature "" (a request Anthropic refuses);
 //   DIA-MSG-OPENAI-ERROR-BODY: the error's Anthropic type is gone.
 //   node tests/e2e/mockllm_dialect_messages_sdk.mjs MOCKLLM_BINARY PROBE_DIR
 import assert from 'node:assert/strict';
@@ -21,10 +23,11 @@ import { join } from 'node:path';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import Anthropic from '@anthropic-ai/sdk';
 import { ChatAnthropic } from '@langchain/anthropic';
+import { HumanMessage } from '@langchain/core/messages';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 
 import { callsOf, finalOf, textOf, thinkingOf } from './messages_recording.mjs';
-import { e2eArgs, readTrace, runTests, startMockllm } from './mockllm_process.mjs';
+import { e2eArgs, readTrace, runTests, sessionJournal, startMockllm } from './mockllm_process.mjs';
 
 const { binary, fixtures: probe } = e2eArgs();
 const dir = join(probe, 'messages');
@@ -191,6 +194,37 @@ function langchainTests(tests, dialect, has) {
     const start = has('DIA-MSG-START-USAGE-ZERO') ? { input_tokens: 0, output_tokens: 0 } : startUsage('stream');
     assert.equal(whole.usage_metadata.input_tokens, start.input_tokens);
     assert.equal(whole.usage_metadata.output_tokens, start.output_tokens + final.stream.usage.output_tokens);
+  };
+  tests[`${dialect}: @langchain/anthropic stream thinking, sent back next turn`] = async () => {
+    const thinking = (d) =>
+      new ChatAnthropic({
+        apiKey: 'test-key',
+        model: x.reasoning.request.body.model,
+        maxTokens: x.reasoning.request.body.max_tokens,
+        thinking: x.reasoning.request.body.thinking,
+        anthropicApiUrl: pinned('reasoning'),
+        clientOptions: { defaultHeaders: headers(d) },
+        maxRetries: 0,
+      });
+    let whole;
+    for await (const chunk of await thinking(dialect).stream(prompt('reasoning'))) whole = whole ? whole.concat(chunk) : chunk;
+    const blocks = whole.content.filter((b) => b.type === 'thinking').map((b) => ({ thinking: b.thinking, signature: b.signature }));
+    // LangChain joins a thinking block's deltas by index: the start's empty
+    // signature (or none, minimax) and the signature_delta; unsigned thinking
+    // stays "".
+    const want = thinkingOf(final.reasoning);
+    if (has('DIA-MSG-THINKING-NO-SIGNATURE')) for (const t of want) t.signature = '';
+    assert.deepEqual(blocks, want);
+    assert.equal(whole.content.filter((b) => b.type === 'text').map((b) => b.text).join(''), textOf(final.reasoning));
+    // The next turn sends the thinking block back as it was read: unsigned
+    // thinking goes back with signature "" (which Anthropic refuses).
+    const next = thinking(dialect);
+    const session = next.clientOptions.defaultHeaders['X-Mockllm-Session'];
+    // (streamed: the pinned reply is the recorded stream)
+    for await (const _ of await next.stream([new HumanMessage(prompt('reasoning')), whole, new HumanMessage('And 7907?')]));
+    const [sent] = await sessionJournal(server.url, session, 'probe/messages/reasoning');
+    const back = sent.request.body.messages[1].content.filter((b) => b.type === 'thinking');
+    assert.deepEqual(back.map((b) => ({ thinking: b.thinking, signature: b.signature })), want);
   };
 }
 

@@ -5,7 +5,11 @@
 //   retry-after) and then reads the recorded answer; without retries it
 //   reads each as an APIError of Anthropic's shape (overloaded_error,
 //   rate_limit_error with the anthropic-ratelimit headers), and an in-stream
-//   `error` event as an APIError.
+//   `error` event as an APIError. The same 529 and 429 under every Messages
+//   dialect (X-Mockllm-Dialect): the SDK retries on the status under each;
+//   without retries a dialect whose error bodies are OpenAI's
+//   (DIA-MSG-OPENAI-ERROR-BODY) leaves it the right class (by status) but no
+//   Anthropic error type (`error.error.type` reads LiteLLM's "None").
 // - `@google/genai` reads an injected 429 as an ApiError whose body is
 //   Gemini's (RESOURCE_EXHAUSTED), and an in-stream error as an ApiError.
 // - the openai SDK's `responses.create` follows a previous_response_id chain
@@ -14,6 +18,7 @@
 //   `response.failed` ends with that event.
 //   node tests/e2e/mockllm_surface_faults.mjs MOCKLLM_BINARY RECORDED_DIR
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 import Anthropic from '@anthropic-ai/sdk';
@@ -45,13 +50,19 @@ const failing = await serve(['openai-responses'], ['error_event={"after_events":
 const servers = [overloaded, limited, broken, plain, erring, failing];
 
 let sessions = 0;
-const anthropic = (server, maxRetries) =>
+const anthropic = (server, maxRetries, dialect) =>
   new Anthropic({
     apiKey: 'test-key',
     baseURL: server.url,
     maxRetries,
-    defaultHeaders: { 'X-Mockllm-Session': `anthropic-${++sessions}` },
+    defaultHeaders: {
+      'X-Mockllm-Session': `anthropic-${++sessions}`,
+      ...(dialect ? { 'X-Mockllm-Dialect': dialect } : {}),
+    },
   });
+const messagesDialects = JSON.parse(
+  execFileSync(binary, ['dialects', '--json', '--surface', 'messages'], { encoding: 'utf8' }),
+);
 const gemini = (server) =>
   new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.url, apiVersion: 'v1beta' } });
 // The recorded Gemini request as the SDK's parameters.
@@ -65,10 +76,56 @@ async function statuses(server, path) {
   const journal = await (await fetch(`${server.url}/__admin/journal`)).json();
   return journal.filter((e) => e.path === path).map((e) => e.response.status);
 }
+// Statuses the server answered, in order, to the last client's session, and
+// the dialect each was answered in.
+async function sessionStatuses(server) {
+  const journal = await (await fetch(`${server.url}/__admin/journal`)).json();
+  const mine = journal.filter((e) => e.request.headers['x-mockllm-session'] === `anthropic-${sessions}`);
+  return { statuses: mine.map((e) => e.response.status), dialects: [...new Set(mine.map((e) => e.dialect))] };
+}
+
+// The injected 529 and 429 under one Messages dialect: retried on the status,
+// read as the class of the status; the Anthropic error type survives unless
+// the dialect answers errors in OpenAI's envelope.
+function dialectRetryTests(tests, dialect, deviations) {
+  const openaiBody = deviations.includes('DIA-MSG-OPENAI-ERROR-BODY');
+  const x = anthropicText.exchanges[0];
+  for (const [status, server, errorClass, type] of [
+    [529, overloaded, Anthropic.InternalServerError, 'overloaded_error'],
+    [429, limited, Anthropic.RateLimitError, 'rate_limit_error'],
+  ]) {
+    tests[`${dialect}: anthropic SDK retries an injected ${status}`] = async () => {
+      const m = await anthropic(server, 2, dialect).messages.create(x.request.body);
+      assert.equal(textOf(m), textOf(x.response.body));
+      assert.deepEqual(await sessionStatuses(server), { statuses: [status, 200], dialects: [dialect] });
+    };
+    tests[`${dialect}: anthropic SDK reads an injected ${status} without retries`] = async () => {
+      await assert.rejects(anthropic(server, 0, dialect).messages.create(x.request.body), (e) => {
+        assert.ok(e instanceof errorClass, `expected a ${errorClass.name}, got ${e}`);
+        assert.equal(e.status, status);
+        assert.equal(e.headers.get('retry-after'), '0.01');
+        if (openaiBody) {
+          // The finding: the status still classifies the error, its Anthropic type is lost.
+          assert.equal(e.error.type, undefined);
+          assert.equal(e.error.error.type, 'None');
+          assert.equal(e.error.error.code, String(status));
+        } else {
+          assert.equal(e.error.type, 'error');
+          assert.equal(e.error.error.type, type);
+        }
+        return true;
+      });
+    };
+  }
+}
 
 const textOf = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
 
+const dialectTests = {};
+for (const [dialect, deviations] of Object.entries(messagesDialects)) dialectRetryTests(dialectTests, dialect, deviations);
+
 try {
+  assert.ok(Object.keys(messagesDialects).length >= 7, `only ${Object.keys(messagesDialects).length} Messages dialects`);
   await runTests({
     async 'anthropic SDK retries an injected 529 overloaded_error'() {
       const x = anthropicText.exchanges[0];
@@ -192,6 +249,8 @@ try {
       assert.equal(failed.status, 'failed');
       assert.equal(failed.error.code, 'server_error');
     },
+
+    ...dialectTests,
   });
 } finally {
   await Promise.all(servers.map((s) => s.stop()));
