@@ -57,7 +57,7 @@ inline constexpr std::size_t kDrainTurnBytes = 256 * 1024;
 
 inline std::string Str(boost::beast::string_view s) { return std::string(s.data(), s.size()); }
 
-inline bool Bodiless(const httplib::Response& res, bool head_only) {
+inline bool Bodiless(const HttpResponse& res, bool head_only) {
   return head_only || res.status < 200 || res.status == 204 || res.status == 304;
 }
 
@@ -67,10 +67,14 @@ struct Framing {
   std::size_t size = 0;
 };
 
-// The framing of `res`'s content provider, or of a plain body of `body_size` bytes.
-inline Framing FramingOf(const httplib::Response& res, std::size_t body_size) {
-  if (res.content_provider_) return {res.is_chunked_content_provider_, res.content_length_};
-  return {false, body_size};
+// The framing of `res`'s body: a paced or provided body's length (none:
+// chunked), or the size of its bytes.
+inline Framing FramingOf(const HttpResponse& res) {
+  std::optional<std::size_t> length = res.Bytes().size();
+  if (const auto* paced = std::get_if<HttpResponse::Paced>(&res.body)) length = paced->length;
+  if (const auto* provided = std::get_if<HttpResponse::Provided>(&res.body))
+    length = provided->length;
+  return {!length.has_value(), length.value_or(0)};
 }
 
 // The response head: status line, the handler's headers (unsafe ones left
@@ -78,25 +82,13 @@ inline Framing FramingOf(const httplib::Response& res, std::size_t body_size) {
 // that sets Transfer-Encoding itself has framed its body).
 // `keep` answers say `Keep-Alive: timeout=keep_alive_seconds` unless the
 // handler set Keep-Alive itself.
-std::string ResponseHead(const httplib::Response& res, Framing body, bool keep, bool http10,
+std::string ResponseHead(const HttpResponse& res, Framing body, bool keep, bool http10,
                          int keep_alive_seconds);
 
 using Message = http::request<http::string_body>;
 
-// A body lent by the handler running on this thread (LendBody) or paced
-// (PaceBody), or the rest of its work handed to a worker (FinishOnWorker).
-struct Lent {
-  const httplib::Response* res = nullptr;  // the response the running handler fills
-  std::shared_ptr<const void> owner;
-  std::optional<std::string_view> bytes;           // set by LendBody
-  std::shared_ptr<PacedBody> paced;                // set by PaceBody…
-  std::optional<std::size_t> paced_length;         // …with its length (nullopt: chunked)
-  std::function<void(httplib::Response&)> finish;  // set by FinishOnWorker
-};
-extern thread_local Lent current_lend;
-
-inline httplib::Headers HeadersOf(const Message& m) {
-  httplib::Headers headers;
+inline HttpFields HeadersOf(const Message& m) {
+  HttpFields headers;
   for (const auto& f : m) headers.emplace(Str(f.name_string()), Str(f.value()));
   return headers;
 }
@@ -150,9 +142,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
         fd(sock.native_handle()) {
     boost::system::error_code ec;
     const auto remote = sock.remote_endpoint(ec);
-    if (!ec) remote_addr = remote.address().to_string(), remote_port = remote.port();
-    const auto local = sock.local_endpoint(ec);
-    if (!ec) local_addr = local.address().to_string(), local_port = local.port();
+    if (!ec) remote_addr = remote.address().to_string();
     NewRequest(Clock::now() + std::chrono::milliseconds(owner.options.read_timeout_ms));
   }
   ~Conn() { Close(); }
@@ -162,12 +152,11 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   tcp::socket sock;
   asio::steady_timer timer;
   const int fd;
-  std::string remote_addr, local_addr;
-  int remote_port = -1, local_port = -1;
+  std::string remote_addr;  // the client's address (HttpRequest::remote_addr)
   boost::beast::flat_buffer buf;
   std::optional<http::request_parser<http::string_body>> parser;
   bool head_checked = false;     // the head's framing was judged
-  httplib::Headers head_fields;  // the head's fields, once judged (moved out by Head)
+  HttpFields head_fields;        // the head's fields, once judged (moved out by Head)
   bool head_keep_alive = false;  // what the head says of keep-alive, once judged
   std::size_t head_bytes = 0;    // the bytes of the head the parser has taken
   bool started = false;          // a byte of the current request arrived
@@ -179,15 +168,15 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   Clock::time_point idle_deadline, head_deadline, last_progress;
   std::uint64_t gen = 0;  // I/O thread only: which wait is current
   // An answer being written from the I/O thread, and what follows it.
-  std::string out;                        // the head (or a whole refusal)
-  std::string out_body;                   // the body, moved from the handler's answer…
-  std::shared_ptr<const void> out_owner;  // …or the owner of the bytes it lent
-  std::string_view out_lent;              // the body written: out_body's or the lent bytes
-  // The handler's response being written, held so its releaser runs once
-  // the answer has left (told true) or the connection ended first (false).
-  std::shared_ptr<httplib::Response> out_res;
-  // A paced answer being written (PaceBody): its body, its head until it
-  // leaves, its framing and the body bytes written.
+  std::string out;            // the head (or a whole refusal)
+  std::string_view out_lent;  // the body written: bytes the response holds (owned or lent)
+  // The response being written, held so that its body's bytes (and a lent
+  // body's owner) stay until they have left, and so that its on_written
+  // runs once the answer has left (told true) or the connection ended first
+  // (false).
+  std::shared_ptr<HttpResponse> out_res;
+  // A paced answer being written (HttpResponse::Paced): its body, its head
+  // until it leaves, its framing and the body bytes written.
   std::shared_ptr<PacedBody> paced;
   std::string paced_head;
   bool paced_chunked = false;               // each piece one chunk (HTTP/1.1)
@@ -206,8 +195,8 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   int refused_status = 0;
   std::string refused_message;
   std::string refused_code;
-  httplib::Request refused_head;  // what was read of a head Beast refused
-  std::size_t body_held = 0;      // this request's share of owner.bodies_held
+  HttpRequest refused_head;   // what was read of a head Beast refused
+  std::size_t body_held = 0;  // this request's share of owner.bodies_held
 
   // Counts `need` bytes of this request's body into the server's budget;
   // false (nothing counted) when they do not fit.
@@ -259,7 +248,7 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // A complete request: the handler runs here, unless it may block; an
   // answer its handler leaves to a content provider is written by a worker
   // (the provider may wait).
-  // A handler that hands the rest of its work to a worker (FinishOnWorker)
+  // A handler that hands the rest of its work to a worker (HttpResponse::OnWorker)
   // has it finished there, and its answer written from there.
   void Dispatch();
 
@@ -284,59 +273,54 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
 
   // --- handler and worker side -------------------------------------------
 
-  // The parsed head as httplib's request: method, target, decoded path and
-  // query parameters, version, headers, addresses.
-  httplib::Request Head();
+  // The parsed head: method, target, decoded path and query parameters,
+  // version, headers, the client's address.
+  HttpRequest Head();
 
   // A request the handler has answered. Shared, so a worker job can hold it
   // while a provider writes.
   struct Answered {
-    std::shared_ptr<httplib::Request> req;
-    // The handler's response: its releaser runs when the last holder lets go,
-    // told by content_provider_success_ whether the answer was written whole.
-    std::shared_ptr<httplib::Response> res;
+    std::shared_ptr<HttpRequest> req;
+    // The handler's response: its on_written runs when the last holder lets
+    // go, told by written_whole whether the answer was written whole.
+    std::shared_ptr<HttpResponse> res;
     // What is written: `res`, or an answer of the listener's own (405 for a
     // method not served, 500 when the handler threw).
-    std::shared_ptr<httplib::Response> answer;
+    std::shared_ptr<HttpResponse> answer;
     bool keep = false, http10 = false, head_only = false;
-    // A body the handler lent (LendBody) instead of answer->body, and its owner.
-    std::optional<std::string_view> lent;
-    std::shared_ptr<const void> lent_owner;
-    // A paced body (PaceBody) and its length (nullopt: chunked).
-    std::shared_ptr<PacedBody> paced;
-    std::optional<std::size_t> paced_length;
-    // The rest of the handler's work, to run on a worker (FinishOnWorker);
-    // the fields above are settled once it has run.
-    std::function<void(httplib::Response&)> finish;
-    bool Provided() const { return answer->content_provider_ && !Bodiless(*answer, head_only); }
-    bool Paced() const { return paced && !Bodiless(*answer, head_only); }
-    std::string_view Body() const { return lent ? *lent : std::string_view(answer->body); }
-    Framing BodyFraming() const {
-      if (paced) return {!paced_length.has_value(), paced_length.value_or(0)};
-      return FramingOf(*answer, Body().size());
+    // The rest of the handler's work is still to run on a worker (the
+    // fields above are settled once it has run).
+    bool Finishing() const { return std::holds_alternative<HttpResponse::OnWorker>(answer->body); }
+    bool Provided() const {
+      return std::holds_alternative<HttpResponse::Provided>(answer->body) &&
+             !Bodiless(*answer, head_only);
     }
+    bool Paced() const {
+      return std::holds_alternative<HttpResponse::Paced>(answer->body) &&
+             !Bodiless(*answer, head_only);
+    }
+    Framing BodyFraming() const { return FramingOf(*answer); }
   };
 
   // Runs the handler on the complete request.
   Answered Answer();
 
-  // Worker: runs the work the handler handed on (FinishOnWorker) on its
-  // response, then settles the answer as Answer does.
+  // Worker: runs the work the handler handed on (HttpResponse::OnWorker) on
+  // its response, then settles the answer as Answer does.
   void Finish(Answered& a);
 
-  // What the handler (or its finish) left: a lent body, a finish still to
-  // run, how the connection goes on.
+  // How the connection goes on after what the handler (or its finish) left.
   void Settle(Answered& a);
 
   // Runs the handler on `res`; returns `res`, or an answer of its own when
   // the method is not served or the handler threw.
-  std::shared_ptr<httplib::Response> RunHandler(const httplib::Request& req,
-                                                const std::shared_ptr<httplib::Response>& res);
+  std::shared_ptr<HttpResponse> RunHandler(const HttpRequest& req,
+                                           const std::shared_ptr<HttpResponse>& res);
 
   // Runs `fill` (the handler, or the rest of its work) on `res`; returns
   // `res`, or a 500 of its own when it threw.
-  std::shared_ptr<httplib::Response> Guarded(const std::shared_ptr<httplib::Response>& res,
-                                             const std::function<void()>& fill);
+  std::shared_ptr<HttpResponse> Guarded(const std::shared_ptr<HttpResponse>& res,
+                                        const std::function<void()>& fill);
 
   // Worker: writes a plain-body answer, blocking up to the write timeout.
   bool SendPlain(const Answered& a);
@@ -356,9 +340,9 @@ struct HttpListener::Impl::Conn : std::enable_shared_from_this<Conn> {
   // line, bytes and CRLF gathered with the head if it has not left).
   bool WriteProvided(const Answered& a);
 
-  bool WriteProvidedOrThrow(httplib::Response& res, bool keep, bool http10);
+  bool WriteProvidedOrThrow(const HttpResponse& res, bool keep, bool http10);
 
-  // --- paced answers (PaceBody), on the I/O thread ------------------------
+  // --- paced answers (HttpResponse::Paced), on the I/O thread --------------
 
   void StartPaced(const Answered& a);
 

@@ -5,7 +5,7 @@
 
 namespace llmconform::mockllm {
 
-std::string listener_detail::ResponseHead(const httplib::Response& res, Framing body, bool keep,
+std::string listener_detail::ResponseHead(const HttpResponse& res, Framing body, bool keep,
                                           bool http10, int keep_alive_seconds) {
   std::string head = Format("HTTP/1.1 {} {}\r\n", res.status, http_io::Reason(res.status));
   bool has_length = false, has_encoding = false, has_connection = false, has_keep_alive = false;
@@ -41,16 +41,16 @@ void HttpListener::Impl::Conn::Dispatch() {
   if (owner.options.handler_may_block) {
     return owner.pool->Submit([self = shared_from_this()] {
       Answered a = self->Answer();
-      while (a.finish) self->Finish(a);
+      while (a.Finishing()) self->Finish(a);
       if (a.Paced()) return asio::post(self->ioc, [self, a] { self->StartPaced(a); });
       const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
       asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
     });
   }
   Answered a = Answer();
-  if (a.finish || (a.Provided() && !a.paced)) {
+  if (a.Finishing() || a.Provided()) {
     return owner.pool->Submit([self = shared_from_this(), a]() mutable {
-      while (a.finish) self->Finish(a);
+      while (a.Finishing()) self->Finish(a);
       if (a.Paced()) return asio::post(self->ioc, [self, a] { self->StartPaced(a); });
       const bool ok = a.Provided() ? self->WriteProvided(a) : self->SendPlain(a);
       asio::post(self->ioc, [self, keep = ok && a.keep] { self->AfterAnswer(keep); });
@@ -59,16 +59,8 @@ void HttpListener::Impl::Conn::Dispatch() {
   if (a.Paced()) return StartPaced(a);
   out =
       ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
-  if (!Bodiless(*a.answer, a.head_only)) {
-    if (a.lent) {
-      out_owner = a.lent_owner;
-      out_lent = *a.lent;
-    } else {
-      out_body = std::move(a.answer->body);
-      out_lent = out_body;
-    }
-  }
-  if (a.answer == a.res) out_res = a.res;
+  if (!Bodiless(*a.answer, a.head_only)) out_lent = a.answer->Bytes();
+  out_res = a.answer;
   out_at = 0;
   keep_after = a.keep;
   Flush();
@@ -96,9 +88,7 @@ void HttpListener::Impl::Conn::Flush() {
     return Close();
   }
   out.clear();
-  std::string().swap(out_body);
   out_lent = {};
-  out_owner.reset();
   out_at = 0;
   if (paced && !paced_ended) {
     // The next step at once; past a few steps due at once, posted, so they
@@ -111,7 +101,7 @@ void HttpListener::Impl::Conn::Flush() {
   }
   paced.reset();
   if (out_res) {
-    out_res->content_provider_success_ = true;
+    out_res->written_whole = true;
     out_res.reset();
   }
   if (refused) return StartDrain();
@@ -131,12 +121,11 @@ void HttpListener::Impl::Conn::AfterAnswer(bool keep) {
 }
 
 void HttpListener::Impl::Conn::AnswerRefused() {
-  httplib::Request req = parser->is_header_done() ? Head() : std::move(refused_head);
+  HttpRequest req = parser->is_header_done() ? Head() : std::move(refused_head);
   req.remote_addr = remote_addr;
-  req.remote_port = remote_port;
   if (owner.on_refused && !req.method.empty())
     owner.on_refused(req, refused_status, refused_message);
-  httplib::Response res;
+  HttpResponse res;
   // In the shape of the API of the path, when the head got that far (mockllm/surface_errors.h).
   AnswerJson(res, refused_status,
              InSurfaceShape(llmconform::wire::SurfaceOfPath(req.path).value_or(
@@ -144,79 +133,61 @@ void HttpListener::Impl::Conn::AnswerRefused() {
                             refused_status,
                             llmconform::wire::MakeErrorJson(
                                 refused_message, "invalid_request_error", nullptr, refused_code)));
-  if (refused_status == 503) res.set_header("Retry-After", "1");
-  out = ResponseHead(res, {.size = res.body.size()}, false, false, 0) + res.body;
+  if (refused_status == 503) res.SetHeader("Retry-After", "1");
+  out = ResponseHead(res, FramingOf(res), false, false, 0).append(res.Bytes());
   out_at = 0;
   refused = true;
   Flush();
 }
 
-httplib::Request HttpListener::Impl::Conn::Head() {
-  httplib::Request req;
+HttpRequest HttpListener::Impl::Conn::Head() {
+  HttpRequest req;
   const Message& m = parser->get();
   req.method = Str(m.method_string());
   req.target = Str(m.target());
-  const std::size_t q = req.target.find('?');
-  req.path = httplib::detail::decode_url(req.target.substr(0, q), false);
-  if (q != std::string::npos)
-    httplib::detail::parse_query_text(req.target.substr(q + 1), req.params);
-  req.version = m.version() == 10 ? "HTTP/1.0" : "HTTP/1.1";
+  ParseTarget(req);
+  req.http10 = m.version() == 10;
   req.headers = head_checked ? std::move(head_fields) : HeadersOf(m);
   req.remote_addr = remote_addr;
-  req.remote_port = remote_port;
-  req.local_addr = local_addr;
-  req.local_port = local_port;
   return req;
 }
 
 HttpListener::Impl::Conn::Answered HttpListener::Impl::Conn::Answer() {
   Answered a;
-  a.req = std::make_shared<httplib::Request>(Head());
-  a.req->headers.erase("Accept-Encoding");
-  a.req->headers.erase("Range");
+  a.req = std::make_shared<HttpRequest>(Head());
+  a.req->headers.erase(std::string("Accept-Encoding"));
+  a.req->headers.erase(std::string("Range"));
   a.req->body = std::move(parser->get().body());
   LetBodyGo();
-  a.res = std::make_shared<httplib::Response>();
-  current_lend = Lent{.res = a.res.get()};
+  a.res = std::make_shared<HttpResponse>();
   a.answer = RunHandler(*a.req, a.res);
   Settle(a);
   return a;
 }
 
 void HttpListener::Impl::Conn::Finish(Answered& a) {
-  const auto finish = std::exchange(a.finish, nullptr);
-  current_lend = Lent{.res = a.res.get()};
+  const auto finish =
+      std::move(std::get<HttpResponse::OnWorker>(std::exchange(a.res->body, {})).finish);
   a.answer = Guarded(a.res, [&] { finish(*a.res); });
   Settle(a);
 }
 
 void HttpListener::Impl::Conn::Settle(Answered& a) {
-  Lent lend = std::exchange(current_lend, Lent{});
-  if (lend.finish && a.answer == a.res) {
-    a.finish = std::move(lend.finish);
-    return;
-  }
-  if (lend.paced && a.answer == a.res) {
-    a.paced = std::move(lend.paced);
-    a.paced_length = lend.paced_length;
-  } else if (lend.bytes && a.answer == a.res && !a.res->content_provider_) {
-    a.lent = lend.bytes;
-    a.lent_owner = std::move(lend.owner);
-  }
+  if (a.Finishing()) return;
   a.keep = (head_checked ? head_keep_alive : parser->get().keep_alive()) &&
-           !IEquals(a.answer->get_header_value("Connection"), "close");
-  a.http10 = a.req->version == "HTTP/1.0";
+           !IEquals(FieldValue(a.answer->headers, "Connection"), "close");
+  a.http10 = a.req->http10;
   // Without chunked coding, closing the connection is what ends the body.
   if (a.http10 && a.BodyFraming().chunked) a.keep = false;
   a.head_only = a.req->method == "HEAD";
 }
 
-std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::RunHandler(
-    const httplib::Request& req, const std::shared_ptr<httplib::Response>& res) {
+std::shared_ptr<HttpResponse> HttpListener::Impl::Conn::RunHandler(
+    const HttpRequest& req, const std::shared_ptr<HttpResponse>& res) {
   static const std::unordered_set<std::string> kServed = {"GET",   "HEAD",   "POST",   "PUT",
                                                           "PATCH", "DELETE", "OPTIONS"};
   if (!kServed.contains(req.method)) {
-    auto own = std::make_shared<httplib::Response>();
+    auto own = std::make_shared<HttpResponse>();
     AnswerJson(
         *own, 405,
         llmconform::wire::MakeErrorJson(Format("method {} is not served", req.method.substr(0, 32)),
@@ -226,8 +197,8 @@ std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::RunHandler(
   return Guarded(res, [&] { owner.handler(req, *res); });
 }
 
-std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::Guarded(
-    const std::shared_ptr<httplib::Response>& res, const std::function<void()>& fill) {
+std::shared_ptr<HttpResponse> HttpListener::Impl::Conn::Guarded(
+    const std::shared_ptr<HttpResponse>& res, const std::function<void()>& fill) {
   std::string what;
   try {
     fill();
@@ -237,13 +208,12 @@ std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::Guarded(
     what = "unknown error";
   }
   if (what.empty()) {
-    if (res->status < 0) res->status = 200;
     // A 1xx written as the answer leaves the client waiting for the real
     // one, or taking the next pipelined answer for it.
     if (res->status >= 200 && res->status <= 599) return res;
     what = Format("the answer's status {} is not a final HTTP status (200-599)", res->status);
   }
-  auto own = std::make_shared<httplib::Response>();
+  auto own = std::make_shared<HttpResponse>();
   AnswerJson(
       *own, 500,
       llmconform::wire::MakeErrorJson(Format("mockllm internal error: {}", what), "server_error"));
@@ -253,9 +223,10 @@ std::shared_ptr<httplib::Response> HttpListener::Impl::Conn::Guarded(
 bool HttpListener::Impl::Conn::SendPlain(const Answered& a) {
   const std::string head =
       ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
-  iovec iov[2] = {Iov(head), Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.Body())};
+  iovec iov[2] = {Iov(head),
+                  Iov(Bodiless(*a.answer, a.head_only) ? std::string_view() : a.answer->Bytes())};
   const bool ok = SendAll(fd, iov, 2, WriteStall());
-  if (a.answer == a.res) a.res->content_provider_success_ = ok;
+  if (a.answer == a.res) a.res->written_whole = ok;
   return ok;
 }
 
@@ -270,14 +241,16 @@ bool HttpListener::Impl::Conn::WriteProvided(const Answered& a) {
   } catch (...) {
     ok = false;  // a provider that throws cuts its answer where it stands
   }
-  if (a.answer == a.res) a.res->content_provider_success_ = ok;
+  if (a.answer == a.res) a.res->written_whole = ok;
   return ok;
 }
 
-bool HttpListener::Impl::Conn::WriteProvidedOrThrow(httplib::Response& res, bool keep,
+bool HttpListener::Impl::Conn::WriteProvidedOrThrow(const HttpResponse& res, bool keep,
                                                     bool http10) {
+  const auto& provided = std::get<HttpResponse::Provided>(res.body);
+  const Framing framing = FramingOf(res);
   const std::string head =
-      ResponseHead(res, FramingOf(res, 0), keep, http10, owner.options.keep_alive_seconds);
+      ResponseHead(res, framing, keep, http10, owner.options.keep_alive_seconds);
   bool head_sent = false;
   bool write_ok = true, done = false;
   std::size_t offset = 0;
@@ -291,11 +264,11 @@ bool HttpListener::Impl::Conn::WriteProvidedOrThrow(httplib::Response& res, bool
     write_ok = write_ok && SendAll(fd, all, k, WriteStall());
     return write_ok;
   };
-  httplib::DataSink sink;
-  // False once a write failed or the connection was reset since.
-  sink.is_writable = [&] { return write_ok && !ClientLeft(); };
-  if (res.is_chunked_content_provider_) {
-    sink.write = [&](const char* data, std::size_t n) {
+  HttpSink sink;
+  if (framing.chunked) {
+    sink.write = [&](std::string_view piece) {
+      const char* data = piece.data();
+      std::size_t n = piece.size();
       if (!write_ok || ClientLeft()) return write_ok = false;
       if (n == 0) return head_sent || send(nullptr, 0);
       if (http10) {  // the bytes as they are (ResponseHead: no chunked coding)
@@ -321,12 +294,14 @@ bool HttpListener::Impl::Conn::WriteProvidedOrThrow(httplib::Response& res, bool
       send(&iov, 1);
     };
     while (!done) {
-      if (owner.stopping || !res.content_provider_(offset, 0, sink) || !write_ok) return false;
+      if (owner.stopping || !provided.provide(offset, sink) || !write_ok) return false;
     }
     return write_ok;
   }
-  const std::size_t length = res.content_length_;
-  sink.write = [&](const char* data, std::size_t n) {
+  const std::size_t length = framing.size;
+  sink.write = [&](std::string_view piece) {
+    const char* data = piece.data();
+    std::size_t n = piece.size();
     if (!write_ok || ClientLeft()) return write_ok = false;
     n = std::min(n, length - offset);  // never past the announced length
     if (n == 0) return head_sent || send(nullptr, 0);
@@ -338,8 +313,7 @@ bool HttpListener::Impl::Conn::WriteProvidedOrThrow(httplib::Response& res, bool
   // Called at least once, so a provider of an empty body may still wait.
   do {
     const std::size_t before = offset;
-    if (owner.stopping || !res.content_provider_(offset, length - offset, sink) || !write_ok)
-      return false;
+    if (owner.stopping || !provided.provide(offset, sink) || !write_ok) return false;
     if (offset == before && offset < length) return false;  // no progress
   } while (offset < length);
   return head_sent || send(nullptr, 0);

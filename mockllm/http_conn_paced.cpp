@@ -1,16 +1,17 @@
-// One connection: writing a paced answer (PaceBody) from the I/O thread.
+// One connection: writing a paced answer (HttpResponse::Paced) from the I/O thread.
 
 #include "mockllm/http_conn.h"
 
 namespace llmconform::mockllm {
 
 void HttpListener::Impl::Conn::StartPaced(const Answered& a) {
-  if (a.answer == a.res) out_res = a.res;
-  paced = a.paced;
+  const auto& body = std::get<HttpResponse::Paced>(a.answer->body);
+  out_res = a.answer;
+  paced = body.body;
   paced_head =
       ResponseHead(*a.answer, a.BodyFraming(), a.keep, a.http10, owner.options.keep_alive_seconds);
-  paced_chunked = !a.paced_length && !a.http10;
-  paced_length = a.paced_length;
+  paced_chunked = !body.length && !a.http10;
+  paced_length = body.length;
   paced_written = 0;
   paced_ended = false;
   keep_after = a.keep;

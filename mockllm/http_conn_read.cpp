@@ -76,7 +76,7 @@ void HttpListener::Impl::Conn::KeepRefusedHead(std::string_view unparsed, bool f
     return;
   }
   refused_head = Head();
-  const httplib::Request rest = http_io::RawHead("GET / HTTP/1.1\r\n" + std::string(unparsed));
+  const HttpRequest rest = http_io::RawHead("GET / HTTP/1.1\r\n" + std::string(unparsed));
   for (const auto& [name, value] : rest.headers) {
     auto [lo, hi] = refused_head.headers.equal_range(name);
     if (std::none_of(lo, hi, [&](const auto& f) { return f.second == value; }))
@@ -262,7 +262,7 @@ void HttpListener::Impl::Conn::Close() {
   if (const auto abandoned = std::exchange(paced, nullptr)) abandoned->Abandoned();
   // An answer still being written did not leave whole: its releaser hears
   // so (outside the lock; it may take locks of its own).
-  const std::shared_ptr<httplib::Response> unfinished = std::move(out_res);
+  const std::shared_ptr<HttpResponse> unfinished = std::move(out_res);
   std::lock_guard lock(owner.mu);
   if (closed) return;
   closed = true;

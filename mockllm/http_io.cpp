@@ -74,8 +74,8 @@ bool ConnectionFailed(int fd) {
   return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)) != 0;
 }
 
-httplib::Request RawHead(std::string_view head) {
-  httplib::Request req;
+HttpRequest RawHead(std::string_view head) {
+  HttpRequest req;
   const std::size_t end = head.find("\r\n\r\n");
   if (end != std::string_view::npos) head = head.substr(0, end);
   std::size_t at = head.find("\r\n");

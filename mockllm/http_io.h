@@ -3,7 +3,6 @@
 // pool, and reading a refused request head. Internal to the mockllm library.
 #pragma once
 
-#include <httplib.h>
 #include <sys/uio.h>
 
 #include <chrono>
@@ -18,6 +17,8 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include "mockllm/http_message.h"
 
 namespace llmconform::mockllm::http_io {
 
@@ -47,7 +48,7 @@ bool ConnectionFailed(int fd);
 // The request line and headers of a head the parser refused, read line by
 // line (at most what `head` holds), so the framing check can say what was
 // wrong and the refusal can be journaled with its method and path.
-httplib::Request RawHead(std::string_view head);
+HttpRequest RawHead(std::string_view head);
 
 // False for a header no response may carry (ResponseHeaderProblem: a name
 // that is not an HTTP token, a control character in the value): such

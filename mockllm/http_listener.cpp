@@ -4,10 +4,6 @@
 
 namespace llmconform::mockllm {
 
-namespace listener_detail {
-thread_local Lent current_lend;
-}  // namespace listener_detail
-
 void HttpListener::Impl::Accept() {
   asio::io_context& target = *contexts[next_context++ % contexts.size()];
   acceptor->async_accept(target, [this](const boost::system::error_code& ec, tcp::socket sock) {
@@ -63,16 +59,15 @@ void HttpListener::Impl::RefuseBusy(tcp::socket& sock) {
   char drop[4096];
   for (int i = 0; i < 16 && ::recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0; ++i) {
   }
-  httplib::Response res;
+  HttpResponse res;
   AnswerJson(res, 503,
              llmconform::wire::MakeErrorJson(
                  Format("mockllm has {} connections open, its limit (--max-connections); try "
                         "again later",
                         options.max_connections),
                  "server_error", nullptr, "server_busy"));
-  res.set_header("Retry-After", "1");
-  const std::string answer =
-      ResponseHead(res, {.size = res.body.size()}, false, false, 0) + res.body;
+  res.SetHeader("Retry-After", "1");
+  const std::string answer = ResponseHead(res, FramingOf(res), false, false, 0).append(res.Bytes());
   iovec iov = Iov(answer);
   SendAll(fd, &iov, 1, {});
   ::shutdown(fd, SHUT_WR);
@@ -121,7 +116,7 @@ int ConnectionsWithin(int requested, std::uint64_t limit, std::uint64_t in_use) 
       1, std::min<std::uint64_t>(static_cast<std::uint64_t>(requested), room)));
 }
 
-std::optional<std::string> CheckFraming(httplib::Headers& headers) {
+std::optional<std::string> CheckFraming(HttpFields& headers) {
   const auto lengths = headers.equal_range("Content-Length");
   const auto encoding = headers.find("Transfer-Encoding");
   const bool chunked = encoding != headers.end();
@@ -153,62 +148,6 @@ std::optional<std::string> CheckFraming(httplib::Headers& headers) {
   }
   if (chunked) return std::string("both Content-Length and Transfer-Encoding");
   return std::nullopt;
-}
-
-namespace {
-
-// Clears `res`'s own body (another takes its place) and sets its Content-Type.
-void ReplaceBody(httplib::Response& res, const std::string& content_type) {
-  res.body.clear();
-  const auto types = res.headers.equal_range("Content-Type");
-  res.headers.erase(types.first, types.second);
-  res.set_header("Content-Type", content_type);
-}
-
-}  // namespace
-
-void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
-              const std::string& content_type) {
-  if (current_lend.res != &res) return res.set_content(bytes.data(), bytes.size(), content_type);
-  ReplaceBody(res, content_type);
-  current_lend.paced.reset();
-  current_lend.owner = std::move(owner);
-  current_lend.bytes = bytes;
-}
-
-void PaceBody(httplib::Response& res, std::shared_ptr<PacedBody> body,
-              std::optional<std::size_t> length, const std::string& content_type) {
-  if (current_lend.res != &res) {
-    throw std::logic_error("PaceBody: not called from a handler the listener is running");
-  }
-  ReplaceBody(res, content_type);
-  current_lend.bytes.reset();
-  current_lend.owner.reset();
-  current_lend.paced = std::move(body);
-  current_lend.paced_length = length;
-}
-
-void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish) {
-  if (current_lend.res != &res) return finish(res);
-  current_lend.finish = std::move(finish);
-}
-
-void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body) {
-  res.status = status;
-  res.set_content(DumpJson(body), "application/json");
-}
-
-std::vector<std::pair<std::string, std::string>> RequestHeaders(const httplib::Headers& headers) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, value] : headers) {
-    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
-        name == "LOCAL_PORT")
-      continue;
-    std::string lower(name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out.emplace_back(std::move(lower), value);
-  }
-  return out;
 }
 
 std::expected<int, llmconform::Error> HttpListener::Start(const ListenOptions& options,

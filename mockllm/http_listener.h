@@ -1,18 +1,19 @@
 // The HTTP/1.1 server shared by the replay server and the recorder: an
 // event-driven listener on Boost.Asio with Beast's request parser, handing
-// each complete request to a handler written against cpp-httplib's
-// Request/Response types (the handlers' data model; the HTTP client is
-// net/http_client.h). Why not cpp-httplib's own server: docs/mockllm-server.md.
+// each complete request to a handler as mockllm's own HttpRequest, to be
+// answered in an HttpResponse (mockllm/http_message.h), whose one body says
+// how it is written. Why not cpp-httplib's server: docs/mockllm-server.md.
 //
 // Threads: `io_threads` I/O threads accept connections, wait for their bytes,
-// parse requests and run the handler; an answer with a plain body is written
-// from there without blocking, and so is a paced body (PaceBody: a timed
-// replay), each piece when it falls due, so thousands of timed answers cost
-// timers and memory, not threads. An answer whose body a content provider
-// gives (the provider may wait) is written by a worker, and so is
-// every answer when `handler_may_block` (the recorder waits on its upstream
-// in the handler) or whose handler hands the rest of its work to a worker
-// (FinishOnWorker). An idle keep-alive connection holds no thread, only its
+// parse requests and run the handler; an answer with owned or lent bytes is
+// written from there without blocking, and so is a paced body
+// (HttpResponse::Paced: a timed replay), each piece when it falls due, so
+// thousands of timed answers cost timers and memory, not threads. An answer
+// whose body a content provider gives (HttpResponse::Provided: the provider
+// may wait) is written by a worker, and so is every answer when
+// `handler_may_block` (the recorder waits on its upstream in the handler) or
+// whose handler hands the rest of its work to a worker
+// (HttpResponse::OnWorker). An idle keep-alive connection holds no thread, only its
 // socket, so connection N+1 is never left waiting behind N idle ones.
 //
 // Bounds: `max_connections` open connections (one more is answered 503 and
@@ -46,8 +47,6 @@
 // (200-599), becomes a 500 in the same form.
 #pragma once
 
-#include <httplib.h>
-
 #include <chrono>
 #include <cstdint>
 #include <expected>
@@ -61,6 +60,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "mockllm/http_message.h"
 #include "mockllm/listen_options.h"
 
 namespace llmconform::mockllm {
@@ -68,20 +68,18 @@ namespace llmconform::mockllm {
 class HttpListener {
  public:
   // Runs once per request, on an I/O thread (it must not block: waiting
-  // belongs in a paced body, PaceBody, or a content provider) or, with
-  // `handler_may_block`, on a worker. Called from several threads at once.
-  // What it leaves in the Response is written after it returns: `body`, a
-  // paced body (from the I/O thread), or a content provider (sized or
-  // chunked) that a worker calls and that writes through its DataSink (a
-  // sized provider is called at least once, even for an empty body, so it
-  // may wait). A provider returning false ends the connection where the
-  // answer stands (a cut). The Response's resource releaser runs after the
-  // answer is written, told whether it was written whole.
-  using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+  // belongs in a paced body, a content provider, or work handed to a worker)
+  // or, with `handler_may_block`, on a worker. Called from several threads
+  // at once. It is given a response of status 200, no fields and no body;
+  // what it leaves there is written after it returns, as its one body says
+  // (mockllm/http_message.h HttpResponse::Body). The response is let go
+  // (its on_written told whether the answer left whole) once the answer is
+  // written or the connection ended first.
+  using Handler = std::function<void(const HttpRequest&, HttpResponse&)>;
   // Runs on the I/O thread or a worker; `req` holds what was read of the
-  // refused request (method and path may be empty).
+  // refused request (method and path may be empty, the body is).
   using RefusedHook =
-      std::function<void(const httplib::Request&, int status, const std::string& message)>;
+      std::function<void(const HttpRequest&, int status, const std::string& message)>;
 
   HttpListener();
   ~HttpListener();  // stops
@@ -131,77 +129,6 @@ int ConnectionsWithin(int requested, std::uint64_t limit, std::uint64_t in_use);
 // Content-Length that is not a decimal number, two different ones, one
 // beside Transfer-Encoding, or a Transfer-Encoding whose last coding is not
 // chunked is the returned message (answered 400, connection closed).
-std::optional<std::string> CheckFraming(httplib::Headers& headers);
-
-// Gives `res` the body `bytes` without copying them into res.body: a handler
-// the listener is running may lend bytes that outlive the call (a loaded
-// trace's replay), and the listener writes them from where they are, holding
-// `owner` until they are written. Anywhere else (another response, no
-// listener) the bytes are copied into res.body. Replaces any earlier body,
-// and wins over a body set after it in the same handler call: lend last.
-void LendBody(httplib::Response& res, std::shared_ptr<const void> owner, std::string_view bytes,
-              const std::string& content_type);
-
-// One step of a paced body (PacedBody::Next).
-struct PacedStep {
-  enum class Kind {
-    kWait,   // ask again at `due` (a past `due`: at once)
-    kHead,   // send the response head now, alone, then ask again
-    kPiece,  // write `bytes` now in one call (a chunked body: as one chunk), then ask again
-    kEnd,    // the body is whole: its last chunk (and the head, if it has not left) follow
-    kCut,    // end the connection where the answer stands
-  };
-  Kind kind = Kind::kEnd;
-  std::chrono::steady_clock::time_point due{};  // kWait
-  std::string_view bytes;                       // kPiece: valid until Next is called again
-};
-
-// A body the listener writes from the connection's I/O thread as its pieces
-// fall due: a timer per answer, writes as the socket takes them, no thread
-// held while it waits. The listener calls Next, on the I/O thread, first when
-// the handler has returned and then each time the step before is done (a
-// kWait's time has come, a kHead's or kPiece's bytes have all been written);
-// calls are never concurrent, and Next must not block. A client resetting
-// the connection ends the answer (Abandoned): found by the next write, at
-// once during a wait, and before the end is written. A throw from Next cuts
-// the answer.
-class PacedBody {
- public:
-  virtual ~PacedBody() = default;
-  virtual PacedStep Next() = 0;
-  // Called once, on the I/O thread, when the answer ends before the step
-  // after kEnd has left whole: a write failed or stalled past
-  // `write_timeout_ms`, the client reset the connection, or the listener is
-  // stopping (a kWait is cut short at once). Not called after kCut.
-  virtual void Abandoned() = 0;
-};
-
-// Gives `res` a paced body: chunked (`length` nullopt; to an HTTP/1.0
-// client the pieces as they are, the connection's end ending the body) or
-// of `length` bytes (pieces past it are cut off; a body that ends short of
-// it ends the connection, as Abandoned). Only from a handler the listener is
-// running (or the work it handed on, FinishOnWorker): elsewhere it throws
-// std::logic_error. Replaces any body set before it.
-void PaceBody(httplib::Response& res, std::shared_ptr<PacedBody> body,
-              std::optional<std::size_t> length, const std::string& content_type);
-
-// Hands the rest of a handler's work to a worker: called by a handler the
-// listener is running (on an I/O thread), `finish` runs on a worker once the
-// handler has returned, on the same response, and answers as the handler
-// would have (status, headers, body, a provider, LendBody, even
-// FinishOnWorker again); the request the handler was given stays valid until
-// it returns. Work that grows with what is loaded (a search through every
-// recorded request, a rewrite of a large recorded answer) belongs there: on
-// an I/O thread it would hold up every connection that thread serves. A
-// throw is a 500, as from the handler. Anywhere else (no listener running
-// the handler for `res`) `finish` runs at once.
-void FinishOnWorker(httplib::Response& res, std::function<void(httplib::Response&)> finish);
-
-// Sets `res` to `status` with `body` as compact JSON.
-void AnswerJson(httplib::Response& res, int status, const nlohmann::json& body);
-
-// Lower-cased header names with their values, leaving out the ones httplib
-// adds itself (REMOTE_ADDR …).
-std::vector<std::pair<std::string, std::string>> RequestHeaders(const httplib::Headers& headers);
+std::optional<std::string> CheckFraming(HttpFields& headers);
 
 }  // namespace llmconform::mockllm

@@ -1,7 +1,7 @@
 #include "mockllm/http_listener.h"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
+#include <httplib.h>  // the client
 #include <sys/resource.h>
 
 #include <chrono>
@@ -16,28 +16,19 @@ namespace {
 
 using namespace std::chrono_literals;
 
-TEST(LendBody, OutsideAListenerTheBytesAreCopied) {
-  httplib::Response res;
-  auto owner = std::make_shared<std::string>("{\"a\":1}");
-  LendBody(res, owner, *owner, "application/json");
-  owner->assign("changed");
-  EXPECT_EQ(res.body, "{\"a\":1}");
-  EXPECT_EQ(res.get_header_value("Content-Type"), "application/json");
-}
-
 // A handler lends bytes that only the lent owner keeps alive: they are
 // written whole, with their length, and the owner is let go once they are.
 TEST(LendBody, TheListenerWritesLentBytesAndThenLetsTheirOwnerGo) {
   std::weak_ptr<std::string> seen;
   HttpListener listener;
   auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0},
-                             [&](const httplib::Request&, httplib::Response& res) {
+                             [&](const HttpRequest&, HttpResponse& res) {
                                auto bytes = std::make_shared<std::string>(100000, 'x');
                                bytes->front() = '<';
                                bytes->back() = '>';
                                seen = bytes;
-                               res.set_content("to be replaced", "text/plain");
-                               LendBody(res, bytes, *bytes, "application/octet-stream");
+                               res.SetBody("to be replaced", "text/plain");
+                               res.LendBody(bytes, *bytes, "application/octet-stream");
                              });
   ASSERT_TRUE(port) << port.error().message;
   httplib::Client client("127.0.0.1", *port);
@@ -56,12 +47,6 @@ TEST(LendBody, TheListenerWritesLentBytesAndThenLetsTheirOwnerGo) {
   listener.Stop();
 }
 
-TEST(FinishOnWorker, OutsideAListenerItRunsAtOnce) {
-  httplib::Response res;
-  FinishOnWorker(res, [](httplib::Response& r) { r.set_content("done", "text/plain"); });
-  EXPECT_EQ(res.body, "done");
-}
-
 // Work a handler hands to a worker does not hold up its I/O thread: with one
 // I/O thread, a second request is answered while the first one's work is
 // still under way (it waits for exactly that answer, at most 10 s).
@@ -71,18 +56,17 @@ TEST(FinishOnWorker, ASecondRequestIsAnsweredWhileTheFirstOnesWorkIsPending) {
   bool started = false, second_answered = false;
   HttpListener listener;
   auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0, .io_threads = 1},
-                             [&](const httplib::Request& req, httplib::Response& res) {
-                               if (req.path == "/quick")
-                                 return res.set_content("quick", "text/plain");
-                               res.set_content("not finished", "text/plain");
-                               FinishOnWorker(res, [&](httplib::Response& r) {
+                             [&](const HttpRequest& req, HttpResponse& res) {
+                               if (req.path == "/quick") return res.SetBody("quick", "text/plain");
+                               res.SetBody("not finished", "text/plain");
+                               res.FinishOnWorker([&](HttpResponse& r) {
                                  std::unique_lock lock(mu);
                                  started = true;
                                  cv.notify_all();
                                  const bool saw =
                                      cv.wait_for(lock, 10s, [&] { return second_answered; });
                                  r.status = 201;
-                                 r.set_content(saw ? "after the second" : "alone", "text/plain");
+                                 r.SetBody(saw ? "after the second" : "alone", "text/plain");
                                });
                              });
   ASSERT_TRUE(port) << port.error().message;
@@ -142,14 +126,14 @@ TEST(OpenFiles, TheSoftLimitIsRaisedToTheHardOne) {
 TEST(HttpListener, OnlyFinalStatusesAndWellFormedHeadersLeave) {
   HttpListener listener;
   auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0},
-                             [&](const httplib::Request& req, httplib::Response& res) {
-                               res.set_content("{}", "application/json");
-                               res.set_header("X-Kept", "a\tb");
-                               res.set_header("X:Injected", "1");
-                               res.set_header("Content-Length ", "3");
-                               res.set_header("X-Vt",
-                                              "1\x0b"
-                                              "2");
+                             [&](const HttpRequest& req, HttpResponse& res) {
+                               res.SetBody("{}", "application/json");
+                               res.SetHeader("X-Kept", "a\tb");
+                               res.SetHeader("X:Injected", "1");
+                               res.SetHeader("Content-Length ", "3");
+                               res.SetHeader("X-Vt",
+                                             "1\x0b"
+                                             "2");
                                res.status = req.path == "/informational" ? 101 : 200;
                              });
   ASSERT_TRUE(port) << port.error().message;
@@ -178,9 +162,9 @@ TEST(HttpListener, OnlyFinalStatusesAndWellFormedHeadersLeave) {
 TEST(HttpListener, KeepAliveAnswersSayWhenTheIdleConnectionCloses) {
   HttpListener listener;
   auto port = listener.Start(ListenOptions{.host = "127.0.0.1", .port = 0, .keep_alive_seconds = 7},
-                             [&](const httplib::Request& req, httplib::Response& res) {
-                               if (req.path == "/own") res.set_header("Keep-Alive", "timeout=2");
-                               res.set_content("{}", "application/json");
+                             [&](const HttpRequest& req, HttpResponse& res) {
+                               if (req.path == "/own") res.SetHeader("Keep-Alive", "timeout=2");
+                               res.SetBody("{}", "application/json");
                              });
   ASSERT_TRUE(port) << port.error().message;
   httplib::Client client("127.0.0.1", *port);

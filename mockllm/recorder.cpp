@@ -111,7 +111,7 @@ struct Recorder::Impl {
     flows.erase(flow);
   }
 
-  void Handle(const httplib::Request& req, httplib::Response& res) {
+  void Handle(const HttpRequest& req, HttpResponse& res) {
     auto flow = std::make_shared<Flow>();
     {
       std::lock_guard lock(flows_mu);
@@ -143,7 +143,7 @@ struct Recorder::Impl {
     res.status = flow->answer.status;
     for (const auto& [name, value] : flow->answer.headers) {
       const std::string lower = Lower(name);
-      if (lower != "content-type" && !HopByHop(lower)) res.set_header(name, value);
+      if (lower != "content-type" && !HopByHop(lower)) res.SetHeader(name, value);
     }
     const std::string content_type = flow->answer.ContentType();
     const bool streamed = flow->answer.Streamed();
@@ -161,45 +161,43 @@ struct Recorder::Impl {
                           "mockllm_upstream_error"));
       }
       Record(*fwd, *flow, false);
-      res.set_content(flow->answer.Body(), content_type);
+      res.SetBody(flow->answer.Body(), content_type);
       return;
     }
     lock.unlock();
-    res.set_chunked_content_provider(
-        content_type,
-        [this, flow, fwd](std::size_t, httplib::DataSink& sink) {
-          std::unique_lock l(flow->mu);
-          while (true) {
-            flow->cv.wait(l, [&] { return !flow->pending.empty() || flow->finished; });
-            std::deque<std::string> batch;
-            batch.swap(flow->pending);
-            const bool finished = flow->finished;
-            l.unlock();
-            for (const std::string& piece : batch) {
-              if (!sink.write(piece.data(), piece.size())) {
-                l.lock();
-                flow->client_gone = true;
-                flow->stop.request_stop();
-                return false;
-              }
-            }
+    res.ProvideBody(std::nullopt, content_type, [this, flow, fwd](std::size_t, HttpSink& sink) {
+      std::unique_lock l(flow->mu);
+      while (true) {
+        flow->cv.wait(l, [&] { return !flow->pending.empty() || flow->finished; });
+        std::deque<std::string> batch;
+        batch.swap(flow->pending);
+        const bool finished = flow->finished;
+        l.unlock();
+        for (const std::string& piece : batch) {
+          if (!sink.write(piece)) {
             l.lock();
-            if (finished && flow->pending.empty()) break;
+            flow->client_gone = true;
+            flow->stop.request_stop();
+            return false;
           }
-          const bool ok = flow->upstream_ok;
-          l.unlock();
-          // Written before the client sees the end (the last chunk, or the
-          // cut), so a client that stops the recorder once its answer is over
-          // finds its exchange in the file.
-          RecordOnce(*fwd, *flow);
-          if (!ok) return false;  // the upstream broke off: so does the answer
-          sink.done();
-          return true;
-        },
-        [this, flow, fwd](bool) {
-          Forget(flow);
-          RecordOnce(*fwd, *flow);  // the provider did not run to the end
-        });
+        }
+        l.lock();
+        if (finished && flow->pending.empty()) break;
+      }
+      const bool ok = flow->upstream_ok;
+      l.unlock();
+      // Written before the client sees the end (the last chunk, or the
+      // cut), so a client that stops the recorder once its answer is over
+      // finds its exchange in the file.
+      RecordOnce(*fwd, *flow);
+      if (!ok) return false;  // the upstream broke off: so does the answer
+      sink.done();
+      return true;
+    });
+    res.on_written = [this, flow, fwd](bool) {
+      Forget(flow);
+      RecordOnce(*fwd, *flow);  // the provider did not run to the end
+    };
   }
 
   void Stop() {
@@ -235,7 +233,7 @@ std::expected<std::unique_ptr<Recorder>, Error> Recorder::Start(
         listen.handler_may_block = true;  // waits on the upstream
         return listen;
       }(),
-      [raw](const httplib::Request& req, httplib::Response& res) { raw->Handle(req, res); });
+      [raw](const HttpRequest& req, HttpResponse& res) { raw->Handle(req, res); });
   if (!bound) return std::unexpected(bound.error());
   raw->port = *bound;
   return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));

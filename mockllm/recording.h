@@ -59,7 +59,7 @@ struct RecordingOptions {
 struct ForwardRequest {
   std::string method;
   std::string target;  // path and query, put after the upstream's path prefix
-  std::string path;    // the path as the trace records it (httplib::Request::path)
+  std::string path;    // the path as the trace records it (HttpRequest::path)
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::string body;
 };

@@ -1,6 +1,6 @@
 // A replay's timed answer (a delay, stalls, a cut, pieces on their recorded
 // times) as a paced body that mockllm's listener writes from its event loop
-// (HttpListener's PaceBody): no thread waits for it.
+// (HttpResponse::Paced): no thread waits for it.
 #pragma once
 
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "mockllm/http_listener.h"
+#include "mockllm/http_message.h"
 #include "mockllm/metrics.h"
 #include "mockllm/replay_plan.h"
 

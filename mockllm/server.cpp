@@ -46,7 +46,7 @@ std::string HostName(std::string_view host) {
   return Lower(host.substr(0, host.rfind(':')));
 }
 
-std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers) {
+std::vector<std::pair<std::string, std::string>> JournalHeaders(const HttpFields& headers) {
   auto out = RequestHeaders(headers);
   for (auto& [name, value] : out) {
     if (IsSecretField(name, value))
@@ -105,22 +105,21 @@ std::uint64_t Server::Impl::Journaled(JournalEntry entry) {
   return journal.Append(std::move(entry));
 }
 
-void Server::Impl::Answer(httplib::Response& res, int status, const Json& body) {
+void Server::Impl::Answer(HttpResponse& res, int status, const Json& body) {
   AnswerJson(res, status, body);
 }
 
-std::string Server::Impl::SessionOf(const httplib::Request& req) const {
+std::string Server::Impl::SessionOf(const HttpRequest& req) const {
   std::string name;
   if (options.session_by == SessionBy::kHeader) {
-    name = req.get_header_value("X-Mockllm-Session");
+    name = req.Header("X-Mockllm-Session");
   } else if (options.session_by == SessionBy::kClientAddress) {
     name = req.remote_addr;
   }
   return name.empty() ? "default" : name;
 }
 
-bool Server::Impl::Proxied(const httplib::Request& req, httplib::Response& res,
-                           JournalEntry& entry) {
+bool Server::Impl::Proxied(const HttpRequest& req, HttpResponse& res, JournalEntry& entry) {
   if (!proxy) return false;
   auto answer = proxy->Forward(ForwardRequest{.method = req.method,
                                               .target = req.target,
@@ -140,27 +139,27 @@ bool Server::Impl::Proxied(const httplib::Request& req, httplib::Response& res,
   entry.status = answer->status;
   Journaled(std::move(entry));
   res.status = answer->status;
-  for (const auto& [name, value] : answer->headers) res.set_header(name, value);
-  res.set_content(std::move(answer->body), answer->content_type);
+  for (const auto& [name, value] : answer->headers) res.SetHeader(name, value);
+  res.SetBody(std::move(answer->body), answer->content_type);
   return true;
 }
 
-bool Server::Impl::Cors(const httplib::Request& req, httplib::Response& res) const {
+bool Server::Impl::Cors(const HttpRequest& req, HttpResponse& res) const {
   if (options.cors.empty()) return false;
-  const std::string origin = req.get_header_value("Origin");
-  if (IsPreflight(req.method, origin, req.get_header_value("Access-Control-Request-Method"))) {
-    for (const auto& [name, value] : PreflightHeaders(
-             options.cors, origin, req.get_header_value("Access-Control-Request-Headers"))) {
-      res.set_header(name, value);
+  const std::string origin = req.Header("Origin");
+  if (IsPreflight(req.method, origin, req.Header("Access-Control-Request-Method"))) {
+    for (const auto& [name, value] :
+         PreflightHeaders(options.cors, origin, req.Header("Access-Control-Request-Headers"))) {
+      res.SetHeader(name, value);
     }
     res.status = 204;
     return true;
   }
-  for (const auto& [name, value] : CorsHeaders(options.cors, origin)) res.set_header(name, value);
+  for (const auto& [name, value] : CorsHeaders(options.cors, origin)) res.SetHeader(name, value);
   return false;
 }
 
-void Server::Impl::Fail(httplib::Response& res, JournalEntry& entry, Json& body, int status,
+void Server::Impl::Fail(HttpResponse& res, JournalEntry& entry, Json& body, int status,
                         const Json& error, std::optional<FindingKind> kind) {
   if (!body.is_null()) entry.body = std::move(body);
   if (kind == FindingKind::kUnknownTrace) ++mismatches;
@@ -174,10 +173,10 @@ void Server::Impl::Fail(httplib::Response& res, JournalEntry& entry, Json& body,
          InSurfaceShape(surface.value_or(llmconform::wire::Surface::kChat), status, error));
 }
 
-bool Server::Impl::ReadBody(const httplib::Request& req, httplib::Response& res,
-                            JournalEntry& entry, Json& body) {
+bool Server::Impl::ReadBody(const HttpRequest& req, HttpResponse& res, JournalEntry& entry,
+                            Json& body) {
   if (req.body.empty()) return true;
-  const std::string ct = req.get_header_value("Content-Type");
+  const std::string ct = req.Header("Content-Type");
   if (!IsJsonContentType(ct)) {
     entry.body = BodyValue(req.body);
     RedactSecrets(entry.body);
@@ -209,7 +208,7 @@ bool Server::Impl::ReadBody(const httplib::Request& req, httplib::Response& res,
   return true;
 }
 
-void Server::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
+void Server::Impl::Handle(const HttpRequest& req, HttpResponse& res) {
   if (Cors(req, res)) return;
   const Route route = Resolve(req.target);
   if (route.kind == Route::Kind::kAdmin) {
@@ -270,9 +269,8 @@ void Server::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
 
   // --dialect, or this request's X-Mockllm-Dialect (mockllm/dialect_rewrite.h).
   const Dialect* dialect = nullptr;
-  if (const std::string name = req.has_header("X-Mockllm-Dialect")
-                                   ? req.get_header_value("X-Mockllm-Dialect")
-                                   : options.dialect;
+  if (const std::string name =
+          req.HasHeader("X-Mockllm-Dialect") ? req.Header("X-Mockllm-Dialect") : options.dialect;
       !name.empty() && !(dialect = FindDialect(name))) {
     return fail(400,
                 MakeErrorJson(Format("X-Mockllm-Dialect: unknown dialect \"{}\" (known: {})",
@@ -308,7 +306,7 @@ void Server::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
   };
   auto rest = std::make_shared<Rest>(
       Rest{std::move(entry), std::move(body), std::move(verdict), route.rest});
-  FinishOnWorker(res, [this, &req, pinned, dialect, rest](httplib::Response& res) {
+  res.FinishOnWorker([this, &req, pinned, dialect, rest](HttpResponse& res) {
     Verdict v = rest->verdict ? std::move(*rest->verdict)
                               : book->NoMatchUnpinned(req.method, rest->path, rest->body);
     Conclude(req, res, pinned, dialect, std::move(rest->entry), std::move(rest->body),
@@ -316,7 +314,7 @@ void Server::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
   });
 }
 
-void Server::Impl::Refused(const httplib::Request& req, int status, const std::string& message) {
+void Server::Impl::Refused(const HttpRequest& req, int status, const std::string& message) {
   const bool admin = req.path.starts_with("/__admin");
   if (admin && options.admin_api) return;
   JournalEntry entry;
@@ -346,8 +344,8 @@ ListenOptions ListenWith(ListenOptions listen, bool handlers_may_block) {
 std::expected<void, Error> Server::Impl::Listen() {
   auto bound = http.Start(
       ListenWith(options.listen, proxy != nullptr),
-      [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); },
-      [this](const httplib::Request& req, int status, const std::string& message) {
+      [this](const HttpRequest& req, HttpResponse& res) { Handle(req, res); },
+      [this](const HttpRequest& req, int status, const std::string& message) {
         Refused(req, status, message);
       });
   if (!bound) return std::unexpected(bound.error());

@@ -4,26 +4,25 @@
 
 namespace llmconform::mockllm {
 
-void Server::Impl::ServeMetrics(httplib::Response& res) {
+void Server::Impl::ServeMetrics(HttpResponse& res) {
   if (!metrics.enabled()) {
     return Answer(res, 404,
                   MakeErrorJson("metrics are off (serve --no-metrics)", "invalid_request_error",
                                 nullptr, "mockllm_metrics_off"));
   }
   res.status = 200;
-  res.set_content(metrics.Render(MetricsGauges{.sessions = book->SessionCount(),
-                                               .sessions_evicted = book->SessionsEvicted(),
-                                               .journal_entries = journal.size(),
-                                               .journal_dropped = journal.dropped(),
-                                               .connections_open = http.OpenConnections(),
-                                               .connections_refused = http.RefusedConnections()}),
-                  std::string(kMetricsContentType));
+  res.SetBody(metrics.Render(MetricsGauges{.sessions = book->SessionCount(),
+                                           .sessions_evicted = book->SessionsEvicted(),
+                                           .journal_entries = journal.size(),
+                                           .journal_dropped = journal.dropped(),
+                                           .connections_open = http.OpenConnections(),
+                                           .connections_refused = http.RefusedConnections()}),
+              std::string(kMetricsContentType));
 }
 
-void Server::Impl::HandleAdmin(const httplib::Request& req, httplib::Response& res,
-                               const Route& route) {
+void Server::Impl::HandleAdmin(const HttpRequest& req, HttpResponse& res, const Route& route) {
   if (req.method == "GET" && route.path == "/__admin/journal") {
-    if (!req.has_param("session") && !req.has_param("trace")) return StreamJournal(req, res, {});
+    if (!req.HasParam("session") && !req.HasParam("trace")) return StreamJournal(req, res, {});
     // Entries whose fields equal every given parameter.
     return StreamJournal(req, res, [params = req.params](const Json& e) {
       for (const char* key : {"session", "trace"}) {
@@ -52,12 +51,13 @@ void Server::Impl::HandleAdmin(const httplib::Request& req, httplib::Response& r
   Answer(res, answer.status, answer.body);
 }
 
-std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const httplib::Request& req) const {
-  if (req.has_header("Host")) {
-    const std::string host = req.get_header_value("Host");
+std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const HttpRequest& req) const {
+  if (req.HasHeader("Host")) {
+    const std::string host = req.Header("Host");
     const std::string name = HostName(host);
-    const std::string listening =
-        options.listen.host.starts_with('[') ? HostName(options.listen.host) : Lower(options.listen.host);
+    const std::string listening = options.listen.host.starts_with('[')
+                                      ? HostName(options.listen.host)
+                                      : Lower(options.listen.host);
     bool allowed = name == "localhost" || name == "127.0.0.1" || name == "::1" || name == listening;
     for (const std::string& h : options.allow_hosts) allowed = allowed || name == Lower(h);
     if (!allowed) {
@@ -69,8 +69,7 @@ std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const httplib::Requ
                              "mockllm_admin_refused", nullptr, "host_not_allowed")};
     }
   }
-  if (const std::string origin = req.get_header_value("Origin");
-      !OriginAllowed(options.cors, origin)) {
+  if (const std::string origin = req.Header("Origin"); !OriginAllowed(options.cors, origin)) {
     return std::pair{
         403, MakeErrorJson(Format("Origin \"{}\" may not use the admin API ({})",
                                   CapText(origin, kMaxQuotedBytes),
@@ -82,21 +81,20 @@ std::optional<std::pair<int, Json>> Server::Impl::AdminGuard(const httplib::Requ
   // form); another method always has one, so only a body it carries is held
   // to the same types.
   const bool write = req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS";
-  if (write && (req.method == "POST" || !req.body.empty() || req.has_header("Content-Type")) &&
-      !IsAdminContentType(req.get_header_value("Content-Type"))) {
+  if (write && (req.method == "POST" || !req.body.empty() || req.HasHeader("Content-Type")) &&
+      !IsAdminContentType(req.Header("Content-Type"))) {
     return std::pair{
         415, MakeErrorJson(
                  Format("{} {}: an admin write must be sent with Content-Type: application/json "
                         "(got \"{}\")",
                         CapText(req.method, kMaxQuotedBytes), CapText(req.path, kMaxQuotedBytes),
-                        CapText(req.get_header_value("Content-Type"), kMaxQuotedBytes)),
+                        CapText(req.Header("Content-Type"), kMaxQuotedBytes)),
                  "invalid_request_error", nullptr, "unsupported_content_type")};
   }
   return std::nullopt;
 }
 
-void Server::Impl::RefuseAdmin(const httplib::Request& req, httplib::Response& res,
-                               const Route& route) {
+void Server::Impl::RefuseAdmin(const HttpRequest& req, HttpResponse& res, const Route& route) {
   const std::string message =
       Format("{} {}: mockllm's admin API is closed while it judges a client",
              CapText(req.method, kMaxQuotedBytes), CapText(route.path, kMaxQuotedBytes));
@@ -121,11 +119,11 @@ void Server::Impl::ResetAll() {
 }
 
 bool Server::Impl::CountParams(
-    const httplib::Request& req, httplib::Response& res,
+    const HttpRequest& req, HttpResponse& res,
     std::initializer_list<std::pair<const char*, std::uint64_t*>> params) {
   for (auto [name, into] : params) {
-    if (!req.has_param(name)) continue;
-    const std::string text = req.get_param_value(name);
+    if (!req.HasParam(name)) continue;
+    const std::string text = req.Param(name);
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *into);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
       Answer(res, 400,
@@ -138,7 +136,7 @@ bool Server::Impl::CountParams(
   return true;
 }
 
-void Server::Impl::StreamSessions(const httplib::Request& req, httplib::Response& res) {
+void Server::Impl::StreamSessions(const HttpRequest& req, HttpResponse& res) {
   std::uint64_t offset = 0;
   std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
   if (!CountParams(req, res, {{"offset", &offset}, {"limit", &limit}})) return;
@@ -149,34 +147,33 @@ void Server::Impl::StreamSessions(const httplib::Request& req, httplib::Response
   };
   auto cursor = std::make_shared<Cursor>(Cursor{{}, offset, limit});
   res.status = 200;
-  res.set_header("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
-  res.set_header("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
-  res.set_chunked_content_provider(
-      "application/json", [this, cursor](std::size_t, httplib::DataSink& sink) {
-        constexpr std::size_t kPage = 64;
-        std::string out = cursor->opened ? "" : "[";
-        cursor->opened = true;
-        Json page = cursor->left == 0 ? Json::array() : book->SessionsPage(cursor->at, kPage);
-        for (Json& row : page) {
-          if (cursor->skip > 0) {
-            --cursor->skip;
-            continue;
-          }
-          if (cursor->left == 0) break;
-          --cursor->left;
-          if (cursor->any) out += ',';
-          out += DumpJson(row);
-          cursor->any = true;
-        }
-        const bool last = page.empty() || cursor->left == 0;
-        if (last) out += ']';
-        if (!out.empty() && !sink.write(out.data(), out.size())) return false;
-        if (last) sink.done();
-        return true;
-      });
+  res.SetHeader("X-Mockllm-Sessions", std::to_string(book->SessionCount()));
+  res.SetHeader("X-Mockllm-Sessions-Evicted", std::to_string(book->SessionsEvicted()));
+  res.ProvideBody(std::nullopt, "application/json", [this, cursor](std::size_t, HttpSink& sink) {
+    constexpr std::size_t kPage = 64;
+    std::string out = cursor->opened ? "" : "[";
+    cursor->opened = true;
+    Json page = cursor->left == 0 ? Json::array() : book->SessionsPage(cursor->at, kPage);
+    for (Json& row : page) {
+      if (cursor->skip > 0) {
+        --cursor->skip;
+        continue;
+      }
+      if (cursor->left == 0) break;
+      --cursor->left;
+      if (cursor->any) out += ',';
+      out += DumpJson(row);
+      cursor->any = true;
+    }
+    const bool last = page.empty() || cursor->left == 0;
+    if (last) out += ']';
+    if (!out.empty() && !sink.write(out)) return false;
+    if (last) sink.done();
+    return true;
+  });
 }
 
-void Server::Impl::StreamJournal(const httplib::Request& req, httplib::Response& res,
+void Server::Impl::StreamJournal(const HttpRequest& req, HttpResponse& res,
                                  std::function<bool(const Json&)> keep) {
   std::uint64_t after = 0;
   std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
@@ -191,8 +188,7 @@ void Server::Impl::StreamJournal(const httplib::Request& req, httplib::Response&
   };
   auto cursor = std::make_shared<Cursor>(Cursor{after, limit, std::move(keep)});
   res.status = 200;
-  res.set_chunked_content_provider("application/json", [this, cursor](std::size_t,
-                                                                      httplib::DataSink& sink) {
+  res.ProvideBody(std::nullopt, "application/json", [this, cursor](std::size_t, HttpSink& sink) {
     constexpr std::size_t kPage = 64;
     std::string out = cursor->opened ? "" : "[";
     cursor->opened = true;
@@ -224,7 +220,7 @@ void Server::Impl::StreamJournal(const httplib::Request& req, httplib::Response&
       last = page.size() < kPage || cursor->left == 0;
     }
     if (last) out += ']';
-    if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+    if (!out.empty() && !sink.write(out)) return false;
     if (last) sink.done();
     return true;
   });

@@ -3,7 +3,6 @@
 // are not part of the server's contract (mockllm/server.h).
 #pragma once
 
-#include <httplib.h>
 #include <malloc.h>
 
 #include <atomic>
@@ -44,7 +43,7 @@ bool IsAdminContentType(std::string_view ct);
 std::string HostName(std::string_view host);
 
 // Request headers for the journal, secrets redacted.
-std::vector<std::pair<std::string, std::string>> JournalHeaders(const httplib::Headers& headers);
+std::vector<std::pair<std::string, std::string>> JournalHeaders(const HttpFields& headers);
 
 // Where a request goes, from its raw target.
 struct Route {
@@ -86,19 +85,19 @@ struct Server::Impl {
   std::uint64_t Journaled(JournalEntry entry);
 
   // GET /__admin/metrics (and /metrics with ServerOptions::metrics).
-  void ServeMetrics(httplib::Response& res);
+  void ServeMetrics(HttpResponse& res);
 
-  void Answer(httplib::Response& res, int status, const Json& body);
+  void Answer(HttpResponse& res, int status, const Json& body);
 
-  void HandleAdmin(const httplib::Request& req, httplib::Response& res, const Route& route);
+  void HandleAdmin(const HttpRequest& req, HttpResponse& res, const Route& route);
 
   // The admin guard (server.h): the status and error body refusing `req`, or
   // nullopt when it may use the admin API.
-  std::optional<std::pair<int, Json>> AdminGuard(const httplib::Request& req) const;
+  std::optional<std::pair<int, Json>> AdminGuard(const HttpRequest& req) const;
 
   // ServerOptions::admin_api is false: the request changes nothing and is
   // journaled with the finding admin_request.
-  void RefuseAdmin(const httplib::Request& req, httplib::Response& res, const Route& route);
+  void RefuseAdmin(const HttpRequest& req, HttpResponse& res, const Route& route);
 
   // Forgets sessions and journal, and hands the freed memory back to the
   // system.
@@ -107,14 +106,14 @@ struct Server::Impl {
   // Reads the unsigned query parameters named in `params` into where they
   // point (left as they are when absent); false, with `res` a 400, when one
   // is not a number.
-  bool CountParams(const httplib::Request& req, httplib::Response& res,
+  bool CountParams(const HttpRequest& req, HttpResponse& res,
                    std::initializer_list<std::pair<const char*, std::uint64_t*>> params);
 
   // GET /__admin/sessions[?offset=N][&limit=N]: the rows of
   // ReplayBook::Sessions from the Nth (default 0), at most `limit` (default
   // all), as one JSON array written page by page: ten thousand sessions of a
   // long trace are never one string in memory.
-  void StreamSessions(const httplib::Request& req, httplib::Response& res);
+  void StreamSessions(const HttpRequest& req, HttpResponse& res);
 
   // GET /__admin/journal[?session=S&trace=T][&after=SEQ][&limit=N] and
   // /__admin/unmatched: the entries with a seq above `after` (default 0) that
@@ -122,37 +121,36 @@ struct Server::Impl {
   // JSON array written page by page, so a large journal is never one string
   // in memory. A "dropped_before" on an entry left out moves to the next one
   // kept, so a filtered view still tells that older requests were dropped.
-  void StreamJournal(const httplib::Request& req, httplib::Response& res,
+  void StreamJournal(const HttpRequest& req, HttpResponse& res,
                      std::function<bool(const Json&)> keep);
 
   Json ModelsList(const std::optional<std::string>& trace) const;
 
   // The session a request belongs to (--session-by).
-  std::string SessionOf(const httplib::Request& req) const;
+  std::string SessionOf(const HttpRequest& req) const;
 
   // Forwards an unmatched request to --proxy; false when there is no proxy.
-  bool Proxied(const httplib::Request& req, httplib::Response& res, JournalEntry& entry);
+  bool Proxied(const HttpRequest& req, HttpResponse& res, JournalEntry& entry);
 
   // With --cors: answers a preflight (true), or adds the CORS headers to `res`.
-  bool Cors(const httplib::Request& req, httplib::Response& res) const;
+  bool Cors(const HttpRequest& req, HttpResponse& res) const;
 
   // Answers with an error and journals it (with `body`, when read); an
   // error where mockllm stands in for the API is in the shape of the
   // surface of the request's path (mockllm/surface_errors.h InSurfaceShape).
-  void Fail(httplib::Response& res, JournalEntry& entry, Json& body, int status, const Json& error,
+  void Fail(HttpResponse& res, JournalEntry& entry, Json& body, int status, const Json& error,
             std::optional<FindingKind> kind);
 
   // Reads a request's JSON body into `body`, redacted, and journals it in
   // `entry`; false when it was refused (answered and journaled by Fail).
-  bool ReadBody(const httplib::Request& req, httplib::Response& res, JournalEntry& entry,
-                Json& body);
+  bool ReadBody(const HttpRequest& req, HttpResponse& res, JournalEntry& entry, Json& body);
 
-  void Handle(const httplib::Request& req, httplib::Response& res);
+  void Handle(const HttpRequest& req, HttpResponse& res);
 
   // Answers a request with its verdict (proxying an unmatched unpinned one
   // when there is a proxy) and journals it.
-  void Conclude(const httplib::Request& req, httplib::Response& res, bool pinned,
-                const Dialect* dialect, JournalEntry entry, Json body, Verdict v);
+  void Conclude(const HttpRequest& req, HttpResponse& res, bool pinned, const Dialect* dialect,
+                JournalEntry entry, Json body, Verdict v);
 
   void SetOutcome(std::uint64_t seq, std::string_view outcome);
 
@@ -170,10 +168,10 @@ struct Server::Impl {
   // `keep` holds the plan's trace until the response is written (it may be
   // unloaded meanwhile).
   void Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep, std::uint64_t seq,
-              const httplib::Request& req, httplib::Response& res);
+              const HttpRequest& req, HttpResponse& res);
 
   // Journals what the HTTP layer refused before the handler ran.
-  void Refused(const httplib::Request& req, int status, const std::string& message);
+  void Refused(const HttpRequest& req, int status, const std::string& message);
 
   std::expected<void, Error> Listen();
 

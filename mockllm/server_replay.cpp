@@ -4,7 +4,7 @@
 
 namespace llmconform::mockllm {
 
-void Server::Impl::Conclude(const httplib::Request& req, httplib::Response& res, bool pinned,
+void Server::Impl::Conclude(const HttpRequest& req, HttpResponse& res, bool pinned,
                             const Dialect* dialect, JournalEntry entry, Json body, Verdict v) {
   if (!pinned && v.trace) entry.trace = v.trace;
   entry.body = std::move(body);
@@ -72,20 +72,15 @@ bool Server::Impl::Timed(const ResponsePlan& plan) const {
 }
 
 void Server::Impl::Replay(const ResponsePlan& plan, std::shared_ptr<const LoadedTrace> keep,
-                          std::uint64_t seq, const httplib::Request& req, httplib::Response& res) {
-  const bool http10 = req.version == "HTTP/1.0";
+                          std::uint64_t seq, const HttpRequest& req, HttpResponse& res) {
+  const bool http10 = req.http10;
   res.status = plan.status;
-  for (const auto& [name, value] : plan.headers) res.set_header(name, value);
+  for (const auto& [name, value] : plan.headers) res.SetHeader(name, value);
   // A HEAD request's answer is its head alone, as a GET's would be: the
   // providers only size it (the listener never calls them for HEAD).
   if (req.method == "HEAD") {
-    if (plan.chunked) {
-      res.set_chunked_content_provider(plan.content_type,
-                                       [](std::size_t, httplib::DataSink&) { return false; });
-    } else {
-      res.set_content_provider(plan.content_length, plan.content_type,
-                               [](std::size_t, std::size_t, httplib::DataSink&) { return false; });
-    }
+    res.ProvideBody(plan.chunked ? std::nullopt : std::optional(plan.content_length),
+                    plan.content_type, [](std::size_t, HttpSink&) { return false; });
     SetOutcome(seq, "complete");
     return;
   }
@@ -95,21 +90,21 @@ void Server::Impl::Replay(const ResponsePlan& plan, std::shared_ptr<const Loaded
   // as one sized body.
   if (!Timed(plan)) {
     if (plan.chunked && http10) {
-      res.set_content(plan.Body(), plan.content_type);
+      res.SetBody(plan.Body(), plan.content_type);
     } else if (plan.chunked) {
-      res.set_header("Transfer-Encoding", "chunked");
-      LendBody(res, keep, plan.framed, plan.content_type);
+      res.SetHeader("Transfer-Encoding", "chunked");
+      res.LendBody(keep, plan.framed, plan.content_type);
     } else if (plan.pieces.size() == 1) {
-      LendBody(res, keep, plan.pieces.front().bytes, plan.content_type);
+      res.LendBody(keep, plan.pieces.front().bytes, plan.content_type);
     } else {
-      res.set_content(plan.Body(), plan.content_type);
+      res.SetBody(plan.Body(), plan.content_type);
     }
     // Complete once handed to the socket (a client that reads its answer
     // and at once reads the journal finds it so); amended when the
     // connection ends before the answer has left whole (HttpListener).
     metrics.BytesSent(plan.BodySize());
     SetOutcome(seq, "complete");
-    res.content_provider_resource_releaser_ = [this, seq](bool whole) {
+    res.on_written = [this, seq](bool whole) {
       if (!whole) SetOutcome(seq, WriteFailed());
     };
     return;
@@ -119,10 +114,9 @@ void Server::Impl::Replay(const ResponsePlan& plan, std::shared_ptr<const Loaded
                     : end == ReplayEnd::kCut    ? std::string_view("cut")
                                                 : WriteFailed());
   };
-  PaceBody(res,
-           std::make_shared<ReplayWriter>(plan, std::move(keep), options.speed, options.piecewise,
-                                          metrics, seq, ended),
-           plan.chunked ? std::nullopt : std::optional(plan.content_length), plan.content_type);
+  res.PaceBody(std::make_shared<ReplayWriter>(plan, std::move(keep), options.speed,
+                                              options.piecewise, metrics, seq, ended),
+               plan.chunked ? std::nullopt : std::optional(plan.content_length), plan.content_type);
 }
 
 }  // namespace llmconform::mockllm
