@@ -265,9 +265,9 @@ TEST(ClientChecks, ATextThatDiffersFailsWithBoth) {
   EXPECT_EQ(checks[0].evidence->expected, "\"Hi\"");
 }
 
-// The stall scenario (a 2 s stall, the call's timeout 500 ms) judged on what
+// The stall scenario (a 6 s stall, the call's timeout 2 s) judged on what
 // the client reported, the reply planned with a stall of `stall_ms`.
-reports::CheckResult StallCheck(const Json& outputs, int stall_ms = 2000) {
+reports::CheckResult StallCheck(const Json& outputs, int stall_ms = 6000) {
   Observation obs;
   obs.outputs = outputs;
   obs.journal =
@@ -286,7 +286,7 @@ reports::CheckResult StallCheck(const Json& outputs, int stall_ms = 2000) {
 }
 
 TEST(ClientChecks, AStallPastTheCallsTimeoutIsReportedAsATimeout) {
-  EXPECT_EQ(Find("stall").input["options"]["timeout_ms"], 500);
+  EXPECT_EQ(Find("stall").input["options"]["timeout_ms"], 2000);
   for (const Json& error :
        {Json{{"kind", "APIConnectionTimeoutError"}, {"message", "Request timed out."}},
         Json{{"kind", "DOMException"}, {"message", "The operation was aborted due to timeout"}},
@@ -297,7 +297,7 @@ TEST(ClientChecks, AStallPastTheCallsTimeoutIsReportedAsATimeout) {
   // Waited out: the whole text and no error.
   const auto waited = StallCheck({{"text", "Hi"}, {"error", nullptr}});
   EXPECT_EQ(waited.outcome, Outcome::kFail);
-  EXPECT_NE(waited.message.find("stalled for 2000 ms, past the call's timeout of 500 ms, and the "
+  EXPECT_NE(waited.message.find("stalled for 6000 ms, past the call's timeout of 2000 ms, and the "
                                 "client raised no error"),
             std::string::npos)
       << waited.message;
@@ -307,7 +307,7 @@ TEST(ClientChecks, AStallPastTheCallsTimeoutIsReportedAsATimeout) {
   EXPECT_EQ(other.outcome, Outcome::kFail);
   EXPECT_NE(other.message.find("another error than a timeout"), std::string::npos) << other.message;
   // A reply that does not stall past the timeout: nothing to judge.
-  EXPECT_EQ(StallCheck({{"text", "Hi"}, {"error", nullptr}}, 400).outcome, Outcome::kSkip);
+  EXPECT_EQ(StallCheck({{"text", "Hi"}, {"error", nullptr}}, 1500).outcome, Outcome::kSkip);
   // An SDK that does not expose errors: unsupported.
   EXPECT_EQ(StallCheck({{"text", "Hi"}}).outcome, Outcome::kSkip);
 }
