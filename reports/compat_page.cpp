@@ -98,7 +98,7 @@ std::vector<SurfaceTable> SurfaceTables(const Summary& sum, const DialectSurface
 
 // What the page leaves out for one client: the surfaces none of its scenarios
 // ran in, and why (the distinct messages of the skipped checks that say
-// "unsupported: …", else of all its skipped checks there).
+// "unsupported: …", without that word, else of all its skipped checks there).
 struct NotRun {
   std::vector<std::string> surfaces;
   std::vector<std::string> reasons;
@@ -114,11 +114,17 @@ NotRun NotRunOf(const ClientRun& c, std::size_t client, const Summary& sum,
   for (const SurfaceTable& t : tables) {
     if (std::find(t.clients.begin(), t.clients.end(), client) != t.clients.end()) continue;
     out.surfaces.push_back(t.surface.empty() ? "other dialects" : t.surface);
+    constexpr std::string_view kUnsupported = "unsupported: ";
     for (const std::size_t d : t.dialects)
-      for (const ScenarioResult& s : c.run.scenarios)
-        if (s.info.dialect == sum.dialects[d])
-          for (const CheckResult& check : s.checks)
-            add(check.message.starts_with("unsupported: ") ? unsupported : other, check.message);
+      for (const ScenarioResult& s : c.run.scenarios) {
+        if (s.info.dialect != sum.dialects[d]) continue;
+        for (const CheckResult& check : s.checks) {
+          if (check.message.starts_with(kUnsupported))
+            add(unsupported, check.message.substr(kUnsupported.size()));
+          else
+            add(other, check.message);
+        }
+      }
   }
   out.reasons = unsupported.empty() ? other : unsupported;
   return out;

@@ -116,10 +116,10 @@ TEST(CompatPage, TheSummaryHasATablePerSurfaceOfTheClientsThatRanInIt) {
   EXPECT_NE(md.find("| messages-sdk | \u2705 pass 1/1 |\n"), std::string::npos) << md;
   EXPECT_EQ(md.find("| chat-sdk | \u23ed"), std::string::npos) << md;  // no all-skip row
   // Once, why each client is missing from a table.
-  EXPECT_NE(md.find("- `chat-sdk`: messages — unsupported: this adapter speaks x, not messages\n"),
+  EXPECT_NE(md.find("- `chat-sdk`: messages — this adapter speaks x, not messages\n"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("- `messages-sdk`: chat — unsupported: this adapter speaks x, not chat\n"),
+  EXPECT_NE(md.find("- `messages-sdk`: chat — this adapter speaks x, not chat\n"),
             std::string::npos)
       << md;
 }
@@ -140,7 +140,7 @@ TEST(CompatPage, AGridShowsOnlyTheDialectsAndFeaturesTheClientRan) {
   const std::string html = RenderCompatHtml(TwoSurfaces(), kSurfaces);
   EXPECT_NE(html.find("<h3>Anthropic Messages (<code>messages</code>)</h3>"), std::string::npos);
   EXPECT_EQ(html.find("data-client=\"chat-sdk\" data-dialect=\"anthropic\""), std::string::npos);
-  EXPECT_NE(html.find("<li><code>chat-sdk</code>: messages — unsupported: this adapter speaks x, "
+  EXPECT_NE(html.find("<li><code>chat-sdk</code>: messages — this adapter speaks x, "
                       "not messages</li>"),
             std::string::npos)
       << html;
