@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 
 #include "base/atomic_file.h"
@@ -65,6 +66,11 @@ class ClientCommandDriver final : public ProtocolSuite {
         "GOOGLE_GEMINI_BASE_URL=" + client_suite::ServerRoot(ctx.llm_base_url),
         "GEMINI_API_KEY=mockllm", "LLMCONFORM_INPUT=" + input.string(),
         "LLMCONFORM_OUTPUT=" + output.string()};
+    // The call's timeout (a client-profile scenario's options.timeout_ms), for
+    // the client to give its SDK.
+    if (const nlohmann::json& t = MemberOf(MemberOf(s.input, "options"), "timeout_ms");
+        t.is_number_integer())
+      env.push_back(Format("LLMCONFORM_TIMEOUT_MS={}", t.get<std::int64_t>()));
     std::optional<ToolcallsWorkspace> workspace;
     if (s.protocol == "toolcalls") {
       const fs::path dir = ctx.work_dir / "workspace";

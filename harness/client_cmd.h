@@ -10,6 +10,9 @@
 //   LLMCONFORM_INPUT    a JSON file: the scenario's "input" object
 //   LLMCONFORM_OUTPUT   where the client writes a JSON object of what it
 //                       produced (per protocol, docs/gate.md)
+//   LLMCONFORM_TIMEOUT_MS  client profile, when the scenario gives the call a
+//                       timeout (input.options.timeout_ms): the milliseconds
+//                       the client gives its SDK's timeout option
 //   LLMCONFORM_WORKSPACE toolcalls only: a folder holding pkg/ (@pkg),
 //                       project/ (@project) and state/ (@state), prepared as
 //                       for the reference driver (harness/suites/toolcalls_suite.h)

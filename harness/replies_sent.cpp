@@ -1,6 +1,8 @@
 #include "harness/replies_sent.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <optional>
 
 #include "harness/requests_sent.h"
@@ -49,12 +51,16 @@ std::optional<Json> Replied(const SentRequest& r, const mockllm::Trace& trace,
     if (!f) return std::nullopt;
     plan = mockllm::PlanResponse(exchange.response, *f, 0, surface);
   }
+  std::int64_t stall_ms = 0;
+  for (const mockllm::Piece& piece : plan.pieces)
+    stall_ms = std::max(stall_ms, piece.stall_ms_before);
   return Json{{"surface", wire::SurfaceName(surface)},
               {"status", plan.status},
               {"content_type", plan.content_type},
               {"retry_after_ms", RetryAfterMs(plan)},
               {"stream", plan.chunked},
               {"cut", plan.cut},
+              {"stall_ms", stall_ms},
               {"body", plan.Body()},
               {"at_ms", r.entry().at_ms ? Json(*r.entry().at_ms) : Json(nullptr)}};
 }

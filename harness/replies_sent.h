@@ -14,11 +14,14 @@ namespace llmconform::harness {
 
 // Adds to every journal entry that replayed an exchange of `trace`
 // (response.exchange set, a 2xx-5xx status):
-//   "replied": {"surface" (of the exchange's path: "chat", "responses", …), "status", "content_type", "retry_after_ms" (from
+//   "replied": {"surface" (of the exchange's path: "chat", "responses", …), "status",
+//   "content_type", "retry_after_ms" (from
 //               retry-after-ms or retry-after in seconds; null when none),
 //               "stream": chunked, "cut": the plan closes the connection
-//               early, "body": the bytes planned, as text, "at_ms": the
-//               entry's at_ms, when mockllm journaled it (null when absent)}
+//               early, "stall_ms": its longest wait between two pieces (a
+//               stall fault; 0 for none), "body": the bytes planned, as
+//               text, "at_ms": the entry's at_ms, when mockllm journaled it
+//               (null when absent)}
 //   "attempt": 1 + the number of entries right before it with the same
 //              request body (a retry of the same request is attempt 2)
 //   "refused": the "replied" objects of those earlier attempts, in order.

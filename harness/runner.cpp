@@ -295,6 +295,10 @@ reports::RunResult Run(const SpecSet& specs, const std::vector<const Scenario*>&
 
 }  // namespace
 
+bool InProfile(const Scenario& s, std::string_view profile) {
+  return profile.empty() || (s.protocol == kClientProfile) == (profile == kClientProfile);
+}
+
 bool MatchesFilter(const Scenario& s, std::string_view filter) {
   if (filter.empty()) return true;
   const std::string glob(filter);

@@ -52,6 +52,10 @@ struct RunOptions {
 // also matches the protocol alone or the name alone).
 bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 
+// True when the scenario belongs to `profile`: "client" the client profile's
+// (specs/client/), "protocols" every other one, "" any.
+bool InProfile(const Scenario& scenario, std::string_view profile);
+
 // The journal as the protocol rules read it: an entry whose next entry
 // carries the same request body is left out, so a refused attempt and its
 // retry are one turn, whatever the refusal looked like (a 429, or a 200 with

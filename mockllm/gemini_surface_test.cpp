@@ -130,6 +130,27 @@ TEST(GeminiServe, SdkDefaultsAreThoseOfTheGeminiPath) {
   EXPECT_EQ(SdkNormalize(chat, "/v1beta/models/m:generateContent"), chat);
 }
 
+TEST(GeminiServe, SdkMatchReadsParametersUnderEitherNameAndNoneAsEmpty) {
+  const std::string path = "/v1beta/models/m:generateContent";
+  const auto schema = Json::parse(R"({"type":"object","properties":{"city":{"type":"string"}}})");
+  const auto tools = [](Json declaration) {
+    return Json{{"tools", {{{"functionDeclarations", {std::move(declaration)}}}}}};
+  };
+  EXPECT_EQ(SdkNormalize(tools({{"name", "f"}, {"parametersJsonSchema", schema}}), path),
+            SdkNormalize(tools({{"name", "f"}, {"parameters", schema}}), path));
+  // A function without arguments: an empty object schema under either name, or none.
+  for (const char* empty : {R"({"type":"object","properties":{}})", R"({"type":"object"})"})
+    for (const char* key : {"parameters", "parametersJsonSchema"})
+      EXPECT_EQ(SdkNormalize(tools({{"name", "f"}, {key, Json::parse(empty)}}), path),
+                tools({{"name", "f"}}))
+          << key << " " << empty;
+  // Another schema is compared as it is, and differing schemas still differ.
+  EXPECT_NE(SdkNormalize(tools({{"name", "f"}, {"parametersJsonSchema", schema}}), path),
+            SdkNormalize(tools({{"name", "f"},
+                                {"parameters", Json{{"type", "object"}, {"required", {"city"}}}}}),
+                         path));
+}
+
 constexpr std::string_view kCassette = R"(interactions:
 - request:
     body: '{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}'

@@ -81,6 +81,23 @@ TEST(MessagesSdkMatch, TheSurfaceDefaultsGoMaxTokensStays) {
   EXPECT_EQ(SdkNormalize(Json::parse(R"({"n":1})"), "/v1/messages"), Json::parse(R"({"n":1})"));
 }
 
+TEST(MessagesServe, SdkMatchReadsOneBareTextBlockAsItsString) {
+  const auto blocks = Json::parse(
+      R"({"max_tokens":8,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]})");
+  EXPECT_EQ(SdkNormalize(blocks, "/v1/messages"),
+            Json::parse(R"({"max_tokens":8,"messages":[{"role":"user","content":"hi"}]})"));
+  // Not the shorthand: two blocks, a block with more than its text, an image.
+  const auto kept = Json::parse(
+      R"({"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},
+          {"role":"user","content":[{"type":"text","text":"c","cache_control":{"type":"ephemeral"}}]},
+          {"role":"user","content":[{"type":"image","source":{}}]}]})");
+  EXPECT_EQ(SdkNormalize(kept, "/v1/messages"), kept);
+  // Chat's content blocks stay as they are.
+  const auto chat =
+      Json::parse(R"({"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]})");
+  EXPECT_EQ(SdkNormalize(chat, "/v1/chat/completions"), chat);
+}
+
 TEST(MessagesLint, ContractBreaksAreLocatedWarningsAndCountTokensIsNoModelCall) {
   const std::string text =
       std::string(R"({"format":"llmconform-trace/1","id":"x"})") + "\n" +

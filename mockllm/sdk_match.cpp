@@ -48,9 +48,33 @@ Defaults ResponsesDefaults() {
   return defaults;
 }
 
+// A Gemini function declaration's parameters: `parametersJsonSchema` (what
+// @google/genai sends) as `parameters` (the Vercel AI SDK's field), the same
+// schema under either name when the values are equal; then a schema of an
+// object without properties as no parameters (what a function without
+// arguments sends, or omits).
+void GeminiNormalizeDeclaration(Json& declaration) {
+  if (!declaration.is_object()) return;
+  if (auto it = declaration.find("parametersJsonSchema");
+      it != declaration.end() && !declaration.contains("parameters")) {
+    Json schema = std::move(*it);
+    declaration.erase(it);
+    declaration["parameters"] = std::move(schema);
+  }
+  const auto it = declaration.find("parameters");
+  if (it == declaration.end() || !it->is_object()) return;
+  Json rest = *it;
+  if (rest.value("type", Json()) != "object") return;
+  rest.erase("type");
+  if (auto p = rest.find("properties"); p != rest.end() && p->is_object() && p->empty())
+    rest.erase(p);
+  if (rest.empty()) declaration.erase(it);
+}
+
 // The Gemini API's (generateContent): fields of generationConfig equal to
 // their documented defaults, then the object itself when that empties it;
-// the default tool config (AUTO function calling) and empty lists.
+// the default tool config (AUTO function calling) and empty lists; each
+// function declaration's parameters as above.
 void GeminiNormalize(Json& body) {
   if (auto g = body.find("generationConfig"); g != body.end() && g->is_object()) {
     static const std::pair<std::string_view, Json> defaults[] = {
@@ -71,6 +95,10 @@ void GeminiNormalize(Json& body) {
   for (const char* key : {"safetySettings", "labels"}) {
     if (auto it = body.find(key); it != body.end() && it->empty()) body.erase(it);
   }
+  if (auto t = body.find("tools"); t != body.end() && t->is_array())
+    for (Json& tool : *t)
+      if (auto f = tool.find("functionDeclarations"); f != tool.end() && f->is_array())
+        for (Json& declaration : *f) GeminiNormalizeDeclaration(declaration);
 }
 
 // The same for Anthropic's Messages API (its API reference; `max_tokens` is
@@ -85,6 +113,23 @@ Defaults MessagesDefaults() {
       {"metadata", Json::object()},
   };
   return defaults;
+}
+
+// A Messages message's content of one text block and nothing more
+// ([{"type":"text","text":S}], what the Vercel AI SDK sends) as the string S
+// (the API's shorthand for it, what @anthropic-ai/sdk passes on).
+void MessagesNormalize(Json& body) {
+  auto messages = body.find("messages");
+  if (messages == body.end() || !messages->is_array()) return;
+  for (Json& m : *messages) {
+    if (!m.is_object()) continue;
+    auto content = m.find("content");
+    if (content == m.end() || !content->is_array() || content->size() != 1) continue;
+    const Json& block = content->front();
+    if (block.is_object() && block.size() == 2 && block.value("type", Json()) == "text" &&
+        block.contains("text") && block["text"].is_string())
+      *content = Json(block["text"]);
+  }
 }
 
 Defaults DefaultsOf(std::optional<wire::Surface> surface) {
@@ -137,6 +182,7 @@ Json SdkNormalize(Json body, std::string_view path) {
     // 1 equals 1.0: nlohmann compares numbers as values.
     if (auto it = body.find(std::string(key)); it != body.end() && *it == value) body.erase(it);
   }
+  if (surface == wire::Surface::kMessages) MessagesNormalize(body);
   const bool tools = body.contains("tools");
   if (auto it = body.find("tool_choice");
       it != body.end() && DefaultToolChoice(*it, surface, tools)) {
@@ -165,11 +211,15 @@ std::string_view SdkDefaultsHelp() {
   matches the Developer API's /v1beta/models/M:...): generationConfig.candidateCount:1,
   generationConfig.responseMimeType:"text/plain", null fields of
   generationConfig and then generationConfig:{}, toolConfig:
-  {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{};
+  {"functionCallingConfig":{"mode":"AUTO"}}, safetySettings:[], labels:{}; a
+  function declaration's parametersJsonSchema read as parameters, and
+  parameters {"type":"object"} (with "properties":{} or not) as none;
   Anthropic Messages (a path ending in /messages): stream:false, temperature:1,
   service_tier:"auto", stop_sequences:[], thinking:{"type":"disabled"},
   metadata:{}, tool_choice:{"type":"auto"} (disable_parallel_tool_use:false
-  too; {"type":"none"} without tools); max_tokens is required and compared)";
+  too; {"type":"none"} without tools), a message's content of one bare text
+  block [{"type":"text","text":S}] read as the string S; max_tokens is
+  required and compared)";
 }
 
 }  // namespace llmconform::mockllm

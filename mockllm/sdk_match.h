@@ -26,6 +26,14 @@
 //   thinking: {"type":"disabled"}; metadata: {}; tool_choice: {"type":"auto"}
 //   (also with disable_parallel_tool_use: false), {"type":"none"} without
 //   tools. max_tokens is required (the SDKs never default it): always compared.
+//   Not a default but the same request: a message's content of one text block
+//   with nothing else, [{"type":"text","text":S}], is read as the string S.
+// Gemini (`…:generateContent`, `…:streamGenerateContent`): generationConfig's
+//   candidateCount: 1, responseMimeType: "text/plain" and null fields, then
+//   generationConfig: {}; toolConfig AUTO; safetySettings: []; labels: {}. A
+//   function declaration's parametersJsonSchema is read as parameters (the
+//   same schema under either name), and parameters {"type":"object"} (with
+//   "properties": {} or not) as none.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -43,6 +43,110 @@ Summary BuildSummary(std::span<const ClientRun> clients) {
   return out;
 }
 
+// Whether any of a client's scenarios ran (was not wholly skipped) in a cell.
+bool Ran(const std::optional<MatrixCell>& cell) { return cell && cell->run > 0; }
+
+// One table of the summary: the dialects of one surface (indices into
+// Summary::dialects) and the clients that ran in any of them (into clients).
+struct SurfaceTable {
+  std::string surface;  // "" for the dialects `surfaces` does not name
+  std::vector<std::size_t> dialects;
+  std::vector<std::size_t> clients;
+};
+
+constexpr std::pair<std::string_view, std::string_view> kSurfaceTitles[] = {
+    {"chat", "Chat Completions"},
+    {"responses", "Responses API"},
+    {"messages", "Anthropic Messages"},
+    {"gemini", "Gemini API"}};
+
+// Sort key of a surface: the known ones in kSurfaceTitles' order, others by
+// name, "" last.
+std::pair<std::size_t, std::string> SurfaceRank(const std::string& surface) {
+  constexpr std::size_t kKnown = std::size(kSurfaceTitles);
+  for (std::size_t i = 0; i < kKnown; ++i)
+    if (kSurfaceTitles[i].first == surface) return {i, ""};
+  return {surface.empty() ? kKnown + 1 : kKnown, surface};
+}
+
+std::string SurfaceTitle(const std::string& surface) {
+  for (const auto& [name, title] : kSurfaceTitles)
+    if (name == surface) return Format("{} (`{}`)", title, name);
+  return surface.empty() ? "Other dialects" : Format("`{}`", surface);
+}
+
+std::vector<SurfaceTable> SurfaceTables(const Summary& sum, const DialectSurfaces& surfaces) {
+  std::vector<SurfaceTable> out;
+  for (std::size_t d = 0; d < sum.dialects.size(); ++d) {
+    const auto it = surfaces.find(sum.dialects[d]);
+    const std::string surface = it == surfaces.end() ? "" : it->second;
+    auto table = std::find_if(out.begin(), out.end(),
+                              [&](const SurfaceTable& t) { return t.surface == surface; });
+    if (table == out.end()) table = out.insert(out.end(), SurfaceTable{surface, {}, {}});
+    table->dialects.push_back(d);
+  }
+  std::sort(out.begin(), out.end(), [](const SurfaceTable& a, const SurfaceTable& b) {
+    return SurfaceRank(a.surface) < SurfaceRank(b.surface);
+  });
+  for (SurfaceTable& t : out)
+    for (std::size_t c = 0; c < sum.rows.size(); ++c)
+      if (std::any_of(t.dialects.begin(), t.dialects.end(),
+                      [&](std::size_t d) { return Ran(sum.rows[c][d]); }))
+        t.clients.push_back(c);
+  return out;
+}
+
+// What the page leaves out for one client: the surfaces none of its scenarios
+// ran in, and why (the distinct messages of the skipped checks that say
+// "unsupported: …", without that word, else of all its skipped checks there).
+struct NotRun {
+  std::vector<std::string> surfaces;
+  std::vector<std::string> reasons;
+};
+
+NotRun NotRunOf(const ClientRun& c, std::size_t client, const Summary& sum,
+                std::span<const SurfaceTable> tables) {
+  NotRun out;
+  std::vector<std::string> unsupported, other;
+  const auto add = [](std::vector<std::string>& to, const std::string& m) {
+    if (std::find(to.begin(), to.end(), m) == to.end()) to.push_back(m);
+  };
+  for (const SurfaceTable& t : tables) {
+    if (std::find(t.clients.begin(), t.clients.end(), client) != t.clients.end()) continue;
+    out.surfaces.push_back(t.surface.empty() ? "other dialects" : t.surface);
+    constexpr std::string_view kUnsupported = "unsupported: ";
+    for (const std::size_t d : t.dialects)
+      for (const ScenarioResult& s : c.run.scenarios) {
+        if (s.info.dialect != sum.dialects[d]) continue;
+        for (const CheckResult& check : s.checks) {
+          if (check.message.starts_with(kUnsupported))
+            add(unsupported, check.message.substr(kUnsupported.size()));
+          else
+            add(other, check.message);
+        }
+      }
+  }
+  out.reasons = unsupported.empty() ? other : unsupported;
+  return out;
+}
+
+// `m` without the dialects where none of the client's scenarios ran, then
+// without the features no remaining dialect has a scenario of.
+Matrix RunRowsOnly(Matrix m) {
+  for (std::size_t r = m.providers.size(); r-- > 0;) {
+    if (std::any_of(m.cells[r].begin(), m.cells[r].end(), Ran)) continue;
+    m.providers.erase(m.providers.begin() + static_cast<std::ptrdiff_t>(r));
+    m.cells.erase(m.cells.begin() + static_cast<std::ptrdiff_t>(r));
+  }
+  for (std::size_t f = m.features.size(); f-- > 0;) {
+    if (std::any_of(m.cells.begin(), m.cells.end(), [&](const auto& row) { return row[f]; }))
+      continue;
+    m.features.erase(m.features.begin() + static_cast<std::ptrdiff_t>(f));
+    for (auto& row : m.cells) row.erase(row.begin() + static_cast<std::ptrdiff_t>(f));
+  }
+  return m;
+}
+
 // One failed or erring check of one client, with where its evidence is.
 struct FailureRow {
   std::string dialect;
@@ -93,17 +197,64 @@ constexpr std::string_view kCellLegend =
     "A cell: the worst scenario outcome, then scenarios passed / scenarios run (skipped ones not "
     "counted); — not run.";
 
-std::string MarkdownSummary(std::span<const ClientRun> clients, const Summary& sum) {
-  std::vector<std::string> header = {"client"};
-  for (const std::string& d : sum.dialects) header.push_back(MarkdownText(d));
-  std::vector<std::vector<std::string>> rows;
-  for (std::size_t c = 0; c < clients.size(); ++c) {
-    std::vector<std::string> row = {MarkdownText(clients[c].name)};
-    for (const auto& cell : sum.rows[c])
-      row.push_back(cell ? Format("{} {}", OutcomeEmoji(cell->outcome), cell->Label()) : "—");
-    rows.push_back(std::move(row));
+constexpr std::string_view kNotRunIntro =
+    "Not run: a client none of whose scenarios ran in a surface's dialects (each one skipped, "
+    "with the reason below) has no row in that surface's table and no row for those dialects "
+    "in its grid.";
+
+// The heading of a summary table: none when the page has one table of unnamed dialects.
+bool Titled(std::span<const SurfaceTable> tables) {
+  return tables.size() > 1 || (tables.size() == 1 && !tables[0].surface.empty());
+}
+
+std::string MarkdownSummary(std::span<const ClientRun> clients, const Summary& sum,
+                            std::span<const SurfaceTable> tables) {
+  std::string out;
+  for (const SurfaceTable& t : tables) {
+    if (Titled(tables)) out += Format("### {}\n\n", SurfaceTitle(t.surface));
+    if (t.clients.empty()) {
+      out += "No client ran a scenario in these dialects.\n\n";
+      continue;
+    }
+    std::vector<std::string> header = {"client"};
+    for (const std::size_t d : t.dialects) header.push_back(MarkdownText(sum.dialects[d]));
+    std::vector<std::vector<std::string>> rows;
+    for (const std::size_t c : t.clients) {
+      std::vector<std::string> row = {MarkdownText(clients[c].name)};
+      for (const std::size_t d : t.dialects) {
+        const auto& cell = sum.rows[c][d];
+        row.push_back(cell ? Format("{} {}", OutcomeEmoji(cell->outcome), cell->Label()) : "—");
+      }
+      rows.push_back(std::move(row));
+    }
+    out += MarkdownTable(header, {}, rows) + "\n";
   }
-  return MarkdownTable(header, {}, rows);
+  return out;
+}
+
+// The note's items, `item(client, surfaces, reasons)` for each client that
+// has surfaces left out (surfaces joined by ", ", reasons by "; ").
+template <typename Item>
+std::string NotRunItems(std::span<const ClientRun> clients, const Summary& sum,
+                        std::span<const SurfaceTable> tables, Item item) {
+  std::string out;
+  for (std::size_t c = 0; c < clients.size(); ++c) {
+    const NotRun n = NotRunOf(clients[c], c, sum, tables);
+    if (!n.surfaces.empty())
+      out += item(clients[c].name, Joined(n.surfaces, ", "), Joined(n.reasons, "; "));
+  }
+  return out;
+}
+
+std::string MarkdownNotRun(std::span<const ClientRun> clients, const Summary& sum,
+                           std::span<const SurfaceTable> tables) {
+  const std::string items = NotRunItems(
+      clients, sum, tables,
+      [](const std::string& name, const std::string& surfaces, const std::string& reasons) {
+        return Format("- {}: {}{}\n", MarkdownCode(name), MarkdownText(surfaces),
+                      reasons.empty() ? "" : " — " + MarkdownText(reasons));
+      });
+  return items.empty() ? "" : Format("\n{}\n\n{}", kNotRunIntro, items);
 }
 
 std::string MarkdownFailures(const ClientRun& c) {
@@ -127,16 +278,19 @@ std::string MarkdownFailures(const ClientRun& c) {
 
 }  // namespace
 
-std::string RenderCompatMarkdown(std::span<const ClientRun> clients) {
+std::string RenderCompatMarkdown(std::span<const ClientRun> clients,
+                                 const DialectSurfaces& surfaces) {
   const Summary sum = BuildSummary(clients);
   std::string out = "# SDK × provider compatibility\n\n" + std::string(kIntro) + "\n\n";
-  out += "## Summary\n\n" + MarkdownSummary(clients, sum);
+  const auto tables = SurfaceTables(sum, surfaces);
+  out += "## Summary\n\n" + MarkdownSummary(clients, sum, tables);
   out +=
-      "\nA cell: the worst outcome of the client's scenarios in that dialect, then scenarios "
+      "A cell: the worst outcome of the client's scenarios in that dialect, then scenarios "
       "passed / scenarios run (skipped ones not counted); — not run.\n";
+  out += MarkdownNotRun(clients, sum, tables);
   for (const ClientRun& c : clients) {
     out += Format("\n## {}\n\n`{}`\n\n", MarkdownText(c.name, true), MarkdownText(c.command));
-    const Matrix m = BuildMatrix(c.run);
+    const Matrix m = RunRowsOnly(BuildMatrix(c.run));
     out += m.providers.empty() ? "No scenario ran in a dialect.\n" : MatrixMarkdownTable(m);
     out += "\n" + MarkdownFailures(c);
   }
@@ -150,22 +304,51 @@ namespace {
 
 std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
 
-std::string HtmlSummary(std::span<const ClientRun> clients, const Summary& sum) {
-  std::string out =
-      "<div class=\"scroll\"><table class=\"matrix summary\">\n<thead><tr><th>client</th>";
-  for (const std::string& d : sum.dialects) out += Format("<th class=\"feature\">{}</th>", H(d));
-  out += "</tr></thead>\n<tbody>\n";
-  for (std::size_t c = 0; c < clients.size(); ++c) {
-    out += Format("<tr><td><a href=\"#client-{0}\">{0}</a></td>", H(clients[c].name));
-    for (std::size_t d = 0; d < sum.dialects.size(); ++d) {
-      const auto& cell = sum.rows[c][d];
-      out += Format("<td class=\"cell {}\" data-client=\"{}\" data-dialect=\"{}\">{}</td>",
-                    cell ? OutcomeName(cell->outcome) : "none", H(clients[c].name),
-                    H(sum.dialects[d]), cell ? H(cell->Label()) : "—");
+std::string HtmlSummary(std::span<const ClientRun> clients, const Summary& sum,
+                        std::span<const SurfaceTable> tables) {
+  std::string out;
+  for (const SurfaceTable& t : tables) {
+    if (Titled(tables)) {
+      const auto title = std::find_if(std::begin(kSurfaceTitles), std::end(kSurfaceTitles),
+                                      [&](const auto& k) { return k.first == t.surface; });
+      out += title != std::end(kSurfaceTitles)
+                 ? Format("<h3>{} (<code>{}</code>)</h3>\n", H(title->second), H(t.surface))
+                 : Format("<h3>{}</h3>\n", t.surface.empty() ? "Other dialects" : H(t.surface));
     }
-    out += "</tr>\n";
+    if (t.clients.empty()) {
+      out += "<p class=\"legend\">No client ran a scenario in these dialects.</p>\n";
+      continue;
+    }
+    out += "<div class=\"scroll\"><table class=\"matrix summary\">\n<thead><tr><th>client</th>";
+    for (const std::size_t d : t.dialects)
+      out += Format("<th class=\"feature\">{}</th>", H(sum.dialects[d]));
+    out += "</tr></thead>\n<tbody>\n";
+    for (const std::size_t c : t.clients) {
+      out += Format("<tr><td><a href=\"#client-{0}\">{0}</a></td>", H(clients[c].name));
+      for (const std::size_t d : t.dialects) {
+        const auto& cell = sum.rows[c][d];
+        out += Format("<td class=\"cell {}\" data-client=\"{}\" data-dialect=\"{}\">{}</td>",
+                      cell ? OutcomeName(cell->outcome) : "none", H(clients[c].name),
+                      H(sum.dialects[d]), cell ? H(cell->Label()) : "—");
+      }
+      out += "</tr>\n";
+    }
+    out += "</tbody>\n</table></div>\n";
   }
-  return out + "</tbody>\n</table></div>\n";
+  return out;
+}
+
+std::string HtmlNotRun(std::span<const ClientRun> clients, const Summary& sum,
+                       std::span<const SurfaceTable> tables) {
+  const std::string items = NotRunItems(
+      clients, sum, tables,
+      [](const std::string& name, const std::string& surfaces, const std::string& reasons) {
+        return Format("<li><code>{}</code>: {}{}</li>\n", H(name), H(surfaces),
+                      reasons.empty() ? "" : " — " + H(reasons));
+      });
+  return items.empty() ? ""
+                       : Format("<p class=\"legend\">{}</p>\n<ul class=\"legend\">\n{}</ul>\n",
+                                H(kNotRunIntro), items);
 }
 
 std::string HtmlFailures(const ClientRun& c) {
@@ -198,8 +381,9 @@ h2.client { margin-top: 32px; }
 
 }  // namespace
 
-std::string RenderCompatHtml(std::span<const ClientRun> clients) {
+std::string RenderCompatHtml(std::span<const ClientRun> clients, const DialectSurfaces& surfaces) {
   const Summary sum = BuildSummary(clients);
+  const auto tables = SurfaceTables(sum, surfaces);
   std::string out = Format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -208,14 +392,15 @@ std::string RenderCompatHtml(std::span<const ClientRun> clients) {
   out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
   out += "<h1>SDK × provider compatibility</h1>\n";
   out += Format("<p class=\"legend\">{}</p>\n", H(kIntro));
-  out += HtmlSummary(clients, sum);
-  out += Format("<p class=\"legend\">{}</p>\n</header>\n", H(kCellLegend));
+  out += HtmlSummary(clients, sum, tables);
+  out += Format("<p class=\"legend\">{}</p>\n", H(kCellLegend));
+  out += HtmlNotRun(clients, sum, tables) + "</header>\n";
   for (const ClientRun& c : clients) {
     out += Format(
         "<section id=\"client-{0}\">\n<h2 class=\"client\">{0}</h2>\n<p><code>{1}</code> · "
         "<a href=\"{0}/report.html\">report</a></p>\n",
         H(c.name), H(c.command));
-    const Matrix m = BuildMatrix(c.run);
+    const Matrix m = RunRowsOnly(BuildMatrix(c.run));
     out += m.providers.empty() ? "<p>No scenario ran in a dialect.</p>\n"
                                : MatrixHtmlTable(m, c.name + "/");
     out += HtmlFailures(c) + "</section>\n";

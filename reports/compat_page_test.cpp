@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "base/format.h"
+
 namespace llmconform::reports {
 namespace {
 
@@ -76,6 +78,72 @@ TEST(CompatPage, TheHtmlPageLinksEachFailureToItsEvidence) {
   EXPECT_NE(html.find("<a href=\"stream/report.html#s2\""), std::string::npos);  // the grid's cell
   EXPECT_NE(html.find("<section id=\"client-fetch\">"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
+}
+
+// A Chat client and a Messages client, each over both surfaces' dialects:
+// each adapter takes its own surface's scenarios only.
+std::vector<ClientRun> TwoSurfaces() {
+  ClientRun chat{"chat-sdk", "node chat.mjs", {}};
+  ClientRun messages{"messages-sdk", "node messages.mjs", {}};
+  const auto unsupported = [](std::string_view surface) {
+    return CheckResult::Skip("CLIENT-TEXT",
+                             Format("unsupported: this adapter speaks {}, not {}", "x", surface));
+  };
+  for (const char* dialect : {"openai", "groq"}) {
+    chat.run.scenarios.push_back(
+        Scenario("plain-text", dialect, "plain-text", CheckResult::Pass("CLIENT-TEXT", "")));
+    messages.run.scenarios.push_back(
+        Scenario("plain-text", dialect, "plain-text", unsupported("chat")));
+  }
+  chat.run.scenarios.push_back(
+      Scenario("messages-cut", "anthropic", "cut", unsupported("messages")));
+  messages.run.scenarios.push_back(
+      Scenario("messages-cut", "anthropic", "cut", CheckResult::Pass("CLIENT-CUT-RAISED", "")));
+  return {chat, messages};
+}
+
+const DialectSurfaces kSurfaces = {{"openai", "chat"}, {"groq", "chat"}, {"anthropic", "messages"}};
+
+TEST(CompatPage, TheSummaryHasATablePerSurfaceOfTheClientsThatRanInIt) {
+  const std::string md = RenderCompatMarkdown(TwoSurfaces(), kSurfaces);
+  const auto chat = md.find("### Chat Completions (`chat`)\n\n| client | groq | openai |\n");
+  const auto messages = md.find("### Anthropic Messages (`messages`)\n\n| client | anthropic |\n");
+  ASSERT_NE(chat, std::string::npos) << md;
+  ASSERT_NE(messages, std::string::npos) << md;
+  EXPECT_LT(chat, messages);  // the surfaces in their order, not by name
+  EXPECT_NE(md.find("| chat-sdk | \u2705 pass 1/1 | \u2705 pass 1/1 |\n\n###"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| messages-sdk | \u2705 pass 1/1 |\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| chat-sdk | \u23ed"), std::string::npos) << md;  // no all-skip row
+  // Once, why each client is missing from a table.
+  EXPECT_NE(md.find("- `chat-sdk`: messages — this adapter speaks x, not messages\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- `messages-sdk`: chat — this adapter speaks x, not chat\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(CompatPage, AGridShowsOnlyTheDialectsAndFeaturesTheClientRan) {
+  const std::string md = RenderCompatMarkdown(TwoSurfaces(), kSurfaces);
+  const auto grid = md.find("\n## messages-sdk\n");
+  ASSERT_NE(grid, std::string::npos) << md;
+  const std::string messages = md.substr(grid);
+  EXPECT_NE(messages.find("| dialect | cut |\n| --- | --- |\n| anthropic | \u2705 pass 1/1 |\n"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(messages.find("| openai |"), std::string::npos) << messages;
+  const std::string chat = md.substr(md.find("\n## chat-sdk\n"), grid - md.find("\n## chat-sdk\n"));
+  EXPECT_NE(chat.find("| dialect | plain-text |\n"), std::string::npos) << chat;
+  EXPECT_EQ(chat.find("| anthropic |"), std::string::npos) << chat;
+  // The HTML page the same way.
+  const std::string html = RenderCompatHtml(TwoSurfaces(), kSurfaces);
+  EXPECT_NE(html.find("<h3>Anthropic Messages (<code>messages</code>)</h3>"), std::string::npos);
+  EXPECT_EQ(html.find("data-client=\"chat-sdk\" data-dialect=\"anthropic\""), std::string::npos);
+  EXPECT_NE(html.find("<li><code>chat-sdk</code>: messages — this adapter speaks x, "
+                      "not messages</li>"),
+            std::string::npos)
+      << html;
 }
 
 TEST(CompatPage, EscapesEveryText) {

@@ -41,9 +41,9 @@ inline constexpr std::string_view kNoProvider = "(none)";
 // The client features of a run --dialects matrix, in column order (a
 // scenario may name others; they follow, sorted).
 inline constexpr std::string_view kFeatureOrder[] = {
-    "plain-text",          "streamed-text", "tool-call", "streamed-tool-calls",
-    "parallel-tool-calls", "reasoning",     "usage",     "error-mapping",
-    "retry-429",           "cut",           "no-done",   "keep-alive"};
+    "plain-text", "streamed-text", "tool-call",     "streamed-tool-calls", "parallel-tool-calls",
+    "reasoning",  "usage",         "error-mapping", "retry-429",           "cut",
+    "no-done",    "keep-alive",    "timeout"};
 
 struct MatrixFailure {
   std::string scenario;                 // ScenarioInfo::Id()

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
+#include <set>
+#include <string>
 
 #include "base/test_paths.h"
 #include "harness/scratch_dir.h"
@@ -137,6 +139,31 @@ TEST(Cli, ListShowsScenariosAndRules) {
     for (const auto& d : rule["deciders"])
       EXPECT_TRUE(fs::is_regular_file(kRoot / d["file"].get<std::string>())) << d;
   }
+}
+
+TEST(Cli, ListTheClientProfileWithEachScenariosSurfaceAndFeatures) {
+  const std::string specs = (kRoot / "specs").string();
+  auto text = RunProcess({kBinary, "list", "--specs", specs, "--profile", "client"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("client/stall  (1 rules, fixtures/synthesized/client-stall.trace.jsonl)\n"
+                          "    surface chat; features timeout\n"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("client/messages-plain-text  (2 rules"), std::string::npos);
+  EXPECT_EQ(text.out.find("multiturn/"), std::string::npos);  // not the protocols' scenarios
+  auto json = RunProcess({kBinary, "list", "--specs", specs, "--profile", "client", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::set<std::string> surfaces;
+  for (const auto& s : nlohmann::json::parse(json.out)) {
+    EXPECT_EQ(s["protocol"], "client") << s.dump();
+    EXPECT_FALSE(s["features"].empty()) << s.dump();
+    surfaces.insert(s["surface"].get<std::string>());
+  }
+  EXPECT_EQ(surfaces, (std::set<std::string>{"chat", "gemini", "messages", "responses"}));
+  auto protocols = RunProcess({kBinary, "list", "--specs", specs, "--profile", "protocols"});
+  EXPECT_EQ(protocols.out.find("client/"), std::string::npos);
+  EXPECT_NE(protocols.out.find("multiturn/s1-standard-assembly"), std::string::npos);
+  EXPECT_EQ(RunProcess({kBinary, "list", "--specs", specs, "--profile", "nope"}).exit_code, 2);
 }
 
 TEST(Cli, ListRulesFromAFolderWithoutSpecsFindsTheBundledOnes) {

@@ -4,10 +4,10 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/anthropic.mjs'
 // ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY come from llmconform; the SDK reads them.
 import Anthropic from '@anthropic-ai/sdk';
-import { countingFetch, input, maxRetries, options, runCall, speaks, toolsAs, usageOf } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks, timeoutMs, toolsAs, usageOf } from './common.mjs';
 
 speaks(['messages']);
-const client = new Anthropic({ maxRetries, fetch: countingFetch });
+const client = new Anthropic({ maxRetries, timeout: timeoutMs, fetch: countingFetch });
 const body = {
   model: input.model,
   messages: input.messages.map(({ role, content }) => ({ role, content })),

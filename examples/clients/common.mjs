@@ -7,6 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 export const input = JSON.parse(readFileSync(process.env.LLMCONFORM_INPUT, 'utf8'));
 export const options = input.options ?? {};
 export const maxRetries = options.max_retries ?? 2;
+// The call's timeout in milliseconds (LLMCONFORM_TIMEOUT_MS, set when the
+// scenario gives the call one: options.timeout_ms), for the SDK's own timeout
+// option; undefined: none given, the SDK's default.
+export const timeoutMs = process.env.LLMCONFORM_TIMEOUT_MS ? Number(process.env.LLMCONFORM_TIMEOUT_MS) : undefined;
 
 // {model, messages, tools?, stream?, ...options.params}: the recorded request.
 export function requestBody() {

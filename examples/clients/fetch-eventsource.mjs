@@ -3,7 +3,7 @@
 // name, errors read in every dialect's shape (docs/protocols.md).
 //   llmconform run --profile client --client-cmd 'node examples/clients/fetch-eventsource.mjs'
 import { createParser } from 'eventsource-parser';
-import { accumulate, errorOf, fromMessage, input, maxRetries, requestBody, speaks, splitThink, writeOutput } from './common.mjs';
+import { accumulate, errorOf, fromMessage, input, maxRetries, requestBody, speaks, splitThink, timeoutMs, writeOutput } from './common.mjs';
 
 speaks(['chat']);
 
@@ -23,7 +23,8 @@ const waitOf = (res, body) => {
 async function call() {
   for (;;) {
     output.attempts += 1;
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(requestBody()) });
+    const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;  // the whole call, its stream included
+    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(requestBody()), signal });
     if (res.headers.get('content-type')?.includes('event-stream') && res.ok) return readStream(res);
     const text = await res.text();
     let body = null;
@@ -64,7 +65,7 @@ async function readStream(res) {
 try {
   output.error = await call();
 } catch (e) {
-  output.error = errorOf(e, 'cut');
+  output.error = errorOf(e, e?.name === 'TimeoutError' ? 'timeout' : 'cut');
 }
 const { reasoning, text } = splitThink(output.text);
 if (reasoning) Object.assign(output, { text, reasoning: output.reasoning ? `${output.reasoning}\n${reasoning}` : reasoning });

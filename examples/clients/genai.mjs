@@ -4,14 +4,13 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/genai.mjs'
 // GOOGLE_GEMINI_BASE_URL and GEMINI_API_KEY come from llmconform.
 import { GoogleGenAI } from '@google/genai';
-import { countingFetch, input, maxRetries, options, runCall, speaks, toolsAs, usageOf } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks, timeoutMs, toolsAs, usageOf } from './common.mjs';
 
 speaks(['gemini']);
 globalThis.fetch = countingFetch;  // the SDK calls the global fetch: its requests are counted
 const ai = new GoogleGenAI({
   apiKey: process.env.GEMINI_API_KEY,
-  // The SDK retries on its own backoff (1 s first by default, not the wait a 429 names): 0.1 s keeps runs short.
-  httpOptions: { baseUrl: process.env.GOOGLE_GEMINI_BASE_URL, apiVersion: 'v1beta', retryOptions: { attempts: maxRetries + 1, initialDelay: 0.1 } },
+  httpOptions: { baseUrl: process.env.GOOGLE_GEMINI_BASE_URL, apiVersion: 'v1beta', timeout: timeoutMs, retryOptions: { attempts: maxRetries + 1 } },
 });
 const { generationConfig, ...params } = options.params ?? {};
 const call = {

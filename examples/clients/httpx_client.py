@@ -92,10 +92,12 @@ def call(client):
 
 
 try:
-    with httpx.Client(timeout=30) as client:
+    # LLMCONFORM_TIMEOUT_MS: the connect, write and read (between reads: a stall) timeouts.
+    with httpx.Client(timeout=int(os.environ.get("LLMCONFORM_TIMEOUT_MS", 30000)) / 1000) as client:
         out["error"] = call(client)
 except (httpx.HTTPError, ValueError) as e:
-    out["error"] = {"status": None, "kind": "cut" if isinstance(e, httpx.TransportError) else type(e).__name__, "message": str(e)}
+    kind = "timeout" if isinstance(e, httpx.TimeoutException) else "cut" if isinstance(e, httpx.TransportError) else type(e).__name__
+    out["error"] = {"status": None, "kind": kind, "message": str(e)}
 m = re.match(r"<think>\n?([\s\S]*?)\n?</think>(?:\r?\n){0,2}", out["text"])
 if m:
     out["reasoning"] = (out["reasoning"] + "\n" if out["reasoning"] else "") + m.group(1)

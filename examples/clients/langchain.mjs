@@ -5,7 +5,7 @@
 // so the output leaves `reasoning` out: unsupported, not failed.
 //   llmconform run --profile client --client-cmd 'node examples/clients/langchain.mjs'
 import { ChatOpenAI } from '@langchain/openai';
-import { countingFetch, input, maxRetries, options, runCall, speaks } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks, timeoutMs } from './common.mjs';
 
 speaks(['chat']);
 
@@ -15,6 +15,7 @@ const chat = new ChatOpenAI({
   apiKey: process.env.OPENAI_API_KEY,
   configuration: { baseURL: process.env.OPENAI_BASE_URL, fetch: countingFetch },
   maxRetries,
+  timeout: timeoutMs,
   streamUsage: streamOptions?.include_usage === true,
   modelKwargs: params,  // sent as they are (reasoning_effort, …)
 });

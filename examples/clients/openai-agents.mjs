@@ -7,13 +7,13 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-agents.mjs'
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
-import { countingFetch, input, maxRetries, options, runCall, speaks } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks, timeoutMs } from './common.mjs';
 
 speaks(['chat']);
 
 setTracingDisabled(true);
 const { stream_options: _usageAlwaysAsked, ...params } = options.params ?? {};
-const client = new OpenAI({ maxRetries, fetch: countingFetch });
+const client = new OpenAI({ maxRetries, timeout: timeoutMs, fetch: countingFetch });
 const agent = new Agent({
   name: 'llmconform',
   model: new OpenAIChatCompletionsModel(client, input.model),

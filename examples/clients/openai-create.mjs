@@ -3,11 +3,11 @@
 // (`for await`) and joined as the Chat Completions streaming guide says.
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-create.mjs'
 import OpenAI from 'openai';
-import { accumulate, countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks } from './common.mjs';
+import { accumulate, countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks, timeoutMs } from './common.mjs';
 
 speaks(['chat']);
 
-const client = new OpenAI({ maxRetries, fetch: countingFetch });
+const client = new OpenAI({ maxRetries, timeout: timeoutMs, fetch: countingFetch });
 await runCall(async () => {
   const result = await client.chat.completions.create(requestBody());
   if (input.stream) {

@@ -4,10 +4,10 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-responses.mjs'
 // OPENAI_BASE_URL and OPENAI_API_KEY come from llmconform; the SDK reads them.
 import OpenAI from 'openai';
-import { countingFetch, input, maxRetries, options, runCall, speaks, toolsAs, usageOf } from './common.mjs';
+import { countingFetch, input, maxRetries, options, runCall, speaks, timeoutMs, toolsAs, usageOf } from './common.mjs';
 
 speaks(['responses']);
-const client = new OpenAI({ maxRetries, fetch: countingFetch });
+const client = new OpenAI({ maxRetries, timeout: timeoutMs, fetch: countingFetch });
 const body = {
   model: input.model,
   input: input.messages.map(({ role, content }) => ({ role, content })),

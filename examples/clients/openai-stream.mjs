@@ -4,11 +4,11 @@
 //   llmconform run --profile client --client-cmd 'node examples/clients/openai-stream.mjs'
 // OPENAI_BASE_URL and OPENAI_API_KEY come from llmconform; the SDK reads them.
 import OpenAI from 'openai';
-import { countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks } from './common.mjs';
+import { countingFetch, fromMessage, input, maxRetries, requestBody, runCall, speaks, timeoutMs } from './common.mjs';
 
 speaks(['chat']);
 
-const client = new OpenAI({ maxRetries, fetch: countingFetch });
+const client = new OpenAI({ maxRetries, timeout: timeoutMs, fetch: countingFetch });
 await runCall(async () => {
   const body = requestBody();
   const completion = input.stream

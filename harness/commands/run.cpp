@@ -33,6 +33,8 @@
 #include "harness/spec_hash.h"
 #include "harness/sse_check.h"
 #include "harness/suites/registry.h"
+#include "mockllm/dialect_rewrite.h"
+#include "protocols/wire/surface.h"
 #include "reports/baseline.h"
 #include "reports/compat_page.h"
 #include "reports/registry.h"
@@ -44,9 +46,7 @@ namespace {
 // Keeps the scenarios of `profile`: "client" those of the client profile
 // (specs/client/), "protocols" every other one.
 void SelectProfile(SpecSet& specs, std::string_view profile) {
-  const bool client = profile == kClientProfile;
-  std::erase_if(specs.scenarios,
-                [&](const Scenario& s) { return (s.protocol == kClientProfile) != client; });
+  std::erase_if(specs.scenarios, [&](const Scenario& s) { return !InProfile(s, profile); });
 }
 
 class RunCommand final : public Command {
@@ -97,8 +97,8 @@ class RunCommand final : public Command {
         ->check(CLI::PositiveNumber);
     app.add_option("--profile", profile_,
                    "protocols|client: the seed protocols' scenarios (default), or the client "
-                   "profile's (specs/client/: one Chat Completions exchange each, judged on what "
-                   "any SDK read; docs/gate.md \"Client profile\")")
+                   "profile's (specs/client/: one exchange of one API surface each, judged on "
+                   "what any SDK read; docs/gate.md \"Client profile\")")
         ->check(CLI::IsMember({"protocols", "client"}));
     app.add_option("--dialects", dialects_,
                    "all|NAME,...: run every scenario with a trace once per provider dialect, its "
@@ -251,9 +251,16 @@ class RunCommand final : public Command {
       exit = code == kExitInternal || exit == kExitInternal ? kExitInternal : std::max(exit, code);
       runs.push_back({name, cmd, std::move(run)});
     }
+    // Each dialect's surface, for the page's table per surface (a dialect
+    // mockllm does not know, a scenario's own provider, goes under none).
+    reports::DialectSurfaces surfaces;
+    for (const reports::ClientRun& r : runs)
+      for (const reports::ScenarioResult& s : r.run.scenarios)
+        if (const mockllm::Dialect* d = mockllm::FindDialect(s.info.dialect))
+          surfaces.emplace(s.info.dialect, std::string(wire::SurfaceName(d->surface)));
     for (const auto& [file, text] :
-         {std::pair{"compatibility.md", reports::RenderCompatMarkdown(runs)},
-          std::pair{"compatibility.html", reports::RenderCompatHtml(runs)}}) {
+         {std::pair{"compatibility.md", reports::RenderCompatMarkdown(runs, surfaces)},
+          std::pair{"compatibility.html", reports::RenderCompatHtml(runs, surfaces)}}) {
       if (auto ok = WriteFileAtomically(reports_.out() / file, text); !ok) {
         std::cerr << "llmconform run: " << ok.error().message << '\n';
         return kExitInternal;

@@ -1,6 +1,8 @@
 #include "harness/suites/client_checks.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <optional>
 
 #include "base/format.h"
@@ -282,6 +284,46 @@ CheckResult CheckRetry(const std::string& rule, const Context& c) {
                            Format("the client retried the rate limit ({} attempts)", attempts));
 }
 
+// Whether a reported error names a timeout, in its kind or its message
+// ("APIConnectionTimeoutError", "TimeoutError", "ReadTimeout", "timed out").
+bool NamesATimeout(const Json& error) {
+  std::string text = StringOf(error, "kind") + " " + StringOf(error, "message");
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  for (std::string_view word : {"timeout", "timed out", "time out", "timedout"})
+    if (text.find(word) != std::string::npos) return true;
+  return false;
+}
+
+CheckResult CheckTimeout(const std::string& rule, const Context& c) {
+  if (auto no = NotJudgeable(rule, c, "error")) return *no;
+  const Json& timeout = MemberOf(MemberOf(c.scenario.input, "options"), "timeout_ms");
+  const Json& stall = MemberOf(MemberOf(c.entry, "replied"), "stall_ms");
+  if (!timeout.is_number_integer())
+    return CheckResult::Skip(rule, "the call has no timeout (options.timeout_ms)");
+  if (!stall.is_number_integer() || stall.get<long long>() <= timeout.get<long long>())
+    return CheckResult::Skip(
+        rule, Format("the reply does not stall past the call's timeout ({} ms)", Short(timeout)));
+  const Json& got = Output(c)["error"];
+  if (!got.is_object())
+    return CheckResult::Fail(
+        rule,
+        Format("the stream stalled for {} ms, past the call's timeout of {} ms, and the client "
+               "raised no error: it waited, and read text {}",
+               Short(stall), Short(timeout), Short(MemberOf(Output(c), "text"))),
+        {"a timeout error", "error: null", "LLMCONFORM_OUTPUT/error"});
+  if (!NamesATimeout(got))
+    return CheckResult::Fail(
+        rule,
+        Format("the stream stalled past the call's timeout ({} ms) and the client raised another "
+               "error than a timeout: {}",
+               Short(timeout), Short(got)),
+        {"a timeout error", Short(got), "LLMCONFORM_OUTPUT/error"});
+  return CheckResult::Pass(rule, Format("the client reported the stall past its {} ms timeout as "
+                                        "a timeout ({})",
+                                        Short(timeout), StringOf(got, "kind")));
+}
+
 constexpr std::array kRules = {
     RuleCheck<Context>{"CLIENT-TEXT", &CheckText},
     RuleCheck<Context>{"CLIENT-REASONING", &CheckReasoning},
@@ -292,6 +334,7 @@ constexpr std::array kRules = {
     RuleCheck<Context>{"CLIENT-NO-DONE", &CheckNoDone},
     RuleCheck<Context>{"CLIENT-KEEPALIVE", &CheckKeepAlive},
     RuleCheck<Context>{"CLIENT-RETRY-429", &CheckRetry},
+    RuleCheck<Context>{"CLIENT-TIMEOUT", &CheckTimeout},
 };
 
 }  // namespace

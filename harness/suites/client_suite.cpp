@@ -1,5 +1,8 @@
 #include "harness/suites/client_suite.h"
 
+#include <chrono>
+#include <cstdint>
+
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "harness/http_transport.h"
@@ -38,6 +41,11 @@ class ClientSuite final : public ProtocolSuite {
       } else if (*n && (**n < 0 || **n > 10)) {
         return std::unexpected(ErrorAt(at / "max_retries", "expected 0 to 10"));
       }
+      if (auto n = OptionalInt(**options, at, "timeout_ms"); !n) {
+        return std::unexpected(n.error());
+      } else if (*n && (**n < 1 || **n > 600000)) {
+        return std::unexpected(ErrorAt(at / "timeout_ms", "expected 1 to 600000"));
+      }
       if (auto p = OptionalObject(**options, at, "params"); !p) return std::unexpected(p.error());
     }
     if (auto r = client_suite::RequestFor(in); !r) return std::unexpected(r.error());
@@ -51,7 +59,12 @@ class ClientSuite final : public ProtocolSuite {
     const auto request = client_suite::RequestFor(s.input);  // ReadInput checked it
     std::string streamed;
     auto transport = MakeHttpTransport(client_suite::ServerRoot(ctx.llm_base_url));
-    auto response = transport->PostJson(request->path, request->body.dump(), kTimeout,
+    // The call's timeout: the scenario's options.timeout_ms, else kTimeout.
+    const Json& timeout_ms = MemberOf(MemberOf(s.input, "options"), "timeout_ms");
+    const auto timeout = timeout_ms.is_number_integer()
+                             ? std::chrono::milliseconds(timeout_ms.get<std::int64_t>())
+                             : std::chrono::milliseconds(kTimeout);
+    auto response = transport->PostJson(request->path, request->body.dump(), timeout,
                                         [&](std::string_view bytes) {
                                           streamed.append(bytes);
                                           return true;
@@ -72,9 +85,16 @@ class ClientSuite final : public ProtocolSuite {
     }
     reply.content_type = content_type;
     obs.outputs = client_suite::ReadReply(reply);
-    if (!response && obs.outputs["error"].is_null())
-      obs.outputs["error"] = {
-          {"status", nullptr}, {"kind", "cut"}, {"message", response.error().message}};
+    // Broken off: by the call's timeout (the transport's error "POST <url>: timed
+    // out after N ms"; the client gave up, whatever the bytes read so far say),
+    // else by the server (a cut, unless the bytes read name another error).
+    if (!response) {
+      const std::string& why = response.error().message;
+      if (why.find("timed out") != std::string::npos)
+        obs.outputs["error"] = {{"status", nullptr}, {"kind", "timeout"}, {"message", why}};
+      else if (obs.outputs["error"].is_null())
+        obs.outputs["error"] = {{"status", nullptr}, {"kind", "cut"}, {"message", why}};
+    }
     return obs;
   }
 

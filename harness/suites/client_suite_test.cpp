@@ -295,6 +295,53 @@ TEST(ClientChecks, ATextThatDiffersFailsWithBoth) {
   EXPECT_EQ(checks[0].evidence->expected, "\"Hi\"");
 }
 
+// The stall scenario (a 6 s stall, the call's timeout 2 s) judged on what
+// the client reported, the reply planned with a stall of `stall_ms`.
+reports::CheckResult StallCheck(const Json& outputs, int stall_ms = 6000) {
+  Observation obs;
+  obs.outputs = outputs;
+  obs.journal =
+      Json::array({{{"attempt", 1},
+                    {"refused", Json::array()},
+                    {"replied",
+                     {{"status", 200},
+                      {"content_type", "text/event-stream"},
+                      {"stream", true},
+                      {"cut", false},
+                      {"stall_ms", stall_ms},
+                      {"body", Chunk({{"content", "Hi"}}, "stop") + "data: [DONE]\n\n"}}}}});
+  const auto checks = FindSuite("client")->make()->Check(Find("stall"), obs);
+  EXPECT_EQ(checks.size(), 1u);
+  return checks.at(0);
+}
+
+TEST(ClientChecks, AStallPastTheCallsTimeoutIsReportedAsATimeout) {
+  EXPECT_EQ(Find("stall").input["options"]["timeout_ms"], 2000);
+  for (const Json& error :
+       {Json{{"kind", "APIConnectionTimeoutError"}, {"message", "Request timed out."}},
+        Json{{"kind", "DOMException"}, {"message", "The operation was aborted due to timeout"}},
+        Json{{"kind", "timeout"}, {"message", "timed out"}}}) {
+    const auto c = StallCheck({{"text", ""}, {"error", error}});
+    EXPECT_EQ(c.outcome, Outcome::kPass) << error.dump() << ": " << c.message;
+  }
+  // Waited out: the whole text and no error.
+  const auto waited = StallCheck({{"text", "Hi"}, {"error", nullptr}});
+  EXPECT_EQ(waited.outcome, Outcome::kFail);
+  EXPECT_NE(waited.message.find("stalled for 6000 ms, past the call's timeout of 2000 ms, and the "
+                                "client raised no error"),
+            std::string::npos)
+      << waited.message;
+  // Another error than a timeout.
+  const auto other =
+      StallCheck({{"text", ""}, {"error", {{"kind", "cut"}, {"message", "closed"}}}});
+  EXPECT_EQ(other.outcome, Outcome::kFail);
+  EXPECT_NE(other.message.find("another error than a timeout"), std::string::npos) << other.message;
+  // A reply that does not stall past the timeout: nothing to judge.
+  EXPECT_EQ(StallCheck({{"text", "Hi"}, {"error", nullptr}}, 1500).outcome, Outcome::kSkip);
+  // An SDK that does not expose errors: unsupported.
+  EXPECT_EQ(StallCheck({{"text", "Hi"}}).outcome, Outcome::kSkip);
+}
+
 TEST(ClientChecks, AnAdapterOfAnotherSurfaceIsUnsupportedNotFailed) {
   const auto checks = CheckWith(Find("messages-plain-text"),
                                 {{"unsupported", "this adapter speaks chat, not messages"}},

@@ -13,7 +13,8 @@
 # under gemini and mistral as the helper does; the AI SDK refuses the empty
 # message list of http-error before sending it: unsupported, with its reason).
 # The SDKs of the other surfaces run their surface's scenarios: the openai
-# SDK on the Responses API, @anthropic-ai/sdk, @google/genai.
+# SDK on the Responses API, @anthropic-ai/sdk, @google/genai, and the Vercel
+# AI SDK's @ai-sdk/anthropic and @ai-sdk/google providers.
 #   client_profile.sh LLMCONFORM SOURCE_ROOT
 set -euo pipefail
 bin=$1
@@ -139,6 +140,9 @@ surface() {  # surface NAME ADAPTER SURFACE ROW
 surface responses openai-responses responses openai-responses
 surface anthropic anthropic messages anthropic
 surface genai genai gemini google
+# The Vercel AI SDK's Anthropic and Google providers, on the same scenarios.
+surface ai-sdk-anthropic ai-sdk-anthropic messages anthropic
+surface ai-sdk-google ai-sdk-google gemini google
 grep -qF '"tool_calls":[{"id":"toolu_0167cfEnoQaPviGdVXA95zcu"' \
   "$work/anthropic/evidence/messages-parallel-tool-calls@anthropic/read.json" ||
   fail "anthropic: read.json is not what the SDK read"
