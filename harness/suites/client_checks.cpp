@@ -15,7 +15,6 @@ namespace llmconform::harness::client_suite {
 namespace {
 
 using reports::CheckResult;
-using Json = nlohmann::json;
 
 const Json& Output(const Context& c) { return c.obs.outputs; }
 

@@ -9,7 +9,6 @@
 namespace llmconform::harness::client_suite {
 namespace {
 
-using Json = nlohmann::json;
 
 Json ErrorJson(int status, std::string_view kind, std::string message) {
   return Json{{"status", status >= 400 ? Json(status) : Json(nullptr)},

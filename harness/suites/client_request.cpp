@@ -6,7 +6,6 @@
 namespace llmconform::harness::client_suite {
 namespace {
 
-using Json = nlohmann::json;
 
 const JsonPointer kInput("/input");
 

@@ -14,7 +14,6 @@ namespace llmconform::harness {
 namespace {
 
 using reports::CheckResult;
-using Json = nlohmann::json;
 
 constexpr auto kTimeout = std::chrono::seconds(30);
 const JsonPointer kInput("/input");

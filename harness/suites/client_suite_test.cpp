@@ -25,7 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using client_suite::ReadReply;
 using client_suite::Reply;
-using Json = nlohmann::json;
 using reports::Outcome;
 
 const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
