@@ -128,7 +128,7 @@ checks = json.load(open(sys.argv[1]))["scenarios"][0]["checks"]
 sys.exit(0 if any(c["rule"] == "CLIENT-REASONING" and c["outcome"] == "skip" and "unsupported" in c["message"] for c in checks) else 1)
 PY
 # The SDKs of the other surfaces, each on its surface's scenarios (a matrix
-# row named by the surface's provider): every rule passes, with the evidence
+# row named by the surface's canonical dialect): every rule passes, with the evidence
 # kept under that name.
 surface() {  # surface NAME ADAPTER SURFACE ROW
   run "$1" 0 --client-cmd "node $work/$2.mjs" --dialects openai --filter "client/$3-*"
@@ -139,10 +139,10 @@ surface() {  # surface NAME ADAPTER SURFACE ROW
 }
 surface responses openai-responses responses openai-responses
 surface anthropic anthropic messages anthropic
-surface genai genai gemini google
+surface genai genai gemini gemini-api
 # The Vercel AI SDK's Anthropic and Google providers, on the same scenarios.
 surface ai-sdk-anthropic ai-sdk-anthropic messages anthropic
-surface ai-sdk-google ai-sdk-google gemini google
+surface ai-sdk-google ai-sdk-google gemini gemini-api
 grep -qF '"tool_calls":[{"id":"toolu_0167cfEnoQaPviGdVXA95zcu"' \
   "$work/anthropic/evidence/messages-parallel-tool-calls@anthropic/read.json" ||
   fail "anthropic: read.json is not what the SDK read"
