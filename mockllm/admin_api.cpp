@@ -6,6 +6,7 @@
 #include "base/format.h"
 #include "base/json_fields.h"
 #include "base/json_read.h"
+#include "mockllm/http_message.h"
 #include "mockllm/server.h"
 #include "protocols/wire/chat.h"
 
@@ -137,7 +138,8 @@ AdminAnswer HandleAdmin(ReplayBook& book, Journal& journal, const AdminRequest& 
     return {201, {{"loaded", std::move(ids)}, {"warnings", *added}}};
   }
   if (r.method == "DELETE" && path.starts_with("/__admin/traces/")) {
-    const std::string id = UrlDecode(path.substr(std::string_view("/__admin/traces/").size()));
+    const std::string id =
+        DecodeUrl(path.substr(std::string_view("/__admin/traces/").size()), false);
     if (!book.Remove(id)) {
       return {404, MakeErrorJson(Format("no loaded trace has the id \"{}\"", id),
                                  "mockllm_unknown_trace")};

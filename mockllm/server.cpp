@@ -1,5 +1,6 @@
 #include "mockllm/server.h"
 
+#include "mockllm/http_message.h"
 #include "mockllm/response_chain.h"
 #include "mockllm/server_impl.h"
 #include "mockllm/surface_errors.h"
@@ -68,19 +69,19 @@ Route Server::Impl::Resolve(const std::string& target) const {
     return r;
   }
   if (!r.path.starts_with("/t/")) {
-    r.rest = UrlDecode(r.path);
+    r.rest = DecodeUrl(r.path, false);
     return r;
   }
   const auto seg_end = r.path.find('/', 3);
-  r.trace_id =
-      UrlDecode(r.path.substr(3, seg_end == std::string::npos ? std::string::npos : seg_end - 3));
+  r.trace_id = DecodeUrl(
+      r.path.substr(3, seg_end == std::string::npos ? std::string::npos : seg_end - 3), false);
   if (seg_end != std::string::npos && book->HasTrace(r.trace_id)) {
     r.kind = Route::Kind::kPinned;
-    r.rest = UrlDecode(r.path.substr(seg_end));
+    r.rest = DecodeUrl(r.path.substr(seg_end), false);
     return r;
   }
   // An id with an unencoded '/': the longest loaded id the path starts with.
-  const std::string decoded = UrlDecode(r.path.substr(3));
+  const std::string decoded = DecodeUrl(r.path.substr(3), false);
   std::string best;
   for (const std::string& id : book->TraceIds()) {
     if (decoded.starts_with(id + "/") && id.size() > best.size()) best = id;
@@ -451,25 +452,6 @@ std::string UrlEncode(std::string_view s) {
       out.push_back('%');
       out.push_back(kHex[u >> 4]);
       out.push_back(kHex[u & 15]);
-    }
-  }
-  return out;
-}
-
-std::string UrlDecode(std::string_view s) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
     }
   }
   return out;

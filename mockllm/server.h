@@ -212,6 +212,5 @@ class Server {
 // Percent-encodes everything but unreserved characters (RFC 3986), so a
 // trace id like "skill/git-quick-commit" is one path segment.
 std::string UrlEncode(std::string_view s);
-std::string UrlDecode(std::string_view s);
 
 }  // namespace llmconform::mockllm

@@ -103,6 +103,20 @@ TEST(ReplayServer, UnencodedSlashInTraceIdStillPins) {
   EXPECT_EQ(Post(*s, "/t/demo/chat/v1/chat/completions", kFirst).status, 200);
 }
 
+// Route and admin paths decode as HttpRequest::path does, up to a %XX that
+// ends the segment or the path.
+TEST(ReplayServer, TraceIdEndingInAnEncodedCharacterPinsAndIsDeleted) {
+  auto t = DemoTrace();
+  t.id = "demo/chat (1)";
+  auto s = Server::Start({t}, {});
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(Post(**s, "/t/" + UrlEncode(t.id) + "/v1/chat/completions", kFirst).status, 200);
+  httplib::Client c("127.0.0.1", (*s)->port());
+  auto deleted = c.Delete(("/__admin/traces/" + UrlEncode(t.id)).c_str());
+  ASSERT_TRUE(deleted);
+  EXPECT_EQ(deleted->status, 200) << deleted->body;
+}
+
 TEST(ReplayServer, StrictMismatchNamesPointerExpectedAndActual) {
   auto s = StartDemo();
   Reply r =
