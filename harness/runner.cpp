@@ -299,14 +299,27 @@ bool InProfile(const Scenario& s, std::string_view profile) {
   return profile.empty() || (s.protocol == kClientProfile) == (profile == kClientProfile);
 }
 
-bool MatchesFilter(const Scenario& s, std::string_view filter) {
-  if (filter.empty()) return true;
-  const std::string glob(filter);
+namespace {
+
+bool MatchesGlob(const Scenario& s, const std::string& glob) {
   const std::string full = s.protocol + "/" + s.name;
   if (fnmatch(glob.c_str(), full.c_str(), 0) == 0) return true;
   if (glob.find('/') == std::string::npos) {
     return fnmatch(glob.c_str(), s.protocol.c_str(), 0) == 0 ||
            fnmatch(glob.c_str(), s.name.c_str(), 0) == 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool MatchesFilter(const Scenario& s, std::string_view filter) {
+  if (filter.empty()) return true;
+  for (std::size_t begin = 0; begin <= filter.size();) {
+    const std::size_t comma = std::min(filter.find(',', begin), filter.size());
+    const std::string glob(filter.substr(begin, comma - begin));
+    if (!glob.empty() && MatchesGlob(s, glob)) return true;
+    begin = comma + 1;
   }
   return false;
 }

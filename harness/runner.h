@@ -48,8 +48,9 @@ struct RunOptions {
   const reports::ExpectedFailures* expected_failures = nullptr;
 };
 
-// True when "<protocol>/<name>" matches the glob (fnmatch; a glob without '/'
-// also matches the protocol alone or the name alone).
+// True when "<protocol>/<name>" matches one of the comma-separated globs of
+// `filter` (fnmatch; a glob without '/' also matches the protocol alone or the
+// name alone); "" matches every scenario.
 bool MatchesFilter(const Scenario& scenario, std::string_view filter);
 
 // True when the scenario belongs to `profile`: "client" the client profile's

@@ -215,6 +215,10 @@ TEST(Runner, FilterAndShardSelectScenarios) {
   EXPECT_FALSE(MatchesFilter(s, "action/*"));
   EXPECT_FALSE(MatchesFilter(s, "other/git-quick-commit"));
   EXPECT_FALSE(MatchesFilter(s, "git"));
+  EXPECT_TRUE(MatchesFilter(s, "action/*,skill/git-*"));  // any of several globs
+  EXPECT_TRUE(MatchesFilter(s, ",skill"));
+  EXPECT_FALSE(MatchesFilter(s, "action/*,gymbro"));
+  EXPECT_FALSE(MatchesFilter(s, ","));
 }
 
 TEST(Runner, ObserveGivesTheDriverAReplayingServerAndAttachesItsJournal) {

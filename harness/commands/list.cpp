@@ -20,7 +20,9 @@ class ListCommand final : public Command {
  public:
   void Setup(CLI::App& app) override {
     app.add_option("--specs", specs_, "folder of specs/<protocol>/")->capture_default_str();
-    app.add_option("--filter", filter_, "only scenarios whose <protocol>/<name> matches this glob");
+    app.add_option("--filter", filter_,
+                   "only scenarios whose <protocol>/<name> matches this glob (or one of several, "
+                   "comma-separated)");
     app.add_option("--profile", profile_,
                    "protocols|client: only the seed protocols' scenarios, or only the client "
                    "profile's (specs/client/), each with its API surface and the features it "

@@ -57,7 +57,8 @@ class RunCommand final : public Command {
     reports_.Setup(app);
     app.add_option(
         "--filter", filter_,
-        "run only scenarios whose <protocol>/<name> matches this glob (e.g. 'skill/*', '*trim*')");
+        "run only scenarios whose <protocol>/<name> matches this glob, or one of several "
+        "separated by commas (e.g. 'skill/*', '*trim*', 'skill/*,action/*')");
     app.add_option("--root", root_,
                    "folder scenario trace paths are relative to (default: the parent of --specs)");
     app.add_option("--speed", speed_,
