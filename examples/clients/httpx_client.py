@@ -2,8 +2,7 @@
 """A client-profile adapter on httpx (Debian: python3-httpx); docs/gate.md "Client profile".
 Run: llmconform run --profile client --client-cmd '/usr/bin/python3 examples/clients/httpx_client.py'"""
 import json, os, re, time  # noqa: E401
-
-import httpx
+import httpx  # noqa: I001
 
 inp = json.load(open(os.environ["LLMCONFORM_INPUT"]))
 if inp.get("surface", "chat") != "chat":  # the surfaces it speaks: chat
@@ -15,22 +14,19 @@ body = {"model": inp["model"], "messages": inp["messages"], **({"tools": inp["to
 url = os.environ["OPENAI_BASE_URL"] + "/chat/completions"
 headers = {"authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", "")}
 out = {"text": "", "reasoning": "", "tool_calls": [], "usage": None, "finish": None, "error": None, "attempts": 0}
+calls = {}  # tool calls by index (or id), in the order they came
 
 
-def error_in(j):
-    if isinstance(j, list) and j and isinstance(j[0], dict):
-        return j[0].get("error")
-    if isinstance(j, dict):
-        return j.get("error") or (j if j.get("object") == "error" else None)
-    return None
+def error_in(j):  # an error object in a body or chunk (some providers send a list of one)
+    j = j[0] if isinstance(j, list) and j else j
+    return (j.get("error") or (j if j.get("object") == "error" else None)) if isinstance(j, dict) else None
 
 
-def add_chunk(chunk, calls):
-    if chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage"):
-        out["usage"] = chunk.get("usage") or chunk["x_groq"]["usage"]
+def add_chunk(chunk):
+    out["usage"] = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage") or out["usage"]
     for choice in chunk.get("choices") or []:
         out["finish"] = choice.get("finish_reason") or out["finish"]
-        d = choice.get("delta") or {}
+        d = choice.get("delta") or choice.get("message") or {}  # a whole message reads as one delta
         content = d.get("content")
         blocks = content if isinstance(content, list) else []
         out["text"] += content if isinstance(content, str) else "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
@@ -46,7 +42,7 @@ def add_chunk(chunk, calls):
 
 
 def read_stream(r):
-    calls, done, error = {}, False, None
+    done, error = False, None
     for line in r.iter_lines():
         line = line.rstrip("\r\n")  # httpx 0.23 keeps the line end
         if not line.startswith("data:"):
@@ -54,16 +50,12 @@ def read_stream(r):
         data = line[5:].removeprefix(" ")
         if data == "[DONE]":
             done = True
-            continue
-        chunk = json.loads(data)
-        if error_in(chunk) and not error:
-            error = {"status": None, "kind": "in_stream", "message": error_in(chunk).get("message", "")}
-        elif not error_in(chunk):
-            add_chunk(chunk, calls)
-    out["tool_calls"] = list(calls.values())
-    if not error and not done and not out["finish"]:
-        error = {"status": None, "kind": "cut", "message": "the stream ended unfinished"}
-    return error
+        elif error_in(chunk := json.loads(data)):
+            error = error or {"status": None, "kind": "in_stream", "message": error_in(chunk).get("message", "")}
+        else:
+            add_chunk(chunk)
+    cut = {"status": None, "kind": "cut", "message": "the stream ended unfinished"}
+    return error or (None if done or out["finish"] else cut)
 
 
 def call(client):
@@ -85,9 +77,7 @@ def call(client):
             continue
         if r.status_code >= 400 or err or not isinstance(j, dict) or not j.get("choices"):
             return {"status": r.status_code if r.status_code >= 400 else None, "kind": "http" if r.status_code >= 400 else "in_body", "message": (err or {}).get("message", text[:200])}
-        calls, choice = {}, j["choices"][0]  # a whole message reads as one delta
-        add_chunk({"choices": [{"delta": choice.get("message") or {}, "finish_reason": choice.get("finish_reason")}], "usage": j.get("usage")}, calls)
-        out["tool_calls"] = list(calls.values())
+        add_chunk({**j, "choices": j["choices"][:1]})
         return None
 
 
@@ -98,8 +88,8 @@ try:
 except (httpx.HTTPError, ValueError) as e:
     kind = "timeout" if isinstance(e, httpx.TimeoutException) else "cut" if isinstance(e, httpx.TransportError) else type(e).__name__
     out["error"] = {"status": None, "kind": kind, "message": str(e)}
-m = re.match(r"<think>\n?([\s\S]*?)\n?</think>(?:\r?\n){0,2}", out["text"])
-if m:
+if m := re.match(r"<think>\n?([\s\S]*?)\n?</think>(?:\r?\n){0,2}", out["text"]):
     out["reasoning"] = (out["reasoning"] + "\n" if out["reasoning"] else "") + m.group(1)
     out["text"] = out["text"][m.end():]
+out["tool_calls"] = list(calls.values())
 json.dump(out, open(os.environ["LLMCONFORM_OUTPUT"], "w"))
