@@ -146,6 +146,90 @@ std::vector<Chunk> EventChunks(std::string_view body, std::int64_t first_ms, std
   return out;
 }
 
+// Sets x.request's headers and body from `e`, redacted; a body that is not
+// UTF-8 is kept as base64, with a note. Errors: a body that does not decode,
+// located by `locate`.
+std::expected<void, Error> ImportRequest(RawEntry& e, Exchange& x, const Redactor& redactor,
+                                         DecodeBudget& budget, std::vector<std::string>& notes,
+                                         const LocateBody& locate) {
+  HeaderObject request_headers;
+  for (const auto& [n, v] : e.request_headers) {
+    std::string lower = Lower(n);
+    if (lower.starts_with(':') || HopByHop(lower)) continue;
+    request_headers.Set(lower, redactor.HeaderValue(lower, v));
+  }
+  x.request.headers = std::move(request_headers).Take();
+  if (e.request_json) {
+    x.request.body = redactor.Body(std::move(*e.request_json));
+  } else if (e.request_bytes && !e.request_bytes->empty()) {
+    auto decoded =
+        Decoded(std::move(*e.request_bytes), HeaderOf(e.request_headers, "content-encoding"),
+                "request", e.where, notes, budget);
+    if (!decoded)
+      return std::unexpected(Error{Format("{}: {}", locate(e.request_at), decoded.error())});
+    std::string bytes = std::move(*decoded);
+    if (IsValidUtf8(bytes)) {
+      x.request.body = redactor.RequestBody(bytes);
+    } else {
+      x.request.body = OJson(Base64Encode(bytes));
+      x.extra["note"] = "the request body was not UTF-8: `body` holds its base64";
+      notes.push_back(Format("{}: request body is not UTF-8, kept as base64", e.where));
+    }
+  }
+  return {};
+}
+
+// Sets x.response from `e`: its status, its headers (redacted, without the
+// ones no replay can carry), and its body as JSON, SSE events (added to
+// `events`, at most `max_events` in all), text, or raw bytes. Errors: a body
+// that does not decode, or too many events, located by `locate`.
+std::expected<void, Error> ImportResponse(RawEntry& e, Exchange& x, const Redactor& redactor,
+                                          DecodeBudget& budget, std::vector<std::string>& notes,
+                                          std::size_t& events, std::size_t max_events,
+                                          const LocateBody& locate) {
+  x.response.status = e.status;
+  HeaderObject response_headers;
+  for (const auto& [n, v] : e.response_headers) {
+    std::string lower = Lower(n);
+    // Framing is the replaying server's; a header no response can carry
+    // (a name that is no token, a control character) would not load.
+    if (lower.starts_with(':') || HopByHop(lower) || ResponseHeaderProblem(lower, v)) continue;
+    response_headers.Set(lower, redactor.HeaderValue(lower, v));
+  }
+  x.response.headers = std::move(response_headers).Take();
+  if (e.response_json) {
+    x.response.body = redactor.Body(std::move(*e.response_json));
+    return {};
+  }
+  if (!e.response_bytes) return {};
+  const std::size_t notes_before = notes.size();
+  auto decoded =
+      Decoded(std::move(*e.response_bytes), HeaderOf(e.response_headers, "content-encoding"),
+              "response", e.where, notes, budget);
+  if (!decoded)
+    return std::unexpected(Error{Format("{}: {}", locate(e.response_at), decoded.error())});
+  std::string bytes = std::move(*decoded);
+  if (notes.size() != notes_before) x.extra["note"] = notes.back();
+  const bool sse = Lower(HeaderOf(e.response_headers, "content-type")).find("text/event-stream") !=
+                   std::string::npos;
+  if (sse && IsValidUtf8(bytes)) {
+    x.response.streamed = true;
+    x.response.chunks = EventChunks(bytes, e.first_ms, e.last_ms);
+    events += x.response.chunks.size();
+    if (events > max_events) {
+      return std::unexpected(Error{
+          Format("{}: {}: response body: the file's streams hold more than {} SSE events in all",
+                 locate(e.response_at), e.where, max_events)});
+    }
+    RedactChunks(x.response.chunks);
+  } else if (IsValidUtf8(bytes)) {
+    redactor.SetResponseBody(x.response, bytes);
+  } else if (!bytes.empty()) {
+    x.response.raw = std::move(bytes);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::string_view name,
@@ -184,76 +268,20 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
       surfaces_differ = true;
     }
     if (provider.empty()) provider = ProviderOfUrl(e.url);
-    HeaderObject request_headers;
-    for (const auto& [n, v] : e.request_headers) {
-      std::string lower = Lower(n);
-      if (lower.starts_with(':') || HopByHop(lower)) continue;
-      request_headers.Set(lower, redactor.HeaderValue(lower, v));
-    }
-    x.request.headers = std::move(request_headers).Take();
-    if (e.request_json) {
-      x.request.body = redactor.Body(std::move(*e.request_json));
-    } else if (e.request_bytes && !e.request_bytes->empty()) {
-      auto decoded =
-          Decoded(std::move(*e.request_bytes), HeaderOf(e.request_headers, "content-encoding"),
-                  "request", e.where, result.notes, budget);
-      if (!decoded)
-        return std::unexpected(Error{Format("{}: {}", locate(e.request_at), decoded.error())});
-      std::string bytes = std::move(*decoded);
-      if (IsValidUtf8(bytes)) {
-        x.request.body = redactor.RequestBody(bytes);
-      } else {
-        x.request.body = OJson(Base64Encode(bytes));
-        x.extra["note"] = "the request body was not UTF-8: `body` holds its base64";
-        result.notes.push_back(Format("{}: request body is not UTF-8, kept as base64", e.where));
-      }
+    if (auto r = ImportRequest(e, x, redactor, budget, result.notes, locate); !r) {
+      return std::unexpected(r.error());
     }
     if (model.empty() && x.request.body && x.request.body->is_object() &&
         x.request.body->contains("model") && (*x.request.body)["model"].is_string()) {
       model = (*x.request.body)["model"].get<std::string>();
     }
     if (model.empty()) model = wire::GeminiModelOfPath(x.request.path);  // Gemini: in the path
-    x.response.status = e.status;
-    HeaderObject response_headers;
-    for (const auto& [n, v] : e.response_headers) {
-      std::string lower = Lower(n);
-      // Framing is the replaying server's; a header no response can carry
-      // (a name that is no token, a control character) would not load.
-      if (lower.starts_with(':') || HopByHop(lower) || ResponseHeaderProblem(lower, v)) continue;
-      response_headers.Set(lower, redactor.HeaderValue(lower, v));
+    if (auto r = ImportResponse(e, x, redactor, budget, result.notes, events, options.max_events,
+                                locate);
+        !r) {
+      return std::unexpected(r.error());
     }
-    x.response.headers = std::move(response_headers).Take();
-    if (e.response_json) {
-      x.response.body = redactor.Body(std::move(*e.response_json));
-    } else if (e.response_bytes) {
-      const std::size_t notes_before = result.notes.size();
-      auto decoded =
-          Decoded(std::move(*e.response_bytes), HeaderOf(e.response_headers, "content-encoding"),
-                  "response", e.where, result.notes, budget);
-      if (!decoded)
-        return std::unexpected(Error{Format("{}: {}", locate(e.response_at), decoded.error())});
-      std::string bytes = std::move(*decoded);
-      if (result.notes.size() != notes_before) x.extra["note"] = result.notes.back();
-      const bool sse =
-          Lower(HeaderOf(e.response_headers, "content-type")).find("text/event-stream") !=
-          std::string::npos;
-      if (sse && IsValidUtf8(bytes)) {
-        x.response.streamed = true;
-        any_streamed = true;
-        x.response.chunks = EventChunks(bytes, e.first_ms, e.last_ms);
-        events += x.response.chunks.size();
-        if (events > options.max_events) {
-          return std::unexpected(Error{Format(
-              "{}: {}: response body: the file's streams hold more than {} SSE events in all",
-              locate(e.response_at), e.where, options.max_events)});
-        }
-        RedactChunks(x.response.chunks);
-      } else if (IsValidUtf8(bytes)) {
-        redactor.SetResponseBody(x.response, bytes);
-      } else if (!bytes.empty()) {
-        x.response.raw = std::move(bytes);
-      }
-    }
+    any_streamed = any_streamed || x.response.streamed;
     x.seq = static_cast<std::int64_t>(result.trace.exchanges.size()) + 1;
     result.trace.exchanges.push_back(std::move(x));
   }

@@ -40,6 +40,43 @@ void CheckToolContent(const Json& m, const std::string& where, Findings& out) {
   }
 }
 
+// Checks the tool calls `tc` of the assistant message at `where` (§3.2: an
+// id each, unique in the message; §4.1: a valid function name, arguments a
+// JSON object in a string). Returns them in order; `ids` gets their ids.
+std::vector<Call> CheckCalls(const Json& tc, const std::string& where, std::set<std::string>& ids,
+                             Findings& out) {
+  std::vector<Call> calls;
+  for (std::size_t k = 0; k < tc.size(); ++k) {
+    const Json& call = tc[k];
+    const std::string cw = Format("{}.tool_calls[{}]", where, k);
+    const std::string id = call.is_object() ? StringOf(call, "id") : "";
+    if (id.empty()) out.push_back({"TC-3.2-2", Format("{}: has no id", cw)});
+    if (!id.empty() && !ids.insert(id).second) {
+      out.push_back({"TC-3.2-4", Format("{}: id \"{}\" is used twice in one message", cw, id)});
+    }
+    const Json fn = call.is_object() && call.contains("function") ? call["function"] : Json();
+    const std::string name = fn.is_object() ? StringOf(fn, "name") : "";
+    if (!IsValidFunctionName(name)) {
+      out.push_back(
+          {"TC-4.1-3",
+           Format("{}.function.name \"{}\" does not match ^[a-zA-Z0-9_-]{{1,64}}$", cw, name)});
+    }
+    const Json args = fn.is_object() && fn.contains("arguments") ? fn["arguments"] : Json();
+    if (!args.is_string()) {
+      out.push_back({"TC-4.1-4", Format("{}.function.arguments: expected a JSON string, got {}", cw,
+                                        JsonTypeName(args))});
+    } else {
+      const Json parsed = ReadJsonOrDiscarded(args.get<std::string>());
+      if (parsed.is_discarded() || !parsed.is_object()) {
+        out.push_back({"TC-4.1-4",
+                       Format("{}.function.arguments: expected a JSON object in the string", cw)});
+      }
+    }
+    calls.push_back({id, cw});
+  }
+  return calls;
+}
+
 }  // namespace
 
 Findings CheckConversation(const Json& messages) {
@@ -84,37 +121,8 @@ Findings CheckConversation(const Json& messages) {
       continue;
     }
     // The calls of this assistant message, then the tool messages after it.
-    std::vector<Call> calls;
     std::set<std::string> ids;
-    for (std::size_t k = 0; k < tc->size(); ++k) {
-      const Json& call = (*tc)[k];
-      const std::string cw = Format("{}.tool_calls[{}]", where, k);
-      const std::string id = call.is_object() ? StringOf(call, "id") : "";
-      if (id.empty()) out.push_back({"TC-3.2-2", Format("{}: has no id", cw)});
-      if (!id.empty() && !ids.insert(id).second) {
-        out.push_back({"TC-3.2-4", Format("{}: id \"{}\" is used twice in one message", cw, id)});
-      }
-      const Json fn = call.is_object() && call.contains("function") ? call["function"] : Json();
-      const std::string name = fn.is_object() ? StringOf(fn, "name") : "";
-      if (!IsValidFunctionName(name)) {
-        out.push_back(
-            {"TC-4.1-3",
-             Format("{}.function.name \"{}\" does not match ^[a-zA-Z0-9_-]{{1,64}}$", cw, name)});
-      }
-      const Json args = fn.is_object() && fn.contains("arguments") ? fn["arguments"] : Json();
-      if (!args.is_string()) {
-        out.push_back({"TC-4.1-4", Format("{}.function.arguments: expected a JSON string, got {}",
-                                          cw, JsonTypeName(args))});
-      } else {
-        const Json parsed = ReadJsonOrDiscarded(args.get<std::string>());
-        if (parsed.is_discarded() || !parsed.is_object()) {
-          out.push_back(
-              {"TC-4.1-4",
-               Format("{}.function.arguments: expected a JSON object in the string", cw)});
-        }
-      }
-      calls.push_back({id, cw});
-    }
+    const std::vector<Call> calls = CheckCalls(*tc, where, ids, out);
     std::size_t j = i + 1;
     std::vector<std::string> answered;
     while (j < messages.size() && messages[j].is_object() &&

@@ -1,6 +1,7 @@
 #include "protocols/toolcalls/sandbox.h"
 
 #include <deque>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,132 @@ std::vector<std::string> SplitTarget(std::string_view target) {
   return out;
 }
 
+// The state of one Sandbox::Resolve: the folders walked so far from the
+// mount's root (their names give the physical path), the segments still to
+// walk, and the symlinks followed. Borrows `path`, `fs` and `mount_root`,
+// which outlive it.
+class ResolveWalk {
+ public:
+  ResolveWalk(const MountPath& path, std::unique_ptr<Dir> root, Filesystem& fs,
+              const std::string& mount_root)
+      : shown(path.Display()),
+        pending(path.segments.begin(), path.segments.end()),
+        path_(path),
+        fs_(fs),
+        mount_root_(mount_root) {
+    stack.emplace_back("", std::move(root));
+  }
+
+  const std::string shown;
+  std::vector<std::pair<std::string, std::unique_ptr<Dir>>> stack;
+  std::deque<std::string> pending;
+  std::string last_link;  // the symlink whose target is being walked
+
+  // The mount path of the folders walked, then `last` when given.
+  MountPath PhysicalOf(const std::string* last) const {
+    MountPath p{path_.mount, {}};
+    for (std::size_t i = 1; i < stack.size(); ++i) p.segments.push_back(stack[i].first);
+    if (last) p.segments.push_back(*last);
+    return p;
+  }
+
+  std::unexpected<SandboxError> Outside(const std::string& link) const {
+    return Err(SandboxErrorKind::kViolation, Format("{} leads outside {} through the symlink {}",
+                                                    shown, MountName(path_.mount), link));
+  }
+
+  // `name` in the top folder, taking over that folder as its parent.
+  Resolved Found(std::string name, std::optional<EntryKind> kind) {
+    Resolved r;
+    r.physical = PhysicalOf(&name);
+    r.parent = std::move(stack.back().second);
+    r.name = std::move(name);
+    r.kind = kind;
+    return r;
+  }
+
+  // Enters the folder `name` of the top folder (a segment before the last):
+  // follows it when a symlink, creates it when missing and `create_parents`.
+  std::expected<void, SandboxError> Enter(std::string name, bool create_parents) {
+    Dir& top = *stack.back().second;
+    auto dir = top.OpenDir(name);
+    if (dir) {
+      stack.emplace_back(std::move(name), std::move(*dir));
+      return {};
+    }
+    const FsError& e = dir.error();
+    if (e.kind == FsErrorKind::kIsSymlink) return Follow(name);
+    if (e.kind == FsErrorKind::kNotFound && create_parents && retries_ <= kMaxRetries) {
+      auto made = top.MakeDir(name);
+      if (!made && made.error().kind == FsErrorKind::kExists) ++retries_;  // raced: look again
+      if (!made && made.error().kind != FsErrorKind::kExists) {
+        return Err(SandboxErrorKind::kIo,
+                   Format("{}: cannot create the folder {}", shown, PhysicalOf(&name).Display()));
+      }
+      pending.push_front(std::move(name));
+      return {};
+    }
+    const std::string at = PhysicalOf(&name).Display();
+    switch (e.kind) {
+      case FsErrorKind::kNotFound:
+        return Err(SandboxErrorKind::kNotFound, Format("{}: no folder {}", shown, at));
+      case FsErrorKind::kNotDirectory:
+      case FsErrorKind::kNotRegular:
+        return Err(SandboxErrorKind::kNotDirectory, Format("{}: {} is not a folder", shown, at));
+      default:
+        return Err(SandboxErrorKind::kIo, Format("{}: cannot open {}", shown, at));
+    }
+  }
+
+  // Replaces the symlink `name` in the top folder by its target's segments.
+  std::expected<void, SandboxError> Follow(const std::string& name) {
+    const std::string link = PhysicalOf(&name).Display();
+    last_link = link;
+    if (++symlinks_ > kMaxSymlinks) {
+      return Err(SandboxErrorKind::kViolation,
+                 Format("{}: more than {} symlinks", shown, kMaxSymlinks));
+    }
+    auto target = stack.back().second->ReadLink(name);
+    if (!target) {
+      // Not a symlink any more: walk the entry again.
+      if (++retries_ > kMaxRetries)
+        return Err(SandboxErrorKind::kIo, Format("{} keeps changing", shown));
+      pending.push_front(name);
+      return {};
+    }
+    if (target->empty())
+      return Err(SandboxErrorKind::kNotFound, Format("{}: the symlink {} is empty", shown, link));
+    std::string_view rest = *target;
+    if (rest.front() == '/') {
+      if (!canonical_root_) {
+        auto c = fs_.CanonicalPath(mount_root_);
+        if (!c)
+          return Err(SandboxErrorKind::kIo,
+                     Format("mount {} cannot be resolved", MountName(path_.mount)));
+        canonical_root_ = *c;
+      }
+      const std::string& c = *canonical_root_;
+      const bool inside =
+          rest == c || (rest.size() > c.size() && rest.compare(0, c.size(), c) == 0 &&
+                        (c == "/" || rest[c.size()] == '/'));
+      if (!inside) return Outside(link);
+      rest.remove_prefix(c == "/" ? 1 : c.size());
+      stack.resize(1);
+    }
+    const std::vector<std::string> segs = SplitTarget(rest);
+    pending.insert(pending.begin(), segs.begin(), segs.end());
+    return {};
+  }
+
+ private:
+  const MountPath& path_;
+  Filesystem& fs_;
+  const std::string& mount_root_;
+  std::optional<std::string> canonical_root_;
+  int symlinks_ = 0;
+  int retries_ = 0;
+};
+
 }  // namespace
 
 std::string HardLinkedMessage(const MountPath& path) {
@@ -75,149 +202,49 @@ std::expected<std::unique_ptr<Dir>, SandboxError> Sandbox::OpenRoot(Mount m) {
 }
 
 std::expected<Resolved, SandboxError> Sandbox::Resolve(const MountPath& path, bool create_parents) {
-  const std::string shown = path.Display();
   auto root = OpenRoot(path.mount);
   if (!root) return std::unexpected(root.error());
-  auto outside = [&](const std::string& link) {
-    return Err(SandboxErrorKind::kViolation, Format("{} leads outside {} through the symlink {}",
-                                                    shown, MountName(path.mount), link));
-  };
-
-  // The folders walked so far, from the root; names give the physical path.
-  std::vector<std::pair<std::string, std::unique_ptr<Dir>>> stack;
-  stack.emplace_back("", std::move(*root));
-  std::deque<std::string> pending(path.segments.begin(), path.segments.end());
-  std::optional<std::string> canonical_root;
-  int symlinks = 0;
-  int retries = 0;
-  std::string last_link;  // the symlink whose target is being walked
-
-  auto physical_of = [&](const std::string* last) {
-    MountPath p{path.mount, {}};
-    for (std::size_t i = 1; i < stack.size(); ++i) p.segments.push_back(stack[i].first);
-    if (last) p.segments.push_back(*last);
-    return p;
-  };
-  // Replaces the symlink `name` in the top folder by its target's segments.
-  auto follow = [&](const std::string& name) -> std::expected<void, SandboxError> {
-    const std::string link = physical_of(&name).Display();
-    last_link = link;
-    if (++symlinks > kMaxSymlinks) {
-      return Err(SandboxErrorKind::kViolation,
-                 Format("{}: more than {} symlinks", shown, kMaxSymlinks));
-    }
-    auto target = stack.back().second->ReadLink(name);
-    if (!target) {
-      // Not a symlink any more: walk the entry again.
-      if (++retries > kMaxRetries)
-        return Err(SandboxErrorKind::kIo, Format("{} keeps changing", shown));
-      pending.push_front(name);
-      return {};
-    }
-    if (target->empty())
-      return Err(SandboxErrorKind::kNotFound, Format("{}: the symlink {} is empty", shown, link));
-    std::string_view rest = *target;
-    if (rest.front() == '/') {
-      if (!canonical_root) {
-        auto c = fs_.CanonicalPath(RootOf(path.mount));
-        if (!c)
-          return Err(SandboxErrorKind::kIo,
-                     Format("mount {} cannot be resolved", MountName(path.mount)));
-        canonical_root = *c;
-      }
-      const std::string& c = *canonical_root;
-      const bool inside =
-          rest == c || (rest.size() > c.size() && rest.compare(0, c.size(), c) == 0 &&
-                        (c == "/" || rest[c.size()] == '/'));
-      if (!inside) return outside(link);
-      rest.remove_prefix(c == "/" ? 1 : c.size());
-      stack.resize(1);
-    }
-    const std::vector<std::string> segs = SplitTarget(rest);
-    pending.insert(pending.begin(), segs.begin(), segs.end());
-    return {};
-  };
-
-  while (!pending.empty()) {
-    std::string name = std::move(pending.front());
-    pending.pop_front();
+  ResolveWalk walk(path, std::move(*root), fs_, RootOf(path.mount));
+  while (!walk.pending.empty()) {
+    std::string name = std::move(walk.pending.front());
+    walk.pending.pop_front();
     if (name == ".") continue;
     if (name == "..") {
       // Only symlink targets bring `..` here: ParseMountPath refuses it.
-      if (stack.size() == 1) return outside(last_link);
-      stack.pop_back();
+      if (walk.stack.size() == 1) return walk.Outside(walk.last_link);
+      walk.stack.pop_back();
       continue;
     }
-    Dir& top = *stack.back().second;
-    if (!pending.empty()) {
-      auto dir = top.OpenDir(name);
-      if (dir) {
-        stack.emplace_back(std::move(name), std::move(*dir));
-        continue;
+    if (!walk.pending.empty()) {
+      if (auto entered = walk.Enter(std::move(name), create_parents); !entered) {
+        return std::unexpected(entered.error());
       }
-      const FsError& e = dir.error();
-      if (e.kind == FsErrorKind::kIsSymlink) {
-        if (auto f = follow(name); !f) return std::unexpected(f.error());
-        continue;
-      }
-      if (e.kind == FsErrorKind::kNotFound && create_parents && retries <= kMaxRetries) {
-        auto made = top.MakeDir(name);
-        if (!made && made.error().kind == FsErrorKind::kExists) ++retries;  // raced: look again
-        if (!made && made.error().kind != FsErrorKind::kExists) {
-          return Err(SandboxErrorKind::kIo, Format("{}: cannot create the folder {}", shown,
-                                                   physical_of(&name).Display()));
-        }
-        pending.push_front(std::move(name));
-        continue;
-      }
-      const std::string at = physical_of(&name).Display();
-      switch (e.kind) {
-        case FsErrorKind::kNotFound:
-          return Err(SandboxErrorKind::kNotFound, Format("{}: no folder {}", shown, at));
-        case FsErrorKind::kNotDirectory:
-        case FsErrorKind::kNotRegular:
-          return Err(SandboxErrorKind::kNotDirectory, Format("{}: {} is not a folder", shown, at));
-        default:
-          return Err(SandboxErrorKind::kIo, Format("{}: cannot open {}", shown, at));
-      }
+      continue;
     }
-    auto kind = top.Lstat(name);
+    auto kind = walk.stack.back().second->Lstat(name);
+    if (!kind && kind.error().kind == FsErrorKind::kNotFound)
+      return walk.Found(std::move(name), {});
     if (!kind) {
-      if (kind.error().kind == FsErrorKind::kNotFound) {
-        Resolved r;
-        r.physical = physical_of(&name);
-        r.parent = std::move(stack.back().second);
-        r.name = std::move(name);
-        return r;
-      }
       return Err(SandboxErrorKind::kIo,
-                 Format("{}: cannot inspect {}", shown, physical_of(&name).Display()));
+                 Format("{}: cannot inspect {}", walk.shown, walk.PhysicalOf(&name).Display()));
     }
     if (*kind == EntryKind::kSymlink) {
-      if (auto f = follow(name); !f) return std::unexpected(f.error());
+      if (auto f = walk.Follow(name); !f) return std::unexpected(f.error());
       continue;
     }
-    Resolved r;
-    r.physical = physical_of(&name);
-    r.parent = std::move(stack.back().second);
-    r.name = std::move(name);
-    r.kind = *kind;
-    return r;
+    return walk.Found(std::move(name), *kind);
   }
   // The path ended on a folder already walked (a mount root, or a symlink
   // whose target ends in a folder's name or `..`).
-  Resolved r;
-  r.kind = EntryKind::kDirectory;
-  if (stack.size() == 1) {
+  if (walk.stack.size() == 1) {
+    Resolved r;
+    r.kind = EntryKind::kDirectory;
     r.physical = MountPath{path.mount, {}};
     return r;
   }
-  std::string last = std::move(stack.back().first);
-  stack.pop_back();
-  r.physical = physical_of(&last);
-  r.parent = std::move(stack.back().second);
-  r.name = std::move(last);
-  return r;
+  std::string last = std::move(walk.stack.back().first);
+  walk.stack.pop_back();
+  return walk.Found(std::move(last), EntryKind::kDirectory);
 }
 
 std::expected<std::unique_ptr<File>, SandboxError> Sandbox::OpenFile(const MountPath& path,
