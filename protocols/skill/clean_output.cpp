@@ -148,29 +148,26 @@ std::size_t ColumnLength(std::string_view t, std::size_t i) {
 }
 
 // The line as a terminal shows it: each part after a CR written from column
-// 0 over what was there (step 3).
+// 0 over what was there (step 3). Built from the last part back: a part shows
+// only in the columns past every later part.
 std::string Overwritten(std::string_view line) {
-  std::vector<std::string_view> columns;
-  std::size_t column = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    if (line[i] == '\r') {
-      column = 0;
-      ++i;
-      continue;
-    }
-    const std::size_t n = ColumnLength(line, i);
-    if (column < columns.size()) {
-      columns[column] = line.substr(i, n);
-    } else {
-      columns.push_back(line.substr(i, n));
-    }
-    ++column;
-    i += n;
-  }
   std::string out;
   out.reserve(line.size());
-  for (std::string_view c : columns) out.append(c);
-  return out;
+  std::size_t columns = 0;  // of `out`
+  std::size_t end = line.size();
+  for (;;) {
+    const std::size_t cr = end == 0 ? std::string_view::npos : line.rfind('\r', end - 1);
+    const std::size_t begin = cr == std::string_view::npos ? 0 : cr + 1;
+    const std::string_view part = line.substr(begin, end - begin);
+    std::size_t i = 0;
+    for (std::size_t hidden = 0; i < part.size() && hidden < columns; ++hidden) {
+      i += ColumnLength(part, i);
+    }
+    for (std::size_t k = i; k < part.size(); ++columns) k += ColumnLength(part, k);
+    out.append(part.substr(i));
+    if (cr == std::string_view::npos) return out;
+    end = cr;
+  }
 }
 
 // Whether `line` with its CRs left out is `shown`, without copying `line`.
@@ -188,12 +185,20 @@ bool EqualsWithoutCr(std::string_view line, std::string_view shown) {
 // removed; "" when dropped. `steps` gets what acted on it.
 std::string_view CleanLine(std::string_view line, std::string& scratch, std::uint16_t& steps) {
   if (std::memchr(line.data(), '\r', line.size()) != nullptr) {
-    const std::string shown = Overwritten(line);
-    // Where two writes meet, a C1 control may form: escapes go again.
-    scratch = StripTerminalEscapes(shown);
-    // Only an overwrite is reported, not a CR that hides nothing (CRLF).
-    if (!EqualsWithoutCr(line, scratch)) steps |= Bit(CleanStep::kCarriageReturn);
-    line = scratch;
+    std::string_view head = line;
+    while (!head.empty() && head.back() == '\r') head.remove_suffix(1);
+    if (std::memchr(head.data(), '\r', head.size()) == nullptr) {
+      // Only CRs at the end (CRLF): they hide nothing, and no two writes meet.
+      line = head;
+    } else {
+      const std::string shown = Overwritten(line);
+      // Where two writes meet, a C1 control may form: escapes go again.
+      std::string stripped;
+      scratch.assign(StripEscapes(shown, stripped));
+      // Only an overwrite is reported, not a CR that hides nothing.
+      if (!EqualsWithoutCr(line, scratch)) steps |= Bit(CleanStep::kCarriageReturn);
+      line = scratch;
+    }
   }
   const std::size_t before = line.size();
   line = TrimLeft(line);

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
+#include "base/utf8.h"
 #include "protocols/wire/unicode_space.h"
 
 namespace llmconform::skill {
@@ -199,6 +202,47 @@ rc::Gen<std::string> TerminalText() {
         for (const auto& p : parts) s += p;
         return s;
       });
+}
+
+// A terminal's line as a model: one cell per column (a code point, or one
+// ill-formed subpart), a CR back to column 0.
+std::string OverwrittenModel(std::string_view line) {
+  std::vector<std::string> cells;
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '\r') {
+      column = 0;
+      ++i;
+      continue;
+    }
+    char32_t cp = 0;
+    std::size_t n = DecodeUtf8(line, i, cp);
+    if (n == 0) n = std::max<std::size_t>(1, MaximalSubpart(line, i));
+    if (column == cells.size()) cells.emplace_back();
+    cells[column++] = std::string(line.substr(i, n));
+    i += n;
+  }
+  std::string out;
+  for (const auto& c : cells) out += c;
+  return out;
+}
+
+// Each line is cleaned as a terminal shows it: escapes stripped, then written
+// over at each CR, then stripped again where two writes meet.
+RC_GTEST_PROP(CleanOutputForAIProperties, CarriageReturnsOverwriteAsATerminalDoes, ()) {
+  const auto raw = *TerminalText();
+  std::string shown;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t nl = raw.find('\n', pos);
+    const std::string line = raw.substr(pos, nl == std::string::npos ? nl : nl - pos);
+    shown += StripTerminalEscapes(OverwrittenModel(StripTerminalEscapes(line)));
+    if (nl == std::string::npos) break;
+    shown += '\n';
+    pos = nl + 1;
+  }
+  RC_ASSERT(shown.find('\r') == std::string::npos);
+  RC_ASSERT(CleanOutputForAI(raw) == CleanOutputForAI(shown));
 }
 
 RC_GTEST_PROP(CleanOutputForAIProperties, CleaningIsIdempotent, ()) {
