@@ -4,6 +4,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace llmconform {
 namespace {
@@ -99,6 +102,39 @@ TEST(IsValidUtf8, RejectsIllFormedText) {
   EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // above U+10FFFF
   EXPECT_FALSE(IsValidUtf8("\xD0"));              // truncated
   EXPECT_FALSE(IsValidUtf8("a\x80z"));            // stray continuation byte
+}
+
+// Text made of valid characters of every length and of ill-formed sequences,
+// in runs long enough for the SIMD check's blocks.
+rc::Gen<std::string> MixedUtf8() {
+  return rc::gen::map(
+      rc::gen::container<std::vector<std::string>>(rc::gen::oneOf(
+          rc::gen::element<std::string>("a", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80",
+                                        "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\x80", "\xC0\xAF",
+                                        "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE4\xB8", "\xFF"),
+          rc::gen::map(rc::gen::inRange<std::size_t>(0, 200),
+                       [](std::size_t n) { return std::string(n, 'x'); }))),
+      [](const std::vector<std::string>& parts) {
+        std::string s;
+        for (const auto& p : parts) s += p;
+        return s;
+      });
+}
+
+// FirstInvalidUtf8 is where a walk of DecodeUtf8 first fails.
+RC_GTEST_PROP(Utf8Properties, FirstInvalidIsWhereDecodingFails, ()) {
+  const std::string s = *MixedUtf8();
+  std::optional<std::size_t> expected;
+  char32_t cp = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = DecodeUtf8(s, i, cp);
+    if (n == 0) {
+      expected = i;
+      break;
+    }
+    i += n;
+  }
+  RC_ASSERT(FirstInvalidUtf8(s) == expected);
 }
 
 // The validator agrees with what nlohmann::json can serialise.
