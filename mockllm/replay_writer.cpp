@@ -80,6 +80,11 @@ PacedStep ReplayWriter::PieceStep(Clock::time_point now) {
     ++next_;
     due_waited_ = stall_waited_ = false;
     if (!p.bytes.empty()) {
+      if (!anchored_ && speed_ > 0) {
+        const Clock::time_point due = Later(start_, static_cast<double>(p.at_ms) * speed_);
+        if (now > due) start_ += now - due;
+      }
+      anchored_ = true;
       unsent_ = p.bytes.size();
       return {.kind = PacedStep::Kind::kPiece, .bytes = p.bytes};
     }

@@ -28,7 +28,10 @@ std::chrono::steady_clock::time_point Later(std::chrono::steady_clock::time_poin
 // the head (which leaves alone); then each piece (`plan.burst` at speed 0
 // without piecewise, else `plan.pieces`) at the start plus its recorded time
 // times `speed` (speed 0: at once), after its stall, which pushes the later
-// times back; then the end or, for a cut plan, the cut. A sized empty body
+// times back; the first piece written late (an event loop busy with other
+// streams) pushes them back by its lateness too, so that the intervals after
+// it are the recorded ones, while a later piece written late does not (no
+// drift); then the end or, for a cut plan, the cut. A sized empty body
 // waits out its delay and stalls before its head. `end` is told how it ended
 // before the last step leaves (a client that has read everything finds the
 // outcome set) and again, kAbandoned, if that step then fails.
@@ -59,6 +62,7 @@ class ReplayWriter final : public PacedBody {
   bool due_waited_ = false;    // the next piece's recorded time was waited for
   bool stall_waited_ = false;  // …and its stall
   bool started_ = false;       // the head has left
+  bool anchored_ = false;      // a piece with bytes has been written
   std::size_t unsent_ = 0;     // bytes of the piece written last, counted once it has left
   std::chrono::steady_clock::time_point start_;  // what the pieces' times count from
 };
