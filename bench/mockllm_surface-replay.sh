@@ -26,16 +26,11 @@ target_ratio=${TARGET_RATIO:-0.9}
 mockllm=$build/mockllm/mockllm
 surfaces="chat responses messages gemini"
 
-for tool in wrk node curl; do
-  command -v "$tool" >/dev/null || { echo "mockllm_surface-replay: $tool is missing (scripts/install-deps)" >&2; exit 2; }
-done
-if [ ! -x "$mockllm" ]; then
-  echo "mockllm_surface-replay: building $mockllm" >&2
-  (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
-fi
-
 # shellcheck source=bench/lib.sh
 . "$root/bench/lib.sh"
+need_tools mockllm_surface-replay wrk node curl
+built_mockllm mockllm_surface-replay "$root" "$mockllm"
+
 bench_workdir
 [ -n "${KEEP_WORK:-}" ] && trap - EXIT
 

@@ -39,16 +39,13 @@ gap=10
 mockllm=$build/mockllm/mockllm
 aimock=$root/tests/e2e/node_modules/@copilotkit/aimock/dist/cli.js
 
-command -v node >/dev/null || { echo "mockllm_timing-fidelity: node is missing (scripts/install-deps)" >&2; exit 2; }
-[ -f "$aimock" ] || { echo "mockllm_timing-fidelity: no aimock in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
-if [ ! -x "$mockllm" ]; then
-  echo "mockllm_timing-fidelity: building $mockllm" >&2
-  (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
-fi
-ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-
 # shellcheck source=bench/lib.sh
 . "$root/bench/lib.sh"
+need_tools mockllm_timing-fidelity node
+[ -f "$aimock" ] || { echo "mockllm_timing-fidelity: no aimock in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
+built_mockllm mockllm_timing-fidelity "$root" "$mockllm"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
 bench_workdir
 client=$work/timing_client
 "${CXX:-c++}" -O2 -std=c++20 -o "$client" "$root/bench/timing_client.cpp"

@@ -60,17 +60,12 @@ esac
 mockllm=$build/mockllm/mockllm
 jar=$(ls "$root"/tests/e2e/node_modules/wiremock/build/wiremock-standalone-*.jar 2>/dev/null | head -n1 || true)
 
-for tool in wrk node java pgrep; do
-  command -v "$tool" >/dev/null || { echo "mockllm_wrk-load: $tool is missing (scripts/install-deps)" >&2; exit 2; }
-done
-[ -n "$jar" ] || { echo "mockllm_wrk-load: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
-if [ ! -x "$mockllm" ]; then
-  echo "mockllm_wrk-load: building $mockllm" >&2
-  (cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release --target mockllm -j "$(nproc)" >&2)
-fi
-
 # shellcheck source=bench/lib.sh
 . "$root/bench/lib.sh"
+need_tools mockllm_wrk-load wrk node java pgrep
+[ -n "$jar" ] || { echo "mockllm_wrk-load: no WireMock jar in tests/e2e/node_modules (run scripts/install-deps)" >&2; exit 2; }
+built_mockllm mockllm_wrk-load "$root" "$mockllm"
+
 bench_workdir
 
 # The trace mockllm replays, the WireMock mappings for the same exchanges, and
