@@ -146,19 +146,28 @@ std::vector<Chunk> EventChunks(std::string_view body, std::int64_t first_ms, std
   return out;
 }
 
+// The headers a trace keeps of a recorded message, names lower-cased, values
+// redacted: without HTTP/2 pseudo-headers and hop-by-hop ones (framing is the
+// replaying server's) and, of a response, without a header no response can
+// carry (a name that is no token, a control character), which would not load.
+OJson KeptHeaders(const Headers& headers, const Redactor& redactor, bool response) {
+  HeaderObject kept;
+  for (const auto& [n, v] : headers) {
+    std::string lower = Lower(n);
+    if (lower.starts_with(':') || HopByHop(lower)) continue;
+    if (response && ResponseHeaderProblem(lower, v)) continue;
+    kept.Set(lower, redactor.HeaderValue(lower, v));
+  }
+  return std::move(kept).Take();
+}
+
 // Sets x.request's headers and body from `e`, redacted; a body that is not
 // UTF-8 is kept as base64, with a note. Errors: a body that does not decode,
 // located by `locate`.
 std::expected<void, Error> ImportRequest(RawEntry& e, Exchange& x, const Redactor& redactor,
                                          DecodeBudget& budget, std::vector<std::string>& notes,
                                          const LocateBody& locate) {
-  HeaderObject request_headers;
-  for (const auto& [n, v] : e.request_headers) {
-    std::string lower = Lower(n);
-    if (lower.starts_with(':') || HopByHop(lower)) continue;
-    request_headers.Set(lower, redactor.HeaderValue(lower, v));
-  }
-  x.request.headers = std::move(request_headers).Take();
+  x.request.headers = KeptHeaders(e.request_headers, redactor, /*response=*/false);
   if (e.request_json) {
     x.request.body = redactor.Body(std::move(*e.request_json));
   } else if (e.request_bytes && !e.request_bytes->empty()) {
@@ -188,15 +197,7 @@ std::expected<void, Error> ImportResponse(RawEntry& e, Exchange& x, const Redact
                                           std::size_t& events, std::size_t max_events,
                                           const LocateBody& locate) {
   x.response.status = e.status;
-  HeaderObject response_headers;
-  for (const auto& [n, v] : e.response_headers) {
-    std::string lower = Lower(n);
-    // Framing is the replaying server's; a header no response can carry
-    // (a name that is no token, a control character) would not load.
-    if (lower.starts_with(':') || HopByHop(lower) || ResponseHeaderProblem(lower, v)) continue;
-    response_headers.Set(lower, redactor.HeaderValue(lower, v));
-  }
-  x.response.headers = std::move(response_headers).Take();
+  x.response.headers = KeptHeaders(e.response_headers, redactor, /*response=*/true);
   if (e.response_json) {
     x.response.body = redactor.Body(std::move(*e.response_json));
     return {};

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
-#include <vector>
 
 #include "base/utf8.h"
 #include "protocols/skill/text.h"
