@@ -4,6 +4,7 @@
 
 #include <expected>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "base/error.h"
@@ -13,5 +14,31 @@ namespace llmconform {
 // Creates missing parent folders. Error: "PATH: cannot write: REASON".
 std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path,
                                                std::string_view content);
+
+// WriteFileAtomically in pieces, for content too large to hold at once: the
+// pieces go to the temporary file as they come; Commit puts the file in place.
+// Destroyed (or moved from) before Commit succeeds, the temporary file is
+// removed and the target is left as it was. Errors as WriteFileAtomically's.
+class AtomicFile {
+ public:
+  static std::expected<AtomicFile, Error> Create(const std::filesystem::path& path);
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&&) = delete;
+  AtomicFile(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  std::expected<void, Error> Write(std::string_view piece);
+  // fsync, then rename over the target. Once only.
+  std::expected<void, Error> Commit();
+
+ private:
+  AtomicFile(std::filesystem::path path, std::string tmp, int fd)
+      : path_(std::move(path)), tmp_(std::move(tmp)), fd_(fd) {}
+  Error Fail(std::string_view what);  // closes and removes the temporary file
+
+  std::filesystem::path path_;
+  std::string tmp_;
+  int fd_ = -1;  // -1 once committed, failed or moved from
+};
 
 }  // namespace llmconform

@@ -41,5 +41,37 @@ TEST(WriteFileAtomically, ReportsWhereAndWhy) {
       << r.error().message;
 }
 
+TEST(AtomicFile, WritesInPiecesAndLeavesNothingWhenNotCommitted) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("llmconform-atomic-pieces-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const fs::path file = dir / "t.jsonl";
+  ASSERT_TRUE(WriteFileAtomically(file, "old"));
+  {
+    auto f = AtomicFile::Create(file);
+    ASSERT_TRUE(f);
+    ASSERT_TRUE(f->Write("abandoned"));
+    EXPECT_EQ(Contents(file), "old");  // nothing shows before Commit
+  }
+  EXPECT_EQ(Contents(file), "old");
+  {
+    auto f = AtomicFile::Create(file);
+    ASSERT_TRUE(f);
+    ASSERT_TRUE(f->Write("one,"));
+    ASSERT_TRUE(f->Write(""));
+    ASSERT_TRUE(f->Write("two"));
+    AtomicFile moved = std::move(*f);
+    ASSERT_TRUE(moved.Commit());
+    auto again = moved.Commit();
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.error().message.find("committing a closed file"), std::string::npos);
+  }
+  EXPECT_EQ(Contents(file), "one,two");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);  // no temporary file left, committed or not
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace llmconform

@@ -293,12 +293,4 @@ nlohmann::ordered_json ReadOrderedJsonOrDiscarded(std::string_view text) {
                                        /*allow_exceptions=*/false);
 }
 
-std::string DumpJson(const nlohmann::json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string DumpJson(const nlohmann::ordered_json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 }  // namespace llmconform

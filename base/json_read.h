@@ -74,8 +74,14 @@ std::optional<JsonTextProblem> PrescanJsonText(std::string_view text,
                                                std::size_t max_depth = kMaxJsonDepth);
 
 // `j` as JSON text, with invalid UTF-8 in strings replaced by U+FFFD instead
-// of throwing (nlohmann's type_error.316).
+// of throwing (nlohmann's type_error.316). The compact form (indent < 0) is
+// byte for byte nlohmann's dump(-1, ' ', false, replace), written faster:
+// a valid UTF-8 string is copied in runs between the bytes JSON escapes
+// (base/json_dump.cpp). Recurses once per nesting level, as nlohmann does.
 std::string DumpJson(const nlohmann::json& j, int indent = -1);
 std::string DumpJson(const nlohmann::ordered_json& j, int indent = -1);
+// The compact DumpJson of `j`, appended to `out`.
+void AppendJson(std::string& out, const nlohmann::json& j);
+void AppendJson(std::string& out, const nlohmann::ordered_json& j);
 
 }  // namespace llmconform

@@ -210,5 +210,73 @@ RC_GTEST_PROP(ReadJsonProperties, ReadsWhatNlohmannWritesAsNlohmannReadsIt, ()) 
   if (!value.is_discarded()) ExpectAsNlohmannReads(value.dump());
 }
 
+// Values of every kind, with strings of any bytes (control characters,
+// quotes, backslashes, multi-byte and invalid UTF-8) as values and keys.
+template <class J>
+rc::Gen<J> ArbitraryValue(int depth) {
+  // Valid UTF-8 from pieces that need escaping or are multi-byte, and any bytes.
+  const auto valid =
+      rc::gen::map(rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
+                       "\"", "\\", "\n", "\r", "\t", "\b", "\f", std::string(1, '\0'), "\x01",
+                       "\x1f", "\x7f", "a", " ", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80")),
+                   [](const std::vector<std::string>& pieces) {
+                     std::string s;
+                     for (const auto& p : pieces) s += p;
+                     return s;
+                   });
+  const auto text =
+      rc::gen::oneOf(valid, rc::gen::arbitrary<std::string>(),
+                     rc::gen::container<std::string>(rc::gen::element<char>(
+                         '"', '\\', '\n', '\x01', 'a', '\xC3', '\xA9', '\x80', '\xFF')));
+  const auto scalar = rc::gen::oneOf(
+      rc::gen::just(J(nullptr)),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return J(b); }),
+      rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t i) { return J(i); }),
+      rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t i) { return J(i); }),
+      rc::gen::map(rc::gen::arbitrary<double>(), [](double d) { return J(d); }),
+      rc::gen::map(text, [](std::string s) { return J(std::move(s)); }));
+  if (depth == 0) return scalar;
+  // A few members each, so that three levels stay small; strings keep their size.
+  const auto few = rc::gen::inRange<std::size_t>(0, 5);
+  return rc::gen::oneOf(
+      scalar,
+      rc::gen::mapcat(few,
+                      [depth](std::size_t n) {
+                        return rc::gen::map(
+                            rc::gen::container<std::vector<J>>(n, ArbitraryValue<J>(depth - 1)),
+                            [](std::vector<J> v) { return J(std::move(v)); });
+                      }),
+      rc::gen::mapcat(few, [depth, text](std::size_t n) {
+        return rc::gen::map(rc::gen::container<std::vector<std::pair<std::string, J>>>(
+                                n, rc::gen::pair(text, ArbitraryValue<J>(depth - 1))),
+                            [](std::vector<std::pair<std::string, J>> kv) {
+                              J o = J::object();
+                              for (auto& [k, v] : kv) o[k] = std::move(v);
+                              return o;
+                            });
+      }));
+}
+
+// The compact DumpJson writes what nlohmann writes, byte for byte.
+RC_GTEST_PROP(DumpJsonProperties, CompactDumpIsNlohmannsDump, ()) {
+  const auto j = *ArbitraryValue<nlohmann::json>(3);
+  RC_ASSERT(DumpJson(j) == j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const auto o = *ArbitraryValue<nlohmann::ordered_json>(3);
+  std::string appended = "x";
+  AppendJson(appended, o);
+  RC_ASSERT(appended ==
+            "x" + o.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+TEST(DumpJson, EscapesAsNlohmannDoes) {
+  const nlohmann::json j = {
+      {"k\"\\", std::string("\x01\x1f\x7f\b\t\n\f\r\"\\\xC3\xA9 \xE2\x82\xAC")},
+      {"n", {-7, 18446744073709551615u, 1.5, nullptr, true}}};
+  EXPECT_EQ(DumpJson(j),
+            "{\"k\\\"\\\\\":\"\\u0001\\u001f\x7f\\b\\t\\n\\f\\r\\\"\\\\\xC3\xA9 \xE2\x82\xAC\","
+            "\"n\":[-7,18446744073709551615,1.5,null,true]}");
+  EXPECT_EQ(DumpJson(j, 1), j.dump(1));
+}
+
 }  // namespace
 }  // namespace llmconform

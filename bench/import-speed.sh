@@ -6,20 +6,15 @@
 # the file size (/usr/bin/time -v). Targets: time ratio <= 3, memory <= 3x.
 #   bench/import-speed.sh [MOCKLLM_BINARY]   (default: build/release/mockllm/mockllm)
 # Measured 2026-12-06, bench build, 2 cores, the machine otherwise idle:
-#   d0d5452: mockllm 3.89 s, python 0.90 s, ratio 4.34 (NOT met), peak RSS 3.09x;
-#   with FirstInvalidUtf8 checking valid text by SIMD first: 3.68 s against
-#   0.80 s, ratio 4.59 (python's own time moves by 10 % between runs).
-# Measured 2026-11-29, release build, 2 cores (CI's builds beside it):
-#   ratio 4.26 (NOT met), peak RSS 3.10x (just over). Before: 6.30 once the
-#   HAR was parsed with simdjson, 9.30 on 2026-11-27, 16.5 on 2026-11-23; the
-#   last step is ReadJson parsing with simdjson, which the lint pass over the
-#   written trace and the request bodies go through. Memory went from 2.98x
-#   to 3.10x: the parser's string buffer lives beside the text while the
-#   entries are copied out.
-# Where the time went at 6.30 (perf, 24 MB HAR): the lint pass 36% (its
-# nlohmann parse 24%, now simdjson; its secret scan 10%), writing the trace
-# 21% (nlohmann's dump_escaped) and the file 12%, reading the HAR 27%.
-# What is left is mostly nlohmann's serializer and the secret scan.
+#   the trace written and linted a line at a time (AtomicFile, TraceLinter),
+#   strings written in runs (DumpJson), the HAR's text freed once parsed:
+#   mockllm 2.22 s, python 0.80 s, ratio 2.77 (met); peak RSS 2.09x (met).
+#   Before (685c126): 3.68 s against 0.80 s, ratio 4.59; peak RSS 3.09x, when
+#   the text, the parser's strings and the entries copied out of them lived
+#   at once. docs/benchmarks.md has the history.
+# Where the time goes now (perf): RE2's scan for secrets 30% (once to redact
+# the bodies, once more when each line is linted), parsing and copying the
+# rest; nlohmann's serializer, once 20%, is gone.
 set -euo pipefail
 bin=${1:-build/release/mockllm/mockllm}
 work=$(mktemp -d)

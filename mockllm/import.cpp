@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "base/atomic_file.h"
 #include "base/format.h"
 #include "base/utf8.h"
 #include "mockllm/canonical.h"
@@ -222,7 +223,7 @@ std::expected<void, Error> ImportResponse(RawEntry& e, Exchange& x, const Redact
           Format("{}: {}: response body: the file's streams hold more than {} SSE events in all",
                  locate(e.response_at), e.where, max_events)});
     }
-    RedactChunks(x.response.chunks);
+    RedactChunks(x.response.chunks, bytes);  // EventChunks: joined, the chunks are `bytes`
   } else if (IsValidUtf8(bytes)) {
     redactor.SetResponseBody(x.response, bytes);
   } else if (!bytes.empty()) {
@@ -319,6 +320,32 @@ std::expected<ImportResult, Error> Assemble(std::vector<RawEntry> entries, std::
 std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::string_view name,
                                                   const ImportOptions& options) {
   return ParseRecording(std::string(text), name, options);
+}
+
+std::expected<LintReport, Error> WriteLintedTrace(Trace& trace, const std::filesystem::path& path) {
+  auto sink = llmconform::AtomicFile::Create(path);
+  if (!sink) return std::unexpected(sink.error());
+  TraceLinter linter(path.string());
+  std::size_t line_no = 0;
+  std::string line = WriteTraceHeader(trace.header);
+  auto put = [&]() -> std::expected<void, Error> {
+    linter.Line(line, ++line_no);
+    if (linter.problem_count() > 0) return {};  // not written: lint the rest, to list it all
+    line.push_back('\n');
+    return sink->Write(line);
+  };
+  if (auto w = put(); !w) return std::unexpected(w.error());
+  for (Exchange& x : trace.exchanges) {
+    line.clear();
+    AppendExchange(line, x);
+    x = Exchange{};
+    if (auto w = put(); !w) return std::unexpected(w.error());
+  }
+  LintReport report = std::move(linter).Finish();
+  if (report.problems.empty()) {
+    if (auto c = sink->Commit(); !c) return std::unexpected(c.error());
+  }
+  return report;
 }
 
 std::string TraceStem(std::string_view source) {

@@ -5,9 +5,9 @@
 #include <map>
 #include <sstream>
 
+#include "base/atomic_file.h"
 #include "base/file.h"
 #include "base/format.h"
-#include "base/atomic_file.h"
 #include "mockllm/cli.h"
 #include "mockllm/import.h"
 #include "mockllm/lint.h"
@@ -78,8 +78,14 @@ int RunImport(const ImportArgs& a) {
     const ImportPaths paths = a.all_paths   ? ImportPaths::kAll
                               : a.only_chat ? ImportPaths::kChat
                                             : ImportPaths::kSurfaces;
-    auto imported = ParseRecording(std::move(*text), file,
-                                   ImportOptions{.provider = a.provider, .paths = paths});
+    // The HAR's text is freed once parsed; an error in it is placed by reading it again.
+    auto reread = [&file] {
+      auto again = ReadFile(file);
+      return again ? std::move(*again) : std::string();
+    };
+    auto imported =
+        ParseRecording(std::move(*text), file,
+                       ImportOptions{.provider = a.provider, .paths = paths, .reread = reread});
     if (!imported) {
       std::cerr << "mockllm: " << imported.error().message << std::endl;
       status = std::max(status, kExitUsage);
@@ -87,24 +93,24 @@ int RunImport(const ImportArgs& a) {
     }
     for (const std::string& note : imported->notes)
       std::cerr << "mockllm: " << file << ": " << note << std::endl;
-    const std::string trace = WriteTrace(imported->trace);
-    const auto problems = LintTrace(trace, out.string());
-    if (!problems.empty()) {
-      for (const std::string& p : problems) std::cerr << "mockllm: " << p << std::endl;
+    const std::size_t exchanges = imported->trace.exchanges.size();
+    std::size_t streamed = 0;
+    for (const Exchange& x : imported->trace.exchanges) streamed += x.response.streamed ? 1 : 0;
+    auto report = WriteLintedTrace(imported->trace, out);
+    if (!report) {
+      std::cerr << "mockllm: " << report.error().message << std::endl;
+      return kExitInternal;
+    }
+    if (!report->problems.empty()) {
+      for (const std::string& p : report->problems) std::cerr << "mockllm: " << p << std::endl;
       std::cerr << "mockllm: " << file << ": the imported trace does not pass lint; not written"
                 << std::endl;
       status = std::max(status, kExitUsage);
       continue;
     }
-    if (auto w = WriteFileAtomically(out, trace); !w) {
-      std::cerr << "mockllm: " << w.error().message << std::endl;
-      return kExitInternal;
-    }
     written.emplace(out, file);
-    std::size_t streamed = 0;
-    for (const Exchange& x : imported->trace.exchanges) streamed += x.response.streamed ? 1 : 0;
     std::cerr << Format("mockllm: {} -> {}: {} exchange(s), {} streamed, {} skipped", file,
-                        out.string(), imported->trace.exchanges.size(), streamed, imported->skipped)
+                        out.string(), exchanges, streamed, imported->skipped)
               << std::endl;
   }
   return status;

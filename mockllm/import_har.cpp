@@ -4,6 +4,8 @@
 // which says where the text stops being JSON.
 #include <simdjson.h>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -195,13 +197,44 @@ std::expected<std::vector<RawEntry>, Error> HarEntries(element root) {
   return out;
 }
 
+// The text of a HAR without its byte order mark, for placing errors: the
+// text itself, or once Drop freed it, what options.reread gives.
+class TextForErrors {
+ public:
+  TextForErrors(std::string_view text, const ImportOptions& options)
+      : json_(WithoutBom(text)), reread_(options.reread) {}
+  // Frees `owner` (the text) when it can be read again.
+  void Drop(std::string* owner) {
+    if (owner == nullptr || !reread_) return;
+    std::string().swap(*owner);
+    json_ = {};
+    dropped_ = true;
+  }
+  std::string_view Get() {
+    if (!dropped_) return json_;
+    if (!again_) again_ = reread_();
+    return WithoutBom(*again_);
+  }
+
+ private:
+  static std::string_view WithoutBom(std::string_view t) {
+    if (t.starts_with("\xEF\xBB\xBF")) t.remove_prefix(3);  // as ReadJson allows
+    return t;
+  }
+  std::string_view json_;
+  std::function<std::string()> reread_;
+  bool dropped_ = false;
+  std::optional<std::string> again_;
+};
+
 // `text` is followed by at least simdjson::SIMDJSON_PADDING readable bytes when
-// `padded`; otherwise simdjson copies it.
+// `padded`; otherwise simdjson copies it. `owner`, when given, holds `text`:
+// it is freed once parsed if options.reread can give it back.
 std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padded,
-                                                std::string_view name,
-                                                const ImportOptions& options) {
-  std::string_view json = text;
-  if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);  // as ReadJson allows
+                                                std::string_view name, const ImportOptions& options,
+                                                std::string* owner = nullptr) {
+  TextForErrors for_errors(text, options);
+  const std::string_view json = for_errors.Get();
   std::expected<std::vector<RawEntry>, Error> entries;
   {
     simdjson::dom::parser parser;
@@ -220,15 +253,17 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
       return std::unexpected(
           Error{Format("{}:1:1: not JSON the HAR reader takes (a number out of range?)", name)});
     }
+    for_errors.Drop(owner);  // the document holds every string from here on
     entries = HarEntries(root);
   }
   if (!entries) {
-    return std::unexpected(llmconform::PlacedInText(entries.error(), name, json));
+    return std::unexpected(llmconform::PlacedInText(entries.error(), name, for_errors.Get()));
   }
   // Located in the text after its byte order mark, which is no column.
-  return Assemble(std::move(*entries), name, "har", options, [name, json](const BodyAt& at) {
+  return Assemble(std::move(*entries), name, "har", options, [name, &for_errors](const BodyAt& at) {
+    const std::string_view text = for_errors.Get();
     const auto lc =
-        llmconform::LineColumnOf(json, llmconform::LocateNearestJsonPointer(json, at.pointer));
+        llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, at.pointer));
     return Format("{}:{}:{}", name, lc.line, lc.column);
   });
 }
@@ -244,7 +279,7 @@ std::expected<ImportResult, Error> ParseRecording(std::string&& text, std::strin
                                                   const ImportOptions& options) {
   if (FirstNonBlank(text) != '{') return ParseCassette(text, name, options);
   text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  auto result = ParseHarText(text, true, name, options);
+  auto result = ParseHarText(text, true, name, options, &text);
   std::string().swap(text);
   return result;
 }

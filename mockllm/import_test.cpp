@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "base/file.h"
 #include "mockllm/content_coding.h"
 #include "mockllm/lint.h"
 
@@ -415,6 +419,41 @@ TEST(ExportHar, ImportReadsTheExportBack) {
   EXPECT_EQ(again->trace.exchanges[0].request.body, first->trace.exchanges[0].request.body);
 }
 
+TEST(WriteLintedTrace, WritesWhatWriteTraceWritesAndNothingThatFailsLint) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("llmconform-import-write-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto r = ParseHar(kHar, "x.har");
+  ASSERT_TRUE(r) << r.error().message;
+  const std::string whole = WriteTrace(r->trace);
+  auto report = WriteLintedTrace(r->trace, dir / "x.trace.jsonl");
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->problems.empty());
+  EXPECT_EQ(*llmconform::ReadFile(dir / "x.trace.jsonl"), whole);
+  EXPECT_TRUE(r->trace.exchanges.at(0).request.headers.empty());  // freed once written
+
+  // A secret in the last line: lint lists it, and no file is written, not
+  // even the lines before it.
+  auto leaky = ParseHar(kHar, "x.har");
+  ASSERT_TRUE(leaky);
+  leaky->trace.exchanges.back().request.headers["authorization"] = "Bearer abcdefgh1234";
+  report = WriteLintedTrace(leaky->trace, dir / "leaky.trace.jsonl");
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->problems.size(), 1u);
+  EXPECT_NE(report->problems[0].find("/request/headers/authorization: holds a secret"),
+            std::string::npos)
+      << report->problems[0];
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
+  EXPECT_EQ(files, std::vector<std::string>{"x.trace.jsonl"});
+
+  auto unwritable = WriteLintedTrace(leaky->trace, "/proc/llmconform-cannot/t.trace.jsonl");
+  ASSERT_FALSE(unwritable);
+  EXPECT_TRUE(unwritable.error().message.starts_with("/proc/llmconform-cannot/t.trace.jsonl: "));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(TraceStem, StripsFolderAndSuffix) {
   EXPECT_EQ(TraceStem("tests/c/test_x[a b].yaml"), "test_x-a-b-");
   EXPECT_EQ(TraceStem("x.har"), "x");
@@ -443,12 +482,19 @@ RC_GTEST_PROP(ImportParsers, DamagedRecordingsGiveAResultOrALocatedError, ()) {
   // Taken over (as `mockllm import` reads a file) a text is read in place: the
   // same trace or the same error.
   auto in_place = ParseRecording(std::string(text), "d.in");
+  // Freed once parsed (as `mockllm import` does), errors and notes placed in
+  // the text read again: the same trace, notes and error.
+  auto freed = ParseRecording(std::string(text), "d.in", {.reread = [&text] { return text; }});
   RC_ASSERT(bool(r) == bool(in_place));
+  RC_ASSERT(bool(r) == bool(freed));
   if (!r) {
     RC_ASSERT(r.error().message == in_place.error().message);
+    RC_ASSERT(r.error().message == freed.error().message);
     RC_ASSERT(r.error().message.starts_with("d.in"));
   } else {
     RC_ASSERT(WriteTrace(r->trace) == WriteTrace(in_place->trace));
+    RC_ASSERT(WriteTrace(r->trace) == WriteTrace(freed->trace));
+    RC_ASSERT(r->notes == freed->notes);
     RC_ASSERT(LintTrace(WriteTrace(r->trace), "t").empty());
   }
 }

@@ -165,13 +165,18 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
 // the line (seq, request, response without its stream, each chunk or event,
 // each fault key) are checked one by one, each next to valid stand-ins for
 // the others, and what they report is kept once.
+// `exchange` is set to the line's exchange when it has none.
 std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& parsed,
                                           std::string_view line, std::string_view name,
-                                          std::size_t line_no, const LineOffsets& offsets) {
+                                          std::size_t line_no, const LineOffsets& offsets,
+                                          std::optional<Exchange>& exchange) {
   if (!parsed) return {parsed.error().message};
   const OJson& j = *parsed;
   auto whole = ExchangeFromJson(j);
-  if (whole) return {};
+  if (whole) {
+    exchange = std::move(*whole);
+    return {};
+  }
   std::vector<std::string> out{
       llmconform::PlacedInText(whole.error(), name, line, line_no, &offsets.All()).message};
   std::unordered_set<std::string> said(out.begin(), out.end());
@@ -233,51 +238,58 @@ std::vector<std::string> LintTrace(std::string_view text, std::string_view name)
 }
 
 LintReport LintTraceReport(std::string_view text, std::string_view name) {
-  LintReport report;
-  std::vector<std::string>& problems = report.problems;
-  bool have_header = false;
-  ForEachTraceLine(text, [&](std::string_view line, std::size_t line_no) {
-    const LineOffsets offsets(line);
-    const LineContext ctx{line, name, line_no, problems, offsets};
-    const auto parsed = ParseTraceLine(line, name, line_no);  // each line is parsed once
-    if (!have_header) {
-      have_header = true;
-      if (auto h = ParseTraceHeader(line, name, line_no); !h) {
-        problems.push_back(h.error().message);
-        ++report.format_errors;
-      } else {
-        report.id = (*h)["id"].get<std::string>();
-        report.id_line = line_no;
-      }
+  TraceLinter linter(name);
+  ForEachTraceLine(text,
+                   [&](std::string_view line, std::size_t line_no) { linter.Line(line, line_no); });
+  return std::move(linter).Finish();
+}
+
+void TraceLinter::Line(std::string_view line, std::size_t line_no) {
+  std::vector<std::string>& problems = report_.problems;
+  const std::string_view name = name_;
+  const LineOffsets offsets(line);
+  const LineContext ctx{line, name, line_no, problems, offsets};
+  const auto parsed = ParseTraceLine(line, name, line_no);  // each line is parsed once
+  if (!have_header_) {
+    have_header_ = true;
+    if (auto h = ParseTraceHeader(line, name, line_no); !h) {
+      problems.push_back(h.error().message);
+      ++report_.format_errors;
     } else {
-      for (std::string& p : ExchangeProblems(parsed, line, name, line_no, offsets)) {
-        problems.push_back(std::move(p));
-        ++report.format_errors;
-      }
-      if (parsed) {
-        WarnFramingHeaders(*parsed, ctx, report.warnings);
-        WarnQueryInPath(*parsed, ctx, report.warnings);
-        if (auto x = ExchangeFromJson(*parsed)) {
-          for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
-            report.warnings.push_back(
-                Error::At({std::string(name), line_no, offsets.Nearest(w.pointer) + 1}, w.pointer,
-                          "warning: " + w.message)
-                    .message);
-          }
+      report_.id = (*h)["id"].get<std::string>();
+      report_.id_line = line_no;
+    }
+  } else {
+    std::optional<Exchange> x;
+    for (std::string& p : ExchangeProblems(parsed, line, name, line_no, offsets, x)) {
+      problems.push_back(std::move(p));
+      ++report_.format_errors;
+    }
+    if (parsed) {
+      WarnFramingHeaders(*parsed, ctx, report_.warnings);
+      WarnQueryInPath(*parsed, ctx, report_.warnings);
+      if (x) {
+        for (const SurfaceWarning& w : SurfaceWarnings(*x)) {
+          report_.warnings.push_back(Error::At({name_, line_no, offsets.Nearest(w.pointer) + 1},
+                                               w.pointer, "warning: " + w.message)
+                                         .message);
         }
       }
     }
-    if (parsed) {
-      ScanValue(*parsed, "", ctx);
-    } else {
-      ScanText(line, "", ctx);  // unparseable: look at the text itself
-    }
-  });
-  if (!have_header) {
-    problems.push_back(EmptyTraceError(name).message);
-    ++report.format_errors;
   }
-  return report;
+  if (parsed) {
+    ScanValue(*parsed, "", ctx);
+  } else {
+    ScanText(line, "", ctx);  // unparseable: look at the text itself
+  }
+}
+
+LintReport TraceLinter::Finish() && {
+  if (!have_header_) {
+    report_.problems.push_back(EmptyTraceError(name_).message);
+    ++report_.format_errors;
+  }
+  return std::move(report_);
 }
 
 }  // namespace llmconform::mockllm

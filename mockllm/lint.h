@@ -34,4 +34,23 @@ struct LintReport {
 // else 1 when a secret was found, else 0.
 LintReport LintTraceReport(std::string_view text, std::string_view name);
 
+// LintTraceReport a line at a time, for a trace being written (mockllm
+// import lints each line before it goes to the file, never holding the whole
+// text). Lines are given in order, blank ones left out, each with its 1-based
+// number in the file; the first is the header.
+class TraceLinter {
+ public:
+  explicit TraceLinter(std::string_view name) : name_(name) {}
+  void Line(std::string_view line, std::size_t line_no);
+  // The problems so far (format errors and secrets).
+  std::size_t problem_count() const { return report_.problems.size(); }
+  // The report; a linter given no line reports the empty trace.
+  LintReport Finish() &&;
+
+ private:
+  std::string name_;
+  LintReport report_;
+  bool have_header_ = false;
+};
+
 }  // namespace llmconform::mockllm

@@ -59,6 +59,10 @@ bool RedactSecrets(nlohmann::json& j) { return RedactSecretsIn(j); }
 bool RedactChunks(std::vector<Chunk>& chunks) {
   std::string joined;
   for (const Chunk& c : chunks) joined += c.raw;
+  return RedactChunks(chunks, joined);
+}
+
+bool RedactChunks(std::vector<Chunk>& chunks, std::string_view joined) {
   const std::vector<SecretMatch> found = FindSecretsInText(joined);
   if (found.empty()) return false;
   auto next = found.begin();  // the first secret that does not end before this chunk

@@ -56,6 +56,9 @@ bool RedactSecrets(nlohmann::json& j);
 // that held nothing but part of a secret is left empty (replay writes no
 // empty piece). True when anything was replaced.
 bool RedactChunks(std::vector<Chunk>& chunks);
+// The same when the caller holds the joined bytes already: `joined` must be
+// the chunks' bytes joined, in order.
+bool RedactChunks(std::vector<Chunk>& chunks, std::string_view joined);
 
 // The most chunks one recorded body keeps. Each read is a chunk with its time
 // until then; past it every read joins the last chunk, and the exchange's

@@ -447,6 +447,12 @@ std::expected<Trace, Error> LoadTraceFile(const std::filesystem::path& path) {
 std::string WriteTraceHeader(const OJson& header) { return Dump(header); }
 
 std::string WriteExchange(const Exchange& x) {
+  std::string out;
+  AppendExchange(out, x);
+  return out;
+}
+
+void AppendExchange(std::string& out, const Exchange& x) {
   OJson j = OJson::object();
   if (x.seq) j["seq"] = *x.seq;
   OJson req = OJson::object();
@@ -476,14 +482,14 @@ std::string WriteExchange(const Exchange& x) {
   j["response"] = std::move(res);
   if (x.fault) j["fault"] = *x.fault;
   MergeExtra(j, x.extra);
-  return Dump(j);
+  llmconform::AppendJson(out, j);
 }
 
 std::string WriteTrace(const Trace& trace) {
   std::string out = WriteTraceHeader(trace.header);
   out.push_back('\n');
   for (const Exchange& x : trace.exchanges) {
-    out += WriteExchange(x);
+    AppendExchange(out, x);
     out.push_back('\n');
   }
   return out;

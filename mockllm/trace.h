@@ -156,6 +156,8 @@ bool IsFramingHeader(std::string_view name);
 // The header line or one exchange line, without the line end.
 std::string WriteTraceHeader(const OJson& header);
 std::string WriteExchange(const Exchange& exchange);
+// WriteExchange's line appended to `out`.
+void AppendExchange(std::string& out, const Exchange& exchange);
 // The whole trace, every line ending in '\n'.
 std::string WriteTrace(const Trace& trace);
 
