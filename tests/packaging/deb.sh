@@ -10,7 +10,10 @@ build=$1 version=$2
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/llmconform-deb-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-(cd "$build" && cpack -G DEB -B "$scratch/pkg" >"$scratch/cpack.log" 2>&1) || {
+# Uncompressed: what is checked is what the package holds; compressing the
+# sanitizer build's 1.4 GB was a third of this test's time.
+(cd "$build" && cpack -G DEB -B "$scratch/pkg" -D CPACK_DEBIAN_COMPRESSION_TYPE=none \
+  >"$scratch/cpack.log" 2>&1) || {
   cat "$scratch/cpack.log" >&2
   exit 1
 }
