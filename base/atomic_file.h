@@ -17,8 +17,9 @@ std::expected<void, Error> WriteFileAtomically(const std::filesystem::path& path
 
 // WriteFileAtomically in pieces, for content too large to hold at once: the
 // pieces go to the temporary file as they come; Commit puts the file in place.
-// Destroyed (or moved from) before Commit succeeds, the temporary file is
-// removed and the target is left as it was. Errors as WriteFileAtomically's.
+// Destroyed before Commit succeeds, it removes the temporary file and leaves
+// the target as it was; a move hands the temporary file over. Errors as
+// WriteFileAtomically's.
 class AtomicFile {
  public:
   static std::expected<AtomicFile, Error> Create(const std::filesystem::path& path);

@@ -323,28 +323,36 @@ std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::st
 }
 
 std::expected<LintReport, Error> WriteLintedTrace(Trace& trace, const std::filesystem::path& path) {
-  auto sink = llmconform::AtomicFile::Create(path);
-  if (!sink) return std::unexpected(sink.error());
   TraceLinter linter(path.string());
+  std::optional<llmconform::AtomicFile> sink;  // made at the first line that passes
+  std::optional<Error> failed;                 // the first write error
   std::size_t line_no = 0;
   std::string line = WriteTraceHeader(trace.header);
-  auto put = [&]() -> std::expected<void, Error> {
+  auto put = [&] {
     linter.Line(line, ++line_no);
-    if (linter.problem_count() > 0) return {};  // not written: lint the rest, to list it all
+    if (linter.problem_count() > 0 || failed) return;  // not written: lint the rest, to list it all
+    if (!sink) {
+      auto made = llmconform::AtomicFile::Create(path);
+      if (!made) {
+        failed = made.error();
+        return;
+      }
+      sink.emplace(std::move(*made));
+    }
     line.push_back('\n');
-    return sink->Write(line);
+    if (auto w = sink->Write(line); !w) failed = w.error();
   };
-  if (auto w = put(); !w) return std::unexpected(w.error());
+  put();
   for (Exchange& x : trace.exchanges) {
     line.clear();
     AppendExchange(line, x);
     x = Exchange{};
-    if (auto w = put(); !w) return std::unexpected(w.error());
+    put();
   }
   LintReport report = std::move(linter).Finish();
-  if (report.problems.empty()) {
-    if (auto c = sink->Commit(); !c) return std::unexpected(c.error());
-  }
+  if (!report.problems.empty()) return report;  // the temporary file goes with `sink`
+  if (failed) return std::unexpected(*failed);
+  if (auto c = sink->Commit(); !c) return std::unexpected(c.error());
   return report;
 }
 

@@ -35,7 +35,6 @@
 #include <cstddef>
 #include <expected>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,11 +62,6 @@ struct ImportOptions {
   // located at the body (file:line:col).
   std::size_t max_decoded_bytes = std::size_t{256} << 20;
   std::size_t max_events = std::size_t{1} << 18;
-  // The text again, for ParseRecording(std::string&&): when set, a HAR's text
-  // is freed as soon as it is parsed (the parsed document holds its strings),
-  // and this is called only to place an error or a note at a line and column
-  // (returning "" places it at 1:1). `mockllm import` reads the file again.
-  std::function<std::string()> reread;
 };
 
 struct ImportResult {
@@ -85,8 +79,9 @@ std::expected<ImportResult, Error> ParseHar(std::string_view text, std::string_v
 // HAR when the first non-blank byte (after a byte order mark) is '{', a
 // cassette otherwise. This form takes the text over: a HAR is parsed in place
 // (its buffer grown by the few bytes the parser may read past the end) and
-// the text is freed before this returns, or as soon as it is parsed when
-// `options.reread` is set. `mockllm import` reads files so.
+// the text is freed before this returns; a HAR longer than kMaxLocatedBytes
+// (base/json_locate.h), whose errors are all placed at its first non-blank,
+// as soon as it is parsed. `mockllm import` reads files so.
 std::expected<ImportResult, Error> ParseRecording(std::string&& text, std::string_view name,
                                                   const ImportOptions& options = {});
 // The same on a copy of `text`.
@@ -94,11 +89,12 @@ std::expected<ImportResult, Error> ParseRecording(std::string_view text, std::st
                                                   const ImportOptions& options = {});
 
 // Writes `trace` to `path` atomically (base/atomic_file.h) a line at a time:
-// each line is linted (mockllm/lint.h) before it is written and each
-// exchange freed once written (left empty in trace.exchanges), so the whole
-// text is never held. When the
-// trace does not pass lint nothing is written and the report lists every
-// problem; otherwise the file is in place. Error: it could not be written.
+// each line is linted (mockllm/lint.h) before it is written, so the whole
+// text is never held. Every exchange is freed once serialised, on every
+// path: the caller's trace.exchanges are left empty. When the trace does not
+// pass lint, nothing is written (the folders of `path` may have been made)
+// and the report lists every problem, even if writing failed too; otherwise
+// the file is in place. Error: it could not be written.
 std::expected<LintReport, Error> WriteLintedTrace(Trace& trace, const std::filesystem::path& path);
 
 // The file name of `source` without its folder and its recording suffix

@@ -78,14 +78,8 @@ int RunImport(const ImportArgs& a) {
     const ImportPaths paths = a.all_paths   ? ImportPaths::kAll
                               : a.only_chat ? ImportPaths::kChat
                                             : ImportPaths::kSurfaces;
-    // The HAR's text is freed once parsed; an error in it is placed by reading it again.
-    auto reread = [&file] {
-      auto again = ReadFile(file);
-      return again ? std::move(*again) : std::string();
-    };
-    auto imported =
-        ParseRecording(std::move(*text), file,
-                       ImportOptions{.provider = a.provider, .paths = paths, .reread = reread});
+    auto imported = ParseRecording(std::move(*text), file,
+                                   ImportOptions{.provider = a.provider, .paths = paths});
     if (!imported) {
       std::cerr << "mockllm: " << imported.error().message << std::endl;
       status = std::max(status, kExitUsage);

@@ -4,7 +4,6 @@
 // which says where the text stops being JSON.
 #include <simdjson.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -197,44 +196,40 @@ std::expected<std::vector<RawEntry>, Error> HarEntries(element root) {
   return out;
 }
 
-// The text of a HAR without its byte order mark, for placing errors: the
-// text itself, or once Drop freed it, what options.reread gives.
-class TextForErrors {
+// Where an error in a HAR is placed: at the value its pointer names, found
+// in the text. Past kMaxLocatedBytes the locator places every pointer at the
+// text's first non-blank (base/json_locate.h), so a longer text is not
+// needed for that: Drop frees it and keeps that one place.
+class PlaceInHar {
  public:
-  TextForErrors(std::string_view text, const ImportOptions& options)
-      : json_(WithoutBom(text)), reread_(options.reread) {}
-  // Frees `owner` (the text) when it can be read again.
+  explicit PlaceInHar(std::string_view json) : json_(json) {}
+  // Frees `owner`, which holds the text, when the text is too long to be
+  // walked: the parsed document holds every string from then on.
   void Drop(std::string* owner) {
-    if (owner == nullptr || !reread_) return;
-    std::string().swap(*owner);
+    if (owner == nullptr || json_.size() <= llmconform::kMaxLocatedBytes) return;
+    first_ = llmconform::LineColumnOf(json_, llmconform::LocateNearestJsonPointer(json_, ""));
     json_ = {};
-    dropped_ = true;
+    std::string().swap(*owner);
   }
-  std::string_view Get() {
-    if (!dropped_) return json_;
-    if (!again_) again_ = reread_();
-    return WithoutBom(*again_);
+  llmconform::LineColumn At(std::string_view pointer) const {
+    if (first_) return *first_;
+    return llmconform::LineColumnOf(json_, llmconform::LocateNearestJsonPointer(json_, pointer));
   }
 
  private:
-  static std::string_view WithoutBom(std::string_view t) {
-    if (t.starts_with("\xEF\xBB\xBF")) t.remove_prefix(3);  // as ReadJson allows
-    return t;
-  }
   std::string_view json_;
-  std::function<std::string()> reread_;
-  bool dropped_ = false;
-  std::optional<std::string> again_;
+  std::optional<llmconform::LineColumn> first_;  // set by Drop
 };
 
 // `text` is followed by at least simdjson::SIMDJSON_PADDING readable bytes when
-// `padded`; otherwise simdjson copies it. `owner`, when given, holds `text`:
-// it is freed once parsed if options.reread can give it back.
+// `padded`; otherwise simdjson copies it. `owner`, when given, holds `text`,
+// which is freed once parsed when it is longer than kMaxLocatedBytes.
 std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padded,
                                                 std::string_view name, const ImportOptions& options,
                                                 std::string* owner = nullptr) {
-  TextForErrors for_errors(text, options);
-  const std::string_view json = for_errors.Get();
+  std::string_view json = text;
+  if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);  // as ReadJson allows
+  PlaceInHar place(json);
   std::expected<std::vector<RawEntry>, Error> entries;
   {
     simdjson::dom::parser parser;
@@ -253,17 +248,17 @@ std::expected<ImportResult, Error> ParseHarText(std::string_view text, bool padd
       return std::unexpected(
           Error{Format("{}:1:1: not JSON the HAR reader takes (a number out of range?)", name)});
     }
-    for_errors.Drop(owner);  // the document holds every string from here on
+    place.Drop(owner);
+    json = text = {};  // freed, or no longer needed
     entries = HarEntries(root);
   }
   if (!entries) {
-    return std::unexpected(llmconform::PlacedInText(entries.error(), name, for_errors.Get()));
+    const llmconform::LineColumn at = place.At(entries.error().pointer.value_or(""));
+    return std::unexpected(entries.error().Placed({std::string(name), at.line, at.column}));
   }
   // Located in the text after its byte order mark, which is no column.
-  return Assemble(std::move(*entries), name, "har", options, [name, &for_errors](const BodyAt& at) {
-    const std::string_view text = for_errors.Get();
-    const auto lc =
-        llmconform::LineColumnOf(text, llmconform::LocateNearestJsonPointer(text, at.pointer));
+  return Assemble(std::move(*entries), name, "har", options, [name, &place](const BodyAt& at) {
+    const llmconform::LineColumn lc = place.At(at.pointer);
     return Format("{}:{}:{}", name, lc.line, lc.column);
   });
 }

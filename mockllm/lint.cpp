@@ -165,7 +165,7 @@ void ScanValue(const OJson& j, const std::string& pointer, const LineContext& ct
 // the line (seq, request, response without its stream, each chunk or event,
 // each fault key) are checked one by one, each next to valid stand-ins for
 // the others, and what they report is kept once.
-// `exchange` is set to the line's exchange when it has none.
+// `exchange` is set to the line's exchange when the line has no problem.
 std::vector<std::string> ExchangeProblems(const std::expected<OJson, Error>& parsed,
                                           std::string_view line, std::string_view name,
                                           std::size_t line_no, const LineOffsets& offsets,

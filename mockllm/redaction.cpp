@@ -1,7 +1,9 @@
 #include "mockllm/redaction.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
+#include <numeric>
 
 #include "base/format.h"
 #include "base/json_read.h"
@@ -63,6 +65,9 @@ bool RedactChunks(std::vector<Chunk>& chunks) {
 }
 
 bool RedactChunks(std::vector<Chunk>& chunks, std::string_view joined) {
+  assert(std::accumulate(chunks.begin(), chunks.end(), std::size_t{0},
+                         [](std::size_t n, const Chunk& c) { return n + c.raw.size(); }) ==
+         joined.size());
   const std::vector<SecretMatch> found = FindSecretsInText(joined);
   if (found.empty()) return false;
   auto next = found.begin();  // the first secret that does not end before this chunk
