@@ -41,6 +41,18 @@ if(LLMCONFORM_FUZZ)
   target_link_options(llmconform_options INTERFACE -fsanitize=address,undefined)
 endif()
 
+# LLVM's linker with Clang: a test program of the ASan build links in a fifth
+# of GNU ld's time (docs/building.md). Directory-scoped, so it is not exported
+# to projects that find_package(llmconform); without ld.lld, GNU ld links.
+option(LLMCONFORM_LLD "Link with ld.lld when the compiler is Clang and ld.lld is found" ON)
+if(LLMCONFORM_LLD AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX -fuse-ld=lld LLMCONFORM_HAVE_LLD)
+  if(LLMCONFORM_HAVE_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
+endif()
+
 function(_llmconform_apply target)
   target_link_libraries(${target} PRIVATE llmconform_warnings)
   target_link_libraries(${target} PUBLIC llmconform_options)
