@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -52,11 +54,33 @@ std::expected<Pipe, Error> MakePipe() {
   return Pipe{FileDescriptor(fds[0]), FileDescriptor(fds[1])};
 }
 
+// posix_spawn: the child shares our memory until it runs /bin/sh (glibc
+// spawns with CLONE_VM | CLONE_VFORK), so starting it copies no page tables,
+// however large this process is, and nothing here is written copy-on-write
+// afterwards. Returns 0 or the errno of the step that failed.
+int Spawn(pid_t& pid, const std::string& dir, const std::array<int, 3>& stdio, char* const argv[],
+          char* const envp[]) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  if (int e = ::posix_spawn_file_actions_init(&actions)) return e;
+  if (int e = ::posix_spawnattr_init(&attr)) {
+    ::posix_spawn_file_actions_destroy(&actions);
+    return e;
+  }
+  int e = ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  if (!e) e = ::posix_spawnattr_setpgroup(&attr, 0);  // a group of its own, before it runs
+  for (int fd = 0; fd < 3 && !e; ++fd)
+    e = ::posix_spawn_file_actions_adddup2(&actions, stdio[fd], fd);
+  if (!e && !dir.empty()) e = ::posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  if (!e) e = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp);
+  ::posix_spawnattr_destroy(&attr);
+  ::posix_spawn_file_actions_destroy(&actions);
+  return e;
+}
+
 }  // namespace
 
 std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& command) {
-  // Everything the child needs is made before fork: after it, only
-  // async-signal-safe calls.
   std::vector<std::string> vars = Environment(command.env);
   std::vector<char*> envp;
   for (auto& v : vars) envp.push_back(v.data());
@@ -80,23 +104,23 @@ std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& comma
   const int null_in = command.stdin_pipe ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (!command.stdin_pipe && null_in < 0) return SysError("/dev/null");
   FileDescriptor null_guard(null_in);
-  const pid_t pid = ::fork();
-  if (pid < 0) return SysError("fork");
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    const int stdin_fd = command.stdin_pipe ? in.read.get() : null_in;
-    const int stderr_fd = command.stderr_apart ? err.write.get() : out->write.get();
-    if (::dup2(stdin_fd, 0) < 0 || ::dup2(out->write.get(), 1) < 0 || ::dup2(stderr_fd, 2) < 0)
-      ::_exit(126);
-    if (!dir.empty() && ::chdir(dir.c_str()) != 0) {
-      static constexpr char kMsg[] = "cannot enter the working folder\n";
-      (void)!::write(2, kMsg, sizeof kMsg - 1);
-      ::_exit(126);
-    }
-    ::execve("/bin/sh", argv, envp.data());
-    ::_exit(127);
+  const std::array<int, 3> stdio = {command.stdin_pipe ? in.read.get() : null_in, out->write.get(),
+                                    command.stderr_apart ? err.write.get() : out->write.get()};
+  pid_t pid = -1;
+  int e = Spawn(pid, dir, stdio, argv, envp.data());
+  if (e && !dir.empty()) {
+    // The folder cannot be entered (or the shell cannot start, which the
+    // second try finds again): the command fails as a shell would, with
+    // exit status 126 and the reason on its stderr, and runs nothing.
+    char* const refuse[] = {
+        const_cast<char*>("sh"), const_cast<char*>("-c"),
+        const_cast<char*>("echo 'cannot enter the working folder' >&2; exit 126"), nullptr};
+    e = Spawn(pid, "", stdio, refuse, envp.data());
   }
-  ::setpgid(pid, pid);  // also from here, so that the group exists before any kill
+  if (e) {
+    errno = e;
+    return SysError("posix_spawn");
+  }
   WatchChildGroup(pid);
   ChildProcess child;
   child.pid_ = pid;
