@@ -132,6 +132,9 @@ std::expected<Observation, Error> ObserveScenario(ProtocolSuite& suite, const Sc
     const std::string trace_id = trace->id;
     mockllm::ServerOptions server_options;  // 127.0.0.1:0, strict matching
     server_options.speed = speed;
+    // One scenario's client: two workers at once, more started while both are
+    // busy (32, mockllm serve's default, were started and joined per scenario).
+    server_options.listen.threads = 2;
     // The rules judge every request by its whole body.
     server_options.journal_whole_bodies = true;
     server_options.journal_max_bytes = std::numeric_limits<std::size_t>::max();
