@@ -28,6 +28,10 @@ endif()
 
 add_library(llmconform_options INTERFACE)
 target_compile_features(llmconform_options INTERFACE cxx_std_23)
+# Every unit compiles with -pthread (cpp-httplib's flags bring it to the units
+# that use it), so that every target can use the same precompiled header:
+# clang refuses one made with another thread setting.
+target_compile_options(llmconform_options INTERFACE -pthread)
 if(LLMCONFORM_SANITIZE)
   target_compile_options(llmconform_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                       -fno-sanitize-recover=undefined)
@@ -59,18 +63,48 @@ function(_llmconform_apply target)
 endfunction()
 
 # Precompiled headers: the third-party and standard headers nearly every unit
-# includes, compiled once per target. Only with Clang, where CMake also has the
-# header's templates instantiated once (-fpch-instantiate-templates) and a unit
-# compiles in about half the time; GCC gains a few per cent, so its builds go
-# without (docs/building.md). -fno-pch-timestamp lets ccache cache the units.
-option(LLMCONFORM_PCH "Precompile the common headers of each target (Clang only)" ON)
+# includes. Only with Clang, where CMake also has the header's templates
+# instantiated once (-fpch-instantiate-templates) and a unit compiles in about
+# half the time; GCC gains a few per cent, so its builds go without
+# (docs/building.md). -fno-pch-timestamp lets ccache cache the units.
+#
+# Two headers are compiled per build, not one per target: every library
+# reuses the one of llmconform_pch_library, every test program the one of
+# llmconform_pch_test (which adds GoogleTest, GoogleMock and rapidcheck).
+# Each owner is compiled with only the definitions its headers depend on
+# (fmt's, GoogleTest's); a target that adds definitions of its own (a
+# library's version, cpp-httplib's features) may use it, since clang refuses
+# a header only when a macro it defines is given another value.
+option(LLMCONFORM_PCH "Precompile the common headers (Clang only)" ON)
 set(LLMCONFORM_PCH_HEADERS <algorithm> <array> <chrono> <cstdint> <expected> <filesystem> <fstream> <functional>
     <map> <memory> <optional> <set> <span> <sstream> <string> <string_view> <utility> <vector>
     <fmt/format.h> <nlohmann/json.hpp>)
 set(LLMCONFORM_TEST_PCH_HEADERS <gtest/gtest.h> <gmock/gmock.h> <rapidcheck.h> <rapidcheck/gtest.h>)
-function(_llmconform_pch target)
+function(_llmconform_pch_owner owner)
+  if(TARGET ${owner})
+    return()
+  endif()
+  set(_file ${PROJECT_BINARY_DIR}/generated/${owner}.cpp)
+  file(GENERATE OUTPUT ${_file} CONTENT "// The owner of a precompiled header (cmake/LlmconformHelpers.cmake).\n")
+  add_library(${owner} STATIC ${_file})
+  target_link_libraries(${owner} PRIVATE fmt::fmt nlohmann_json::nlohmann_json ${ARGN})
+  _llmconform_apply(${owner})
+  set(_headers ${LLMCONFORM_PCH_HEADERS})
+  if(ARGN)
+    list(APPEND _headers ${LLMCONFORM_TEST_PCH_HEADERS})
+  endif()
+  target_precompile_headers(${owner} PRIVATE ${_headers})
+  target_compile_options(${owner} PRIVATE -Xclang -fno-pch-timestamp)
+endfunction()
+function(_llmconform_pch target kind)
   if(LLMCONFORM_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    target_precompile_headers(${target} PRIVATE ${LLMCONFORM_PCH_HEADERS} ${ARGN})
+    if(kind STREQUAL "TEST")
+      _llmconform_pch_owner(llmconform_pch_test GTest::gtest GTest::gmock rapidcheck)
+      target_precompile_headers(${target} REUSE_FROM llmconform_pch_test)
+    else()
+      _llmconform_pch_owner(llmconform_pch_library)
+      target_precompile_headers(${target} REUSE_FROM llmconform_pch_library)
+    endif()
     target_compile_options(${target} PRIVATE -Xclang -fno-pch-timestamp)
   endif()
 endfunction()
@@ -85,7 +119,7 @@ function(llmconform_add_library name)
   set_target_properties(llmconform_${name} PROPERTIES EXPORT_NAME ${name})
   set_property(GLOBAL APPEND PROPERTY LLMCONFORM_LIBRARIES llmconform_${name})
   _llmconform_apply(llmconform_${name})
-  _llmconform_pch(llmconform_${name})
+  _llmconform_pch(llmconform_${name} LIBRARY)
 endfunction()
 
 # The paths a test program needs (base/test_paths.h), in one generated file
@@ -121,7 +155,7 @@ function(llmconform_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} llmconform_test_paths GTest::gtest_main GTest::gmock rapidcheck)
   _llmconform_apply(${name})
-  _llmconform_pch(${name} ${LLMCONFORM_TEST_PCH_HEADERS})
+  _llmconform_pch(${name} TEST)
   include(GoogleTest)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 ${ARG_PROPERTIES})
 endfunction()
