@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,7 +58,10 @@ std::expected<Pipe, Error> MakePipe() {
 // posix_spawn: the child shares our memory until it runs /bin/sh (glibc
 // spawns with CLONE_VM | CLONE_VFORK), so starting it copies no page tables,
 // however large this process is, and nothing here is written copy-on-write
-// afterwards. Returns 0 or the errno of the step that failed.
+// afterwards. The child starts with no signal blocked and SIGPIPE, SIGINT and
+// SIGTERM at their defaults, whatever this process does with them (mockllm
+// blocks SIGINT and SIGTERM and ignores SIGPIPE). Returns 0 or the errno of the
+// step that failed.
 int Spawn(pid_t& pid, const std::string& dir, const std::array<int, 3>& stdio, char* const argv[],
           char* const envp[]) {
   posix_spawn_file_actions_t actions;
@@ -67,8 +71,15 @@ int Spawn(pid_t& pid, const std::string& dir, const std::array<int, 3>& stdio, c
     ::posix_spawn_file_actions_destroy(&actions);
     return e;
   }
-  int e = ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM}) sigaddset(&defaults, sig);
+  int e = ::posix_spawnattr_setflags(
+      &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   if (!e) e = ::posix_spawnattr_setpgroup(&attr, 0);  // a group of its own, before it runs
+  if (!e) e = ::posix_spawnattr_setsigmask(&attr, &none);
+  if (!e) e = ::posix_spawnattr_setsigdefault(&attr, &defaults);
   for (int fd = 0; fd < 3 && !e; ++fd)
     e = ::posix_spawn_file_actions_adddup2(&actions, stdio[fd], fd);
   if (!e && !dir.empty()) e = ::posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -76,6 +87,12 @@ int Spawn(pid_t& pid, const std::string& dir, const std::array<int, 3>& stdio, c
   ::posix_spawnattr_destroy(&attr);
   ::posix_spawn_file_actions_destroy(&actions);
   return e;
+}
+
+// Whether `dir` is a folder this process may enter.
+bool CanEnter(const std::string& dir) {
+  struct stat st {};
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(dir.c_str(), X_OK) == 0;
 }
 
 }  // namespace
@@ -108,10 +125,11 @@ std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& comma
                                     command.stderr_apart ? err.write.get() : out->write.get()};
   pid_t pid = -1;
   int e = Spawn(pid, dir, stdio, argv, envp.data());
-  if (e && !dir.empty()) {
-    // The folder cannot be entered (or the shell cannot start, which the
-    // second try finds again): the command fails as a shell would, with
-    // exit status 126 and the reason on its stderr, and runs nothing.
+  if (e && !dir.empty() && !CanEnter(dir)) {
+    // The folder cannot be entered: the command fails as a shell would, with
+    // exit status 126 and the reason on its stderr, and runs nothing. Any
+    // other failure (a command over the kernel's argument limit, no process
+    // left) is the Error below.
     char* const refuse[] = {
         const_cast<char*>("sh"), const_cast<char*>("-c"),
         const_cast<char*>("echo 'cannot enter the working folder' >&2; exit 126"), nullptr};

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -83,6 +84,51 @@ TEST(ChildProcess, KillEndsTheWholeGroup) {
   EXPECT_TRUE(WIFSIGNALED(child->status()));
   EXPECT_TRUE(child->Ended());
   EXPECT_TRUE(GoesSoon(job));
+}
+
+TEST(ChildProcess, AFolderThatCannotBeEnteredIsACommandThatFails) {
+  auto child = ChildProcess::Start(
+      {.command = "echo ran", .working_dir = "/nonexistent/llmconform-child-folder"});
+  ASSERT_TRUE(child) << child.error().message;
+  EXPECT_EQ(ReadAll(*child), "cannot enter the working folder\n");
+  while (!child->Ended()) ::usleep(1000);
+  EXPECT_TRUE(WIFEXITED(child->status()));
+  EXPECT_EQ(WEXITSTATUS(child->status()), 126);
+}
+
+TEST(ChildProcess, ACommandTheKernelRefusesIsAnErrorNotAFolderProblem) {
+  // One argument over the kernel's per-argument limit (128 KiB): E2BIG.
+  auto child = ChildProcess::Start(
+      {.command = "echo " + std::string(200 * 1024, 'x'), .working_dir = "/tmp"});
+  ASSERT_FALSE(child);
+  EXPECT_EQ(child.error().kind, ErrorKind::kIo);
+  EXPECT_NE(child.error().message.find("posix_spawn"), std::string::npos) << child.error().message;
+}
+
+// Hexadecimal signal set of a /proc/PID/status line ("SigBlk:\t0000...").
+std::uint64_t SignalSet(const std::string& status, const std::string& name) {
+  const auto at = status.find(name + ":");
+  if (at == std::string::npos) return ~0ULL;
+  return std::stoull(status.substr(at + name.size() + 1), nullptr, 16);
+}
+
+TEST(ChildProcess, StartsWithNoSignalBlockedAndSigpipeAtItsDefault) {
+  // As in mockllm: SIGINT and SIGTERM blocked, SIGPIPE ignored.
+  sigset_t block, old_mask;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &block, &old_mask), 0);
+  const auto old_pipe = ::signal(SIGPIPE, SIG_IGN);
+  auto child = ChildProcess::Start({.command = "exec cat /proc/self/status"});
+  ::signal(SIGPIPE, old_pipe);
+  ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  ASSERT_TRUE(child) << child.error().message;
+  const std::string status = ReadAll(*child);
+  const auto bit = [](int sig) { return 1ULL << (sig - 1); };
+  EXPECT_EQ(SignalSet(status, "SigBlk") & (bit(SIGINT) | bit(SIGTERM)), 0U) << status;
+  EXPECT_EQ(SignalSet(status, "SigIgn") & bit(SIGPIPE), 0U) << status;
+  while (!child->Ended()) ::usleep(1000);
 }
 
 // RunToEnd keeps the first or the last bytes of what the command writes

@@ -28,8 +28,8 @@ endif()
 
 add_library(llmconform_options INTERFACE)
 target_compile_features(llmconform_options INTERFACE cxx_std_23)
-# Every unit compiles with -pthread (cpp-httplib's flags bring it to the units
-# that use it), so that every target can use the same precompiled header:
+# Every unit compiles with -pthread (re2's pkg-config flags bring it to the
+# units that use it), so that every target can use the same precompiled header:
 # clang refuses one made with another thread setting.
 target_compile_options(llmconform_options INTERFACE -pthread)
 if(LLMCONFORM_SANITIZE)
