@@ -5,8 +5,9 @@
 #
 #   make-test-cold   `make test` in a fresh clone, with an empty ccache
 #   ci-cold          `.ci/run` (make test + fuzz smoke) in a fresh clone, empty cache
-#   ci-warm          `.ci/run` in a second fresh clone of REV, with the cache the
-#                    first clone left (what CI sees after a developer's build)
+#   ci-warm          `.ci/run` in a fresh clone of REV, with the cache another
+#                    clone's builds of both presets .ci/run builds left (what CI
+#                    sees after the previous run, or a developer's build)
 #   make-run         `make run` in a fresh clone (setup included; packages
 #                    already installed take install-deps a few seconds)
 #
@@ -59,10 +60,11 @@ for step in "${wanted[@]}"; do
     ci-cold)
       rm -rf "$CCACHE_DIR" && clone ci-cold && timed "$step" "$work/ci-cold" env CI=true bash .ci/run ;;
     ci-warm)
-      # The cache of a first clone's build of REV (made here when no earlier step left one).
-      if [ ! -d "$CCACHE_DIR" ]; then
-        clone warm-up && (cd "$work/warm-up" && make build-asan >/dev/null 2>&1)
-      fi
+      # The cache of another clone's builds of REV: the ASan build (served from
+      # the cache when make-test-cold ran before) and the fuzz targets.
+      clone warm-up && (cd "$work/warm-up" && make build-asan && cmake --preset fuzz &&
+        cmake --build --preset fuzz --target fuzzers) >"$work/warm-up.log" 2>&1 ||
+        { echo "build-times: the warm-up build failed:" >&2; tail -n 20 "$work/warm-up.log" >&2; exit 1; }
       clone ci-warm && timed "$step" "$work/ci-warm" env CI=true bash .ci/run ;;
     make-run)
       clone run && timed "$step" "$work/run" make run ;;
