@@ -10,6 +10,9 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace llmconform {
 namespace {
@@ -84,7 +87,16 @@ void KillWatchedAndRaise(int sig) {
     if (slot.state.load() == kSet) RemoveTree(slot.path);
   }
   ::signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
   ::raise(sig);
+}
+
+std::mutex& StartsMutex() {
+  static std::mutex m;
+  return m;
 }
 
 }  // namespace
@@ -127,15 +139,34 @@ void ForgetScratchFolder(const std::filesystem::path& path) {
   }
 }
 
+std::unique_lock<std::mutex> HoldChildStarts() { return std::unique_lock(StartsMutex()); }
+
 void KillChildGroupsOnSignals() {
   struct sigaction sa {};
   sa.sa_handler = KillWatchedAndRaise;
   sigemptyset(&sa.sa_mask);
+  sigset_t handled;
+  sigemptyset(&handled);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     // An ignored signal stays ignored (nohup, a background job's SIGINT).
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     ::sigaction(sig, &sa, nullptr);
+    sigaddset(&handled, sig);
+  }
+  // Blocked here, and so in every thread started from here on: the signal
+  // waits for the thread below, which acts on it between two child starts.
+  ::pthread_sigmask(SIG_BLOCK, &handled, nullptr);
+  try {
+    std::thread([handled] {
+      int sig = 0;
+      while (::sigwait(&handled, &sig) != 0) {
+      }
+      auto held = HoldChildStarts();  // never released: the process ends below
+      KillWatchedAndRaise(sig);
+    }).detach();
+  } catch (const std::system_error&) {
+    ::pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);  // the handlers alone, as before
   }
 }
 

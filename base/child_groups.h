@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <mutex>
 
 namespace llmconform {
 
@@ -30,10 +31,20 @@ inline constexpr int kMaxWatchedFolders = 256;
 void WatchScratchFolder(const std::filesystem::path& path);
 void ForgetScratchFolder(const std::filesystem::path& path);
 
-// Installs the handlers for SIGINT, SIGTERM and SIGHUP, each unless it is
-// ignored (nohup): each SIGKILLs every watched group, removes every watched
-// folder, restores the default action and raises the signal again (so the
-// exit status says which signal ended llmconform). Call once, early in main.
+// Held by ChildProcess::Start from starting a child to watching its group:
+// a stop signal is acted on between two starts, never between a start and
+// its watch (the child would outlive llmconform).
+std::unique_lock<std::mutex> HoldChildStarts();
+
+// Acts on SIGINT, SIGTERM and SIGHUP, each unless it is ignored (nohup):
+// SIGKILLs every watched group, removes every watched folder, restores the
+// default action and raises the signal again (so the exit status says which
+// signal ended llmconform). The signals are blocked in the calling thread,
+// and so in every thread it starts afterwards, and taken by a thread of
+// their own (sigwait) that first waits out a child start under way
+// (HoldChildStarts); a thread that was started before, or unblocks them,
+// gets a handler doing the same. Call once, first in main, before any
+// thread starts. Children start with no signal blocked (ChildProcess).
 void KillChildGroupsOnSignals();
 
 }  // namespace llmconform

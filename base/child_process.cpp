@@ -124,6 +124,7 @@ std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& comma
   const std::array<int, 3> stdio = {command.stdin_pipe ? in.read.get() : null_in, out->write.get(),
                                     command.stderr_apart ? err.write.get() : out->write.get()};
   pid_t pid = -1;
+  auto held = HoldChildStarts();
   int e = Spawn(pid, dir, stdio, argv, envp.data());
   if (e && !dir.empty() && !CanEnter(dir)) {
     // The folder cannot be entered: the command fails as a shell would, with
@@ -140,6 +141,7 @@ std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& comma
     return SysError("posix_spawn");
   }
   WatchChildGroup(pid);
+  held.unlock();
   ChildProcess child;
   child.pid_ = pid;
   child.kill_group_at_end_ = command.kill_group_at_end;

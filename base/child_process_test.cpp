@@ -1,6 +1,7 @@
 #include "base/child_process.h"
 
 #include <gtest/gtest.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,6 +13,10 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "base/child_groups.h"
 
 namespace llmconform {
 namespace {
@@ -129,6 +134,42 @@ TEST(ChildProcess, StartsWithNoSignalBlockedAndSigpipeAtItsDefault) {
   EXPECT_EQ(SignalSet(status, "SigBlk") & (bit(SIGINT) | bit(SIGTERM)), 0U) << status;
   EXPECT_EQ(SignalSet(status, "SigIgn") & bit(SIGPIPE), 0U) << status;
   while (!child->Ended()) ::usleep(1000);
+}
+
+TEST(ChildGroups, AStopSignalDuringChildStartsLeavesNoChildBehind) {
+  // One thread starts children as fast as it can while SIGTERM comes from
+  // outside; each child writes its pid first. Every child that ran must go
+  // with llmconform, including one started while the signal was handled.
+  const std::string pids = ::testing::TempDir() + "child_groups_pids_" + std::to_string(::getpid());
+  std::remove(pids.c_str());
+  for (int round = 0; round < 5; ++round) {
+    EXPECT_EXIT(
+        {
+          // The children must not hold the death test's pipe: one left
+          // behind would keep it open, and the test would wait on it.
+          ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+          KillChildGroupsOnSignals();
+          std::thread starter([&] {
+            std::vector<ChildProcess> children;
+            while (true) {
+              auto child = ChildProcess::Start(
+                  {.command = "echo $$ >> '" + pids + "'; exec sleep 318", .stderr_apart = true});
+              if (child) children.push_back(std::move(*child));
+            }
+          });
+          ::usleep(20000 + 7000 * round);
+          ::kill(::getpid(), SIGTERM);
+          starter.join();  // never: SIGTERM ends the process
+        },
+        ::testing::KilledBySignal(SIGTERM), "");
+  }
+  ::usleep(300000);  // a child left behind writes its pid meanwhile
+  std::ifstream in(pids);
+  int started = 0;
+  for (std::string pid; std::getline(in, pid); ++started)
+    EXPECT_TRUE(GoesSoon(std::stoi(pid))) << "child " << pid << " outlived its parent";
+  EXPECT_GT(started, 0);
+  std::remove(pids.c_str());
 }
 
 // RunToEnd keeps the first or the last bytes of what the command writes
