@@ -30,8 +30,9 @@ std::unexpected<Error> SysError(std::string_view what) {
 
 std::string_view VarName(std::string_view var) { return var.substr(0, var.find('=')); }
 
-// Ours, with `add` added or replacing ours of the same name.
-std::vector<std::string> Environment(const std::vector<std::string>& add) {
+}  // namespace
+
+std::vector<std::string> EnvironmentWith(const std::vector<std::string>& add) {
   std::vector<std::string> vars;
   for (char** e = environ; *e; ++e) {
     const std::string_view var(*e);
@@ -42,6 +43,8 @@ std::vector<std::string> Environment(const std::vector<std::string>& add) {
   vars.insert(vars.end(), add.begin(), add.end());
   return vars;
 }
+
+namespace {
 
 void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
@@ -98,7 +101,7 @@ bool CanEnter(const std::string& dir) {
 }  // namespace
 
 std::expected<ChildProcess, Error> ChildProcess::Start(const ChildCommand& command) {
-  std::vector<std::string> vars = Environment(command.env);
+  std::vector<std::string> vars = EnvironmentWith(command.env);
   std::vector<char*> envp;
   for (auto& v : vars) envp.push_back(v.data());
   envp.push_back(nullptr);

@@ -32,14 +32,19 @@ struct ChildCommand {
   bool kill_group_at_end = true;
 };
 
+// This process's environment, with each NAME=VALUE of `add` added or
+// replacing ours of the same NAME: what a child started here sees.
+std::vector<std::string> EnvironmentWith(const std::vector<std::string>& add);
+
 class ChildProcess {
  public:
   // Starts `command` (posix_spawn: no copy of this process is made, however
   // large), in a process group of its own, with no signal blocked and SIGPIPE,
   // SIGINT and SIGTERM at their defaults. Error (kIo): a pipe could not be
-  // made or /bin/sh could not be started (the reason's errno); a shell that cannot run the command
-  // exits with 127 like any shell. A working_dir that cannot be entered is a command that fails:
-  // exit status 126, "cannot enter the working folder" on its stderr.
+  // made or /bin/sh could not be started (the reason's errno); a shell that
+  // cannot run the command exits with 127 like any shell. A working_dir that
+  // cannot be entered is a command that fails: exit status 126, "cannot enter
+  // the working folder" on its stderr.
   static std::expected<ChildProcess, Error> Start(const ChildCommand& command);
 
   ChildProcess(ChildProcess&& other) noexcept;

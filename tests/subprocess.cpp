@@ -10,9 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <string_view>
 
-extern char** environ;
+#include "base/child_process.h"
 
 namespace llmconform::testing {
 
@@ -22,15 +21,7 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
     return {};
-  // Our environment with `env` added (a NAME given there replaces ours).
-  std::vector<std::string> vars;
-  for (char** e = environ; *e; ++e) {
-    const std::string_view var(*e);
-    bool replaced = false;
-    for (const auto& a : env) replaced |= var.substr(0, var.find('=')) == a.substr(0, a.find('='));
-    if (!replaced) vars.emplace_back(var);
-  }
-  vars.insert(vars.end(), env.begin(), env.end());
+  std::vector<std::string> vars = EnvironmentWith(env);
   std::vector<char*> envp, args;
   for (auto& v : vars) envp.push_back(v.data());
   envp.push_back(nullptr);
