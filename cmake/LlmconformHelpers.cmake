@@ -75,7 +75,22 @@ endfunction()
 # (fmt's, GoogleTest's); a target that adds definitions of its own (a
 # library's version, cpp-httplib's features) may use it, since clang refuses
 # a header only when a macro it defines is given another value.
+#
+# With LLMCONFORM_PCH_CODEGEN (on in the sanitizer build, the one `make test`
+# compiles), the test programs' header is also compiled once into an object
+# (-fpch-codegen): the inline functions and template instantiations it holds
+# are generated there, as weak definitions, instead of again in every test
+# unit. That object defines every inline function of the headers, used or
+# not, some of which call what no library defines (GoogleTest's char8_t
+# printers, libstdc++ internals), so the test programs link with
+# --gc-sections, which drops the unused ones before their references are
+# resolved. The libraries' header is left alone: the installed libraries
+# would carry the object and so its unresolved references to every consumer.
+# Off in the optimized builds, whose units would lose the chance to inline
+# those functions.
 option(LLMCONFORM_PCH "Precompile the common headers (Clang only)" ON)
+option(LLMCONFORM_PCH_CODEGEN "Generate the test programs' precompiled header's code once, in an object of its own (Clang)"
+       ${LLMCONFORM_SANITIZE})
 set(LLMCONFORM_PCH_HEADERS <algorithm> <array> <chrono> <cstdint> <expected> <filesystem> <fstream> <functional>
     <map> <memory> <optional> <set> <span> <sstream> <string> <string_view> <utility> <vector>
     <fmt/format.h> <nlohmann/json.hpp>)
@@ -95,12 +110,27 @@ function(_llmconform_pch_owner owner)
   endif()
   target_precompile_headers(${owner} PRIVATE ${_headers})
   target_compile_options(${owner} PRIVATE -Xclang -fno-pch-timestamp)
+  if(LLMCONFORM_PCH_CODEGEN AND ARGN)
+    target_compile_options(${owner} PRIVATE -fpch-codegen)
+    # The header compiled into an object, with the owner's flags (clang reads
+    # a .pch input as a precompiled header; -x none undoes CMake's -x c++).
+    set(_pch ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${owner}.dir/cmake_pch.hxx.pch)
+    set_source_files_properties(${_pch} PROPERTIES LANGUAGE CXX GENERATED TRUE COMPILE_OPTIONS "-xnone;-Wno-unused-command-line-argument")
+    add_library(${owner}_code OBJECT ${_pch})
+    target_link_libraries(${owner}_code PRIVATE fmt::fmt nlohmann_json::nlohmann_json ${ARGN})
+    _llmconform_apply(${owner}_code)
+    add_dependencies(${owner}_code ${owner})
+  endif()
 endfunction()
 function(_llmconform_pch target kind)
   if(LLMCONFORM_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
     if(kind STREQUAL "TEST")
       _llmconform_pch_owner(llmconform_pch_test GTest::gtest GTest::gmock rapidcheck)
       target_precompile_headers(${target} REUSE_FROM llmconform_pch_test)
+      if(LLMCONFORM_PCH_CODEGEN)
+        target_sources(${target} PRIVATE $<TARGET_OBJECTS:llmconform_pch_test_code>)
+        target_link_options(${target} PRIVATE -Wl,--gc-sections)
+      endif()
     else()
       _llmconform_pch_owner(llmconform_pch_library)
       target_precompile_headers(${target} REUSE_FROM llmconform_pch_library)
