@@ -35,6 +35,12 @@ std::string ReadAll(ChildProcess& child) {
   return out;
 }
 
+// The child's wait status, once it has ended.
+int StatusWhenEnded(ChildProcess& child) {
+  while (!child.Ended()) ::usleep(1000);
+  return child.status();
+}
+
 // Whether `pid` is gone (or a zombie), within a few seconds.
 bool GoesSoon(pid_t pid) {
   for (int i = 0; i < 250; ++i) {
@@ -57,9 +63,9 @@ TEST(ChildProcess, RunsTheCommandWithItsEnvironmentAndFolder) {
   EXPECT_EQ(child->stdin_fd(), -1);
   EXPECT_EQ(child->stderr_fd(), -1);
   EXPECT_EQ(ReadAll(*child), "hello\n/tmp\noops\n");
-  while (!child->Ended()) ::usleep(1000);
-  EXPECT_TRUE(WIFEXITED(child->status()));
-  EXPECT_EQ(WEXITSTATUS(child->status()), 3);
+  const int status = StatusWhenEnded(*child);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
 }
 
 TEST(ChildProcess, ItsBackgroundJobsEndWithIt) {
@@ -70,8 +76,7 @@ TEST(ChildProcess, ItsBackgroundJobsEndWithIt) {
   const std::string out = ReadAll(*child);
   ASSERT_FALSE(out.empty());
   const pid_t job = std::stoi(out);
-  while (!child->Ended()) ::usleep(1000);
-  EXPECT_TRUE(WIFEXITED(child->status()));
+  EXPECT_TRUE(WIFEXITED(StatusWhenEnded(*child)));
   EXPECT_TRUE(GoesSoon(job)) << "the background job " << job << " outlived the command";
 }
 
@@ -96,9 +101,9 @@ TEST(ChildProcess, AFolderThatCannotBeEnteredIsACommandThatFails) {
       {.command = "echo ran", .working_dir = "/nonexistent/llmconform-child-folder"});
   ASSERT_TRUE(child) << child.error().message;
   EXPECT_EQ(ReadAll(*child), "cannot enter the working folder\n");
-  while (!child->Ended()) ::usleep(1000);
-  EXPECT_TRUE(WIFEXITED(child->status()));
-  EXPECT_EQ(WEXITSTATUS(child->status()), 126);
+  const int status = StatusWhenEnded(*child);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 126);
 }
 
 TEST(ChildProcess, ACommandTheKernelRefusesIsAnErrorNotAFolderProblem) {
@@ -133,7 +138,7 @@ TEST(ChildProcess, StartsWithNoSignalBlockedAndSigpipeAtItsDefault) {
   const auto bit = [](int sig) { return 1ULL << (sig - 1); };
   EXPECT_EQ(SignalSet(status, "SigBlk") & (bit(SIGINT) | bit(SIGTERM)), 0U) << status;
   EXPECT_EQ(SignalSet(status, "SigIgn") & bit(SIGPIPE), 0U) << status;
-  while (!child->Ended()) ::usleep(1000);
+  StatusWhenEnded(*child);
 }
 
 TEST(ChildGroups, AStopSignalDuringChildStartsLeavesNoChildBehind) {
