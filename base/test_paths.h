@@ -8,11 +8,16 @@
 // path with static lifetime.
 #pragma once
 
+#include <filesystem>
+
 namespace llmconform::test_paths {
 
 const char* SourceRoot();        // the repository's root (specs/, fixtures/, tests/ …)
 const char* LlmconformBinary();  // the built `llmconform`
 const char* MockllmBinary();     // the built `mockllm`
 const char* SerialRunDir();      // the reports of the ctest fixture `serial_run`
+
+// SourceRoot() as a path.
+inline const std::filesystem::path kRoot{SourceRoot()};
 
 }  // namespace llmconform::test_paths

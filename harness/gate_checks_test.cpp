@@ -15,7 +15,7 @@ namespace {
 using reports::Outcome;
 
 // Two exchanges: a plain request, then a streamed one.
-constexpr std::string_view kTrace =
+constexpr std::string_view kGateTrace =
     R"({"format":"llmconform-trace/1","id":"demo/chat","origin":"synthesized","model":"m"}
 {"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hello"},"finish_reason":"stop"}]}}}
 {"seq":2,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"more"}]}},"response":{"status":500,"headers":{"content-type":"application/json"},"body":{"error":{"message":"upstream"}}}}
@@ -26,7 +26,7 @@ const std::string kSecond = R"({"model":"m","messages":[{"role":"user","content"
 class GateChecksTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto trace = mockllm::ParseTrace(kTrace, "demo.jsonl");
+    auto trace = mockllm::ParseTrace(kGateTrace, "demo.jsonl");
     ASSERT_TRUE(trace) << trace.error().message;
     auto server = mockllm::Server::Start({*trace}, {});
     ASSERT_TRUE(server) << server.error().message;
@@ -118,7 +118,7 @@ TEST(GateChecks, HostileJournalsAreReadWithoutThrowing) {
 // that sends a wrong request, resets, unloads or replaces the trace, then
 // sends the right ones, still fails, and the attempt fails on its own rule.
 TEST(GateChecks, AGatedClientCannotRewriteItsVerdictThroughTheAdminApi) {
-  auto trace = mockllm::ParseTrace(kTrace, "demo.jsonl");
+  auto trace = mockllm::ParseTrace(kGateTrace, "demo.jsonl");
   ASSERT_TRUE(trace) << trace.error().message;
   mockllm::ServerOptions options;
   options.admin_api = false;
@@ -131,7 +131,7 @@ TEST(GateChecks, AGatedClientCannotRewriteItsVerdictThroughTheAdminApi) {
   EXPECT_EQ(status(c.Post(pinned, kSecond, "application/json")), 400);  // the wrong request
   EXPECT_EQ(status(c.Post("/__admin/reset", "{}", "application/json")), 403);
   EXPECT_EQ(status(c.Delete("/__admin/traces/demo%2Fchat")), 403);
-  EXPECT_EQ(status(c.Post("/__admin/traces", std::string(kTrace), "application/json")), 403);
+  EXPECT_EQ(status(c.Post("/__admin/traces", std::string(kGateTrace), "application/json")), 403);
   EXPECT_EQ(status(c.Get("/__admin/journal")), 403);
   // Nothing changed: the trace is still loaded (the right requests, in a
   // session of their own, are answered) and the journal kept the wrong one.

@@ -58,11 +58,21 @@ bool IsStream(const ProbeReply& reply) {
          std::string::npos;
 }
 
+std::string Quoted(std::string_view text) { return "\"" + Snippet(text) + "\""; }
+
+std::string ErrorText(const wire::ErrorBody& e) {
+  std::string out = Quoted(e.message);
+  if (!e.type.empty()) out += Format(" (type {})", e.type);
+  return out;
+}
+
 }  // namespace probe_support
 
 namespace {
 
+using probe_support::ErrorText;
 using probe_support::IsStream;
+using probe_support::Quoted;
 using probe_support::Snippet;
 
 // ---- the battery (fixtures/probe/generate.py writes the same requests) ----
@@ -87,8 +97,6 @@ OJson Request(const std::string& model, OJson messages) {
 }
 
 // ---- small text helpers ----
-
-std::string Quoted(std::string_view text) { return "\"" + Snippet(text) + "\""; }
 
 // A tool call a client can run: a name and arguments that are a JSON object.
 std::optional<std::string> CallProblem(const wire::ToolCall& c) {
@@ -140,12 +148,6 @@ std::string StripThink(std::string text) {
 
 bool HasDeviation(const std::vector<wire::Deviation>& ds, std::string_view id) {
   return std::any_of(ds.begin(), ds.end(), [&](const wire::Deviation& d) { return d.id == id; });
-}
-
-std::string ErrorText(const wire::ErrorBody& e) {
-  std::string out = Quoted(e.message);
-  if (!e.type.empty()) out += Format(" (type {})", e.type);
-  return out;
 }
 
 ProbeItemResult JudgeStream(const ProbeItem& item, const std::string& body,

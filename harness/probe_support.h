@@ -7,12 +7,17 @@
 #include <string_view>
 
 #include "harness/probe.h"
+#include "protocols/wire/chat.h"
 
 namespace llmconform::harness::probe_support {
 
 // At most `max` bytes of `text` as one readable line: valid UTF-8, control
 // characters escaped, "…" when cut.
 std::string Snippet(std::string_view text, std::size_t max = 80);
+// Snippet(text) in double quotes.
+std::string Quoted(std::string_view text);
+// An error body's message, quoted, and its type: "\"slow down\" (type rate_limit)".
+std::string ErrorText(const wire::ErrorBody& e);
 
 // `text` with the API key `key` replaced by "[redacted]"; `text` itself when
 // `key` is empty. A key of kWholeKeyBytes or more is replaced wherever it

@@ -14,6 +14,8 @@
 namespace llmconform::harness {
 namespace {
 
+using probe_support::ErrorText;
+using probe_support::Quoted;
 using probe_support::Snippet;
 using wire::Surface;
 
@@ -117,14 +119,6 @@ std::string_view UsageTotalField(Surface surface) {
       break;
   }
   return "total_tokens";
-}
-
-std::string Quoted(std::string_view text) { return "\"" + Snippet(text) + "\""; }
-
-std::string ErrorText(const wire::ErrorBody& e) {
-  std::string out = Quoted(e.message);
-  if (!e.type.empty()) out += Format(" (type {})", e.type);
-  return out;
 }
 
 std::string FindingPlace(const wire::LocatedFinding& f) {

@@ -17,10 +17,10 @@ namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using ::llmconform::test_paths::kRoot;
 using probe_test::Item;
 using probe_test::Reply;
 using wire::Surface;
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 const Surface kSurfaces[] = {Surface::kResponses, Surface::kMessages, Surface::kGemini};
 

@@ -21,9 +21,9 @@ namespace llmconform::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using ::llmconform::test_paths::kRoot;
 using probe_test::Item;
 using probe_test::Reply;
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
 
 // The battery sends exactly the requests fixtures/probe recorded (one trace
 // per item, the same body), so mockllm answers each with its canonical reply.

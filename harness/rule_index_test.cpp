@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot(::llmconform::test_paths::SourceRoot());
+using ::llmconform::test_paths::kRoot;
 
 // Every rule of every specs/<protocol>/rules.json.
 std::vector<reports::RuleInfo> Catalogue() {

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 const Scenario& Find(std::string_view protocol, std::string_view name) {
   for (const auto& s : BundledSpecs().scenarios) {

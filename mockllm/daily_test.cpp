@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Two exchanges; the second is a recorded 429 and the third its recorded retry.
-constexpr std::string_view kTrace =
+constexpr std::string_view kDailyTrace =
     R"({"format":"llmconform-trace/1","id":"retry/chat","origin":"synthesized"}
 {"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"one"}]}},"response":{"status":200,"body":{"id":"r1"}}}
 {"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"two"}]}},"response":{"status":429,"body":{"error":{"message":"slow down","type":"requests"}}}}
@@ -28,10 +28,10 @@ constexpr std::string_view kTrace =
 
 const std::string kOne = R"({"model":"m","messages":[{"role":"user","content":"one"}]})";
 const std::string kTwo = R"({"model":"m","messages":[{"role":"user","content":"two"}]})";
-const std::string kPinned = "/t/retry%2Fchat/v1/chat/completions";
+const std::string kDailyPinned = "/t/retry%2Fchat/v1/chat/completions";
 
 Trace RetryTrace() {
-  auto t = ParseTrace(kTrace, "retry.jsonl");
+  auto t = ParseTrace(kDailyTrace, "retry.jsonl");
   EXPECT_TRUE(t) << t.error().message;
   return *t;
 }
@@ -48,14 +48,14 @@ OJson Faults(std::initializer_list<std::string_view> flags) {
   return fault;
 }
 
-struct Reply {
+struct DailyReply {
   int status = 0;
   nlohmann::json body;
   httplib::Headers headers;
 };
 
-Reply Send(const Server& s, const std::string& method, const std::string& path,
-           const std::string& body = "", const httplib::Headers& headers = {}) {
+DailyReply Send(const Server& s, const std::string& method, const std::string& path,
+                const std::string& body = "", const httplib::Headers& headers = {}) {
   httplib::Client c("127.0.0.1", s.port());
   c.set_read_timeout(10, 0);
   httplib::Request req;
@@ -71,8 +71,8 @@ Reply Send(const Server& s, const std::string& method, const std::string& path,
   return {r->status, nlohmann::json::parse(r->body, nullptr, false), r->headers};
 }
 
-Reply Post(const Server& s, const std::string& path, const std::string& body,
-           const httplib::Headers& headers = {}) {
+DailyReply DailyPost(const Server& s, const std::string& path, const std::string& body,
+                     const httplib::Headers& headers = {}) {
   return Send(s, "POST", path, body, headers);
 }
 
@@ -80,8 +80,8 @@ Reply Post(const Server& s, const std::string& path, const std::string& body,
 
 TEST(Retries, RetryAfterAnInjectedFaultGetsTheSameExchange) {
   auto s = Start({RetryTrace()}, {.fault = Faults({"status=500"})});
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 500);
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 500);  // still exchange 0, not a mismatch
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 500);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 500);  // still exchange 0, not a mismatch
   const auto journal = s->Journal();
   EXPECT_EQ(journal[1]["response"]["exchange"], 0);
   EXPECT_TRUE(journal[1]["findings"].empty()) << journal[1].dump();
@@ -89,11 +89,11 @@ TEST(Retries, RetryAfterAnInjectedFaultGetsTheSameExchange) {
 
 TEST(Retries, TimesLimitsTheFaultToTheFirstAttempts) {
   auto s = Start({RetryTrace()}, {.fault = Faults({"status=429", "times=1"})});
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 429);
-  Reply retry = Post(*s, kPinned, kOne);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 429);
+  DailyReply retry = DailyPost(*s, kDailyPinned, kOne);
   EXPECT_EQ(retry.status, 200);
   EXPECT_EQ(retry.body["id"], "r1");
-  EXPECT_EQ(Post(*s, kPinned, kTwo).status, 429);  // the next exchange: its first attempt
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).status, 429);  // the next exchange: its first attempt
   const auto journal = s->Journal();
   EXPECT_TRUE(journal[0].contains("fault"));
   EXPECT_FALSE(journal[1].contains("fault"));
@@ -103,36 +103,36 @@ TEST(Retries, TraceFaultObjectWithTimes) {
   Trace t = RetryTrace();
   t.exchanges[0].fault = OJson{{"status", 503}, {"times", 2}};
   auto s = Start({t});
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 503);
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 503);
-  EXPECT_EQ(Post(*s, kPinned, kOne).body["id"], "r1");
-  EXPECT_EQ(Post(*s, kPinned, kTwo).status, 429);  // recorded, not injected
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 503);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 503);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).body["id"], "r1");
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).status, 429);  // recorded, not injected
 }
 
 TEST(Retries, RecordedErrorThenRecordedRetryReplayInOrder) {
   auto s = Start({RetryTrace()});
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 200);
-  EXPECT_EQ(Post(*s, kPinned, kTwo).status, 429);
-  Reply retry = Post(*s, kPinned, kTwo);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 200);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).status, 429);
+  DailyReply retry = DailyPost(*s, kDailyPinned, kTwo);
   EXPECT_EQ(retry.status, 200);
   EXPECT_EQ(retry.body["id"], "r2");
-  EXPECT_EQ(Post(*s, kPinned, kTwo).body["error"]["type"], "mockllm_trace_exhausted");
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).body["error"]["type"], "mockllm_trace_exhausted");
 }
 
 TEST(Retries, InjectedFaultOnARecordedErrorStillReplaysTheRecordedRetryNext) {
   Trace t = RetryTrace();
   t.exchanges[1].fault = OJson{{"delay_ms", 1}};
   auto s = Start({t});
-  Post(*s, kPinned, kOne);
-  EXPECT_EQ(Post(*s, kPinned, kTwo).status, 429);
-  EXPECT_EQ(Post(*s, kPinned, kTwo).body["id"], "r2");  // the next recorded one matches
+  DailyPost(*s, kDailyPinned, kOne);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).status, 429);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo).body["id"], "r2");  // the next recorded one matches
 }
 
 TEST(Retries, UnpinnedAttemptsAreCountedPerSession) {
   auto s = Start({RetryTrace()}, {.fault = Faults({"status=429", "times=1"})});
-  EXPECT_EQ(Post(*s, "/v1/chat/completions", kOne).status, 429);
-  EXPECT_EQ(Post(*s, "/v1/chat/completions", kOne).status, 200);
-  EXPECT_EQ(Post(*s, "/v1/chat/completions", kOne, {{"X-Mockllm-Session", "b"}}).status, 429);
+  EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", kOne).status, 429);
+  EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", kOne).status, 200);
+  EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", kOne, {{"X-Mockllm-Session", "b"}}).status, 429);
 }
 
 TEST(Retries, TimesMustBePositive) {
@@ -145,22 +145,22 @@ TEST(Retries, TimesMustBePositive) {
 
 TEST(Sessions, WithoutTheHeaderEveryClientSharesDefault) {
   auto s = Start({RetryTrace()});
-  EXPECT_EQ(Post(*s, kPinned, kOne).status, 200);
-  EXPECT_EQ(Post(*s, kPinned, kOne).body["error"]["type"], "mockllm_request_mismatch");
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).status, 200);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne).body["error"]["type"], "mockllm_request_mismatch");
   EXPECT_EQ(s->Journal()[1]["session"], "default");
 }
 
 TEST(Sessions, NoneIgnoresTheHeader) {
   auto s = Start({RetryTrace()}, {.session_by = SessionBy::kNone});
-  EXPECT_EQ(Post(*s, kPinned, kOne, {{"X-Mockllm-Session", "a"}}).status, 200);
-  EXPECT_EQ(Post(*s, kPinned, kTwo, {{"X-Mockllm-Session", "b"}}).status, 429);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne, {{"X-Mockllm-Session", "a"}}).status, 200);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo, {{"X-Mockllm-Session", "b"}}).status, 429);
   EXPECT_EQ(s->Journal()[1]["session"], "default");
 }
 
 TEST(Sessions, ClientAddressNamesTheSession) {
   auto s = Start({RetryTrace()}, {.session_by = SessionBy::kClientAddress});
-  EXPECT_EQ(Post(*s, kPinned, kOne, {{"X-Mockllm-Session", "a"}}).status, 200);
-  EXPECT_EQ(Post(*s, kPinned, kTwo, {{"X-Mockllm-Session", "b"}}).status, 429);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kOne, {{"X-Mockllm-Session", "a"}}).status, 200);
+  EXPECT_EQ(DailyPost(*s, kDailyPinned, kTwo, {{"X-Mockllm-Session", "b"}}).status, 429);
   EXPECT_EQ(s->Journal()[1]["session"], "127.0.0.1");
 }
 
@@ -207,30 +207,33 @@ TEST(SdkMatch, ResponsesRoutesReplayAndMatchTheSurfaceDefaults) {
       "resp.jsonl");
   ASSERT_TRUE(t) << t.error().message;
   auto s = Start({*t});
-  EXPECT_EQ(Post(*s, "/v1/responses", R"({"model":"m","input":"hi"})").body["id"], "resp_1");
-  EXPECT_EQ(Post(*s, "/v1/responses", R"({"model":"m","input":"hi","store":false})").status, 404);
-  EXPECT_EQ(Post(*s, "/t/resp/v1/responses",
-                 R"({"model":"m","input":"hi","store":true,"tool_choice":"auto","stream":false})")
-                .body["id"],
-            "resp_1");
+  EXPECT_EQ(DailyPost(*s, "/v1/responses", R"({"model":"m","input":"hi"})").body["id"], "resp_1");
+  EXPECT_EQ(DailyPost(*s, "/v1/responses", R"({"model":"m","input":"hi","store":false})").status,
+            404);
+  EXPECT_EQ(
+      DailyPost(*s, "/t/resp/v1/responses",
+                R"({"model":"m","input":"hi","store":true,"tool_choice":"auto","stream":false})")
+          .body["id"],
+      "resp_1");
 }
 
 TEST(SdkMatch, DefaultForUnpinnedStrictStaysExactWhenAsked) {
   const std::string shaped =
       R"({"model":"m","stream":false,"n":1,"messages":[{"role":"user","content":"one"}]})";
   auto sdk = Start({RetryTrace()});
-  EXPECT_EQ(Post(*sdk, "/v1/chat/completions", shaped).body["id"], "r1");
-  EXPECT_EQ(Post(*sdk, kPinned, shaped).status, 400);  // pinned stays strict by default
+  EXPECT_EQ(DailyPost(*sdk, "/v1/chat/completions", shaped).body["id"], "r1");
+  EXPECT_EQ(DailyPost(*sdk, kDailyPinned, shaped).status, 400);  // pinned stays strict by default
   auto strict = Start({RetryTrace()}, {.unpinned_match = MatchMode::kStrict});
-  EXPECT_EQ(Post(*strict, "/v1/chat/completions", shaped).status, 404);
+  EXPECT_EQ(DailyPost(*strict, "/v1/chat/completions", shaped).status, 404);
   auto pinned_sdk = Start({RetryTrace()}, {.pinned_match = MatchMode::kSdk});
-  EXPECT_EQ(Post(*pinned_sdk, kPinned, shaped).body["id"], "r1");
+  EXPECT_EQ(DailyPost(*pinned_sdk, kDailyPinned, shaped).body["id"], "r1");
 }
 
 TEST(Mismatch, EveryDifferingPointerIsReported) {
   auto s = Start({RetryTrace()});
-  Reply r = Post(*s, kPinned,
-                 R"({"model":"x","messages":[{"role":"system","content":"one"}],"user":"u"})");
+  DailyReply r =
+      DailyPost(*s, kDailyPinned,
+                R"({"model":"x","messages":[{"role":"system","content":"one"}],"user":"u"})");
   ASSERT_EQ(r.status, 400);
   const auto& diffs = r.body["error"]["differences"];
   ASSERT_EQ(diffs.size(), 3u) << r.body.dump();
@@ -246,8 +249,8 @@ TEST(Mismatch, EveryDifferingPointerIsReported) {
 
 TEST(Mismatch, UnpinnedNamesTheNearestRecordedRequest) {
   auto s = Start({RetryTrace()});
-  Reply r = Post(*s, "/v1/chat/completions",
-                 R"({"model":"other","messages":[{"role":"user","content":"two"}]})");
+  DailyReply r = DailyPost(*s, "/v1/chat/completions",
+                           R"({"model":"other","messages":[{"role":"user","content":"two"}]})");
   ASSERT_EQ(r.status, 404);
   EXPECT_EQ(r.body["error"]["nearest"]["exchange"], 1);  // one difference, not two
   EXPECT_EQ(r.body["error"]["nearest"]["differences"].size(), 1u);
@@ -271,8 +274,8 @@ TEST(Mismatch, IncomingRequestsAreRedactedLikeRecordings) {
       R"({"model":"m","api_key":"[redacted]","messages":[{"role":"user","content":"key sk-[redacted]"}]})");
   auto s = Start({t});
   EXPECT_EQ(
-      Post(
-          *s, kPinned,
+      DailyPost(
+          *s, kDailyPinned,
           R"({"model":"m","api_key":"hunter2-secret","messages":[{"role":"user","content":"key sk-abcdefghijklmnopqrstuvwx"}]})")
           .status,
       200);
@@ -282,17 +285,18 @@ TEST(Mismatch, IncomingRequestsAreRedactedLikeRecordings) {
 
 TEST(Admin, LoadsFiltersAndRemovesTracesAtRuntime) {
   auto s = Start({RetryTrace()});
-  Reply added =
-      Post(*s, "/__admin/traces",
-           R"({"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"stub"}},
+  DailyReply added = DailyPost(
+      *s, "/__admin/traces",
+      R"({"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"stub"}},
                          "response":{"status":200,"body":{"id":"stubbed"}}})");
   ASSERT_EQ(added.status, 201) << added.body.dump();
   const std::string id = added.body["loaded"][0];
-  EXPECT_EQ(Post(*s, "/v1/chat/completions", R"({"model":"stub"})").body["id"], "stubbed");
+  EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", R"({"model":"stub"})").body["id"], "stubbed");
   // JSON Lines: a trace file.
-  std::string jsonl(kTrace);
+  std::string jsonl(kDailyTrace);
   jsonl.replace(jsonl.find("retry/chat"), 10, "retry/two");
-  Reply lines = Send(*s, "POST", "/__admin/traces", "", {{"Content-Type", "application/json"}});
+  DailyReply lines =
+      Send(*s, "POST", "/__admin/traces", "", {{"Content-Type", "application/json"}});
   EXPECT_EQ(lines.status, 400);
   httplib::Client c("127.0.0.1", s->port());
   auto r = c.Post("/__admin/traces", jsonl, "application/x-ndjson");
@@ -300,14 +304,14 @@ TEST(Admin, LoadsFiltersAndRemovesTracesAtRuntime) {
   EXPECT_EQ(r->status, 201) << r->body;
   EXPECT_THAT(r->body, HasSubstr("identical requests"));
   EXPECT_EQ(c.Post("/__admin/traces", jsonl, "application/x-ndjson")->status, 409);
-  EXPECT_EQ(Post(*s, "/t/retry%2Ftwo/v1/chat/completions", kOne).status, 200);
-  Post(*s, kPinned, kOne, {{"X-Mockllm-Session", "x"}});
+  EXPECT_EQ(DailyPost(*s, "/t/retry%2Ftwo/v1/chat/completions", kOne).status, 200);
+  DailyPost(*s, kDailyPinned, kOne, {{"X-Mockllm-Session", "x"}});
   auto filtered = Send(*s, "GET", "/__admin/journal?session=x&trace=retry/chat").body;
   ASSERT_EQ(filtered.size(), 1u);
   EXPECT_EQ(filtered[0]["session"], "x");
   EXPECT_EQ(Send(*s, "DELETE", "/__admin/traces/" + UrlEncode(id)).status, 200);
   EXPECT_EQ(Send(*s, "DELETE", "/__admin/traces/" + UrlEncode(id)).status, 404);
-  EXPECT_EQ(Post(*s, "/v1/chat/completions", R"({"model":"stub"})").status, 404);
+  EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", R"({"model":"stub"})").status, 404);
   auto unmatched = Send(*s, "GET", "/__admin/unmatched").body;
   ASSERT_EQ(unmatched.size(), 1u);
   EXPECT_EQ(unmatched[0]["request"]["body"]["model"], "stub");
@@ -377,19 +381,19 @@ TEST(Admin, BadTraceBodiesAreLocatedErrors) {
 
 TEST(Cors, PreflightAndHeaders) {
   auto s = Start({RetryTrace()}, {.cors = "http://localhost:3000"});
-  Reply pre = Send(*s, "OPTIONS", "/v1/chat/completions", "",
-                   {{"Origin", "http://localhost:3000"},
-                    {"Access-Control-Request-Method", "POST"},
-                    {"Access-Control-Request-Headers", "content-type,authorization"}});
+  DailyReply pre = Send(*s, "OPTIONS", "/v1/chat/completions", "",
+                        {{"Origin", "http://localhost:3000"},
+                         {"Access-Control-Request-Method", "POST"},
+                         {"Access-Control-Request-Headers", "content-type,authorization"}});
   EXPECT_EQ(pre.status, 204);
   EXPECT_EQ(httplib::detail::get_header_value(pre.headers, "Access-Control-Allow-Origin", 0, ""),
             std::string("http://localhost:3000"));
   EXPECT_EQ(httplib::detail::get_header_value(pre.headers, "Access-Control-Allow-Headers", 0, ""),
             std::string("content-type,authorization"));
-  Reply r = Post(*s, "/v1/chat/completions", kOne, {{"Origin", "http://localhost:3000"}});
+  DailyReply r = DailyPost(*s, "/v1/chat/completions", kOne, {{"Origin", "http://localhost:3000"}});
   EXPECT_EQ(r.status, 200);
   EXPECT_TRUE(r.headers.contains("Access-Control-Allow-Origin"));
-  Reply other = Post(*s, "/v1/chat/completions", kOne, {{"Origin", "http://evil.test"}});
+  DailyReply other = DailyPost(*s, "/v1/chat/completions", kOne, {{"Origin", "http://evil.test"}});
   EXPECT_FALSE(other.headers.contains("Access-Control-Allow-Origin"));
   EXPECT_TRUE(s->Journal().size() == 2u);  // preflights are not journaled
   EXPECT_FALSE(Server::Start({RetryTrace()}, {.cors = "localhost"}));
@@ -413,9 +417,9 @@ TEST(Proxy, UnmatchedRequestsAreForwardedAndRecordedRedacted) {
     auto s = Start({RetryTrace()}, {.proxy = "http://127.0.0.1:" + std::to_string(port),
                                     .record_to = file.string()});
     ASSERT_TRUE(s);
-    EXPECT_EQ(Post(*s, "/v1/chat/completions", kOne).body["id"], "r1");  // matched: replayed
-    Reply r = Post(*s, "/v1/chat/completions", R"({"model":"new"})",
-                   {{"Authorization", "Bearer sk-abcdefghijklmnopqrstuvwxyz"}});
+    EXPECT_EQ(DailyPost(*s, "/v1/chat/completions", kOne).body["id"], "r1");  // matched: replayed
+    DailyReply r = DailyPost(*s, "/v1/chat/completions", R"({"model":"new"})",
+                             {{"Authorization", "Bearer sk-abcdefghijklmnopqrstuvwxyz"}});
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.body["id"], "from-upstream");
     EXPECT_EQ(seen_auth, "Bearer sk-abcdefghijklmnopqrstuvwxyz");
@@ -445,8 +449,8 @@ TEST(Shutdown, OnlyTouchedTracesCountAndMismatchesAreCounted) {
   other.exchanges.resize(1);
   other.exchanges[0].request.body = OJson::parse(R"({"model":"untouched"})");
   auto s = Start({RetryTrace(), other});
-  Post(*s, kPinned, kOne);
-  Post(*s, kPinned, kOne);  // a mismatch
+  DailyPost(*s, kDailyPinned, kOne);
+  DailyPost(*s, kDailyPinned, kOne);  // a mismatch
   int touched = 0;
   for (const auto& e : s->Sessions()) {
     if (e["touched"]) {

@@ -11,6 +11,7 @@
 
 #include "base/test_paths.h"
 #include "mockllm/replay_plan.h"
+#include "mockllm/surface_dialect_test_support.h"
 #include "mockllm/trace_files.h"
 #include "protocols/wire/dialect.h"
 #include "protocols/wire/stream_accumulator.h"
@@ -21,23 +22,10 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr auto kChat = llmconform::wire::Surface::kChat;
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
-std::string Joined(const RecordedResponse& r) {
-  std::string out;
-  for (const Chunk& c : r.chunks) out += c.raw;
-  return out;
-}
-
-std::set<std::string> Detect(const RecordedResponse& r,
-                             llmconform::wire::Surface surface = llmconform::wire::Surface::kChat) {
-  std::set<std::string> ids;
-  const auto found = r.streamed
-                         ? llmconform::wire::DetectStreamDialect(surface, Joined(r))
-                         : llmconform::wire::DetectBodyDialect(surface, r.BodyBytes(), r.status);
-  for (const auto& d : found) ids.insert(d.id);
-  return ids;
-}
+using test_support::Detect;
+using test_support::Joined;
 
 std::set<std::string> IdsOf(const Dialect& d) {
   auto ids = d.Ids();
@@ -224,7 +212,7 @@ TEST(DialectRewrite, DialectsAgreeWithTheRecordedCorpus) {
       // (the Responses API, Gemini, Vertex AI's) are not judged.
       if (auto s = wire::SurfaceOfPath(x.request.path); s && *s != wire::Surface::kChat) continue;
       ASSERT_FALSE(provider.empty()) << f;
-      auto d = Detect(x.response);
+      auto d = Detect(x.response, llmconform::wire::Surface::kChat);
       real[provider].insert(d.begin(), d.end());
     }
   }
@@ -434,7 +422,8 @@ RC_GTEST_PROP(DialectRewriteProperties, RewritesKeepTheMessage, ()) {
     resplit.chunks.push_back(Chunk{0, piece});
   RC_ASSERT(Joined(RewriteResponse(resplit, d, true, kChat)) == Joined(out));
   const auto ids = IdsOf(d);
-  for (const std::string& id : Detect(out)) RC_ASSERT(ids.contains(id));
+  for (const std::string& id : Detect(out, llmconform::wire::Surface::kChat))
+    RC_ASSERT(ids.contains(id));
   const auto a = llmconform::wire::AccumulateStream(Joined(canon));
   const auto b = llmconform::wire::AccumulateStream(Joined(out));
   RC_ASSERT(StripThink(b.message.Text()) == a.message.Text());

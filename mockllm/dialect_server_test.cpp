@@ -25,19 +25,20 @@ std::vector<Trace> Probe() {
   return out;
 }
 
-std::unique_ptr<Server> Start(ServerOptions o = {}) {
+std::unique_ptr<Server> DialectServerStart(ServerOptions o = {}) {
   auto s = Server::Start(Probe(), std::move(o));
   EXPECT_TRUE(s) << s.error().message;
   return std::move(*s);
 }
 
-struct Reply {
+struct DialectServerReply {
   int status = 0;
   std::string body;
 };
 
 // Sends the recorded request of probe trace `id` on its pinned route.
-Reply Send(const Server& s, const std::string& id, const httplib::Headers& headers = {}) {
+DialectServerReply Send(const Server& s, const std::string& id,
+                        const httplib::Headers& headers = {}) {
   const Trace* t = nullptr;
   static const auto traces = Probe();
   for (const Trace& x : traces)
@@ -58,16 +59,16 @@ std::set<std::string> StreamIds(const std::string& body) {
 }
 
 TEST(DialectServer, TheHeaderPicksTheDialectPerRequest) {
-  auto s = Start();
-  const Reply plain = Send(*s, "probe/streamed-tools");
+  auto s = DialectServerStart();
+  const DialectServerReply plain = Send(*s, "probe/streamed-tools");
   EXPECT_EQ(plain.status, 200);
   EXPECT_TRUE(StreamIds(plain.body).empty());
-  const Reply gemini = Send(*s, "probe/streamed-tools",
-                            {{"X-Mockllm-Session", "g"}, {"X-Mockllm-Dialect", "gemini"}});
+  const DialectServerReply gemini = Send(
+      *s, "probe/streamed-tools", {{"X-Mockllm-Session", "g"}, {"X-Mockllm-Dialect", "gemini"}});
   EXPECT_EQ(StreamIds(gemini.body),
             (std::set<std::string>{"DIA-TOOLCALL-NO-INDEX", "DIA-FINISH-REASON-NOT-TOOL-CALLS"}));
-  const Reply deepseek = Send(*s, "probe/streamed-tools",
-                              {{"X-Mockllm-Session", "d"}, {"X-Mockllm-Dialect", "deepseek"}});
+  const DialectServerReply deepseek = Send(
+      *s, "probe/streamed-tools", {{"X-Mockllm-Session", "d"}, {"X-Mockllm-Dialect", "deepseek"}});
   EXPECT_THAT(deepseek.body, HasSubstr("reasoning_content"));
   const auto journal = s->Journal();
   ASSERT_EQ(journal.size(), 3u);
@@ -77,10 +78,10 @@ TEST(DialectServer, TheHeaderPicksTheDialectPerRequest) {
 }
 
 TEST(DialectServer, TheOptionIsTheDefaultAndTheHeaderWins) {
-  auto s = Start({.dialect = "azure"});
-  const Reply azure = Send(*s, "probe/stream");
+  auto s = DialectServerStart({.dialect = "azure"});
+  const DialectServerReply azure = Send(*s, "probe/stream");
   EXPECT_TRUE(azure.body.starts_with(R"(data: {"choices":[],"created":0)")) << azure.body;
-  const Reply openai =
+  const DialectServerReply openai =
       Send(*s, "probe/stream", {{"X-Mockllm-Session", "o"}, {"X-Mockllm-Dialect", "openai"}});
   EXPECT_TRUE(openai.body.starts_with(R"(data: {"id":"chatcmpl-probe-stream")")) << openai.body;
 }
@@ -92,8 +93,8 @@ TEST(DialectServer, UnknownDialectsAreRefused) {
       started.error().message,
       HasSubstr(
           "--dialect \"nope\": unknown dialect (known: anthropic, antseed-anthropic, azure,"));
-  auto s = Start();
-  const Reply r = Send(*s, "probe/plain", {{"X-Mockllm-Dialect", "nope"}});
+  auto s = DialectServerStart();
+  const DialectServerReply r = Send(*s, "probe/plain", {{"X-Mockllm-Dialect", "nope"}});
   EXPECT_EQ(r.status, 400);
   EXPECT_THAT(r.body, HasSubstr("mockllm_unknown_dialect"));
   // The refused request did not use up the session's exchange.
@@ -101,26 +102,26 @@ TEST(DialectServer, UnknownDialectsAreRefused) {
 }
 
 TEST(DialectServer, FaultsApplyOnTopOfTheDialect) {
-  auto s = Start({.fault = OJson{{"drop_done", true}}});
-  const Reply r = Send(*s, "probe/stream", {{"X-Mockllm-Dialect", "openrouter"}});
+  auto s = DialectServerStart({.fault = OJson{{"drop_done", true}}});
+  const DialectServerReply r = Send(*s, "probe/stream", {{"X-Mockllm-Dialect", "openrouter"}});
   EXPECT_THAT(r.body, HasSubstr(": OPENROUTER PROCESSING\n\n"));
   EXPECT_EQ(r.body.find("[DONE]"), std::string::npos);
   // An injected HTTP error is rewritten too: Gemini's error array.
-  auto e = Start({.fault = OJson{{"status", 429}}});
-  const Reply g = Send(*e, "probe/plain", {{"X-Mockllm-Dialect", "gemini"}});
+  auto e = DialectServerStart({.fault = OJson{{"status", 429}}});
+  const DialectServerReply g = Send(*e, "probe/plain", {{"X-Mockllm-Dialect", "gemini"}});
   EXPECT_EQ(g.status, 429);
   EXPECT_TRUE(g.body.starts_with(R"([{"error":{"code":429,)")) << g.body;
   EXPECT_THAT(g.body, HasSubstr("RESOURCE_EXHAUSTED"));
   // …and an injected 500 on a stream becomes llama.cpp's in-stream error.
-  auto f = Start({.fault = OJson{{"status", 500}}});
-  const Reply l = Send(*f, "probe/stream", {{"X-Mockllm-Dialect", "llamacpp"}});
+  auto f = DialectServerStart({.fault = OJson{{"status", 500}}});
+  const DialectServerReply l = Send(*f, "probe/stream", {{"X-Mockllm-Dialect", "llamacpp"}});
   EXPECT_EQ(l.status, 200);
   EXPECT_EQ(StreamIds(l.body), (std::set<std::string>{"DIA-ERROR-IN-STREAM"}));
 }
 
 TEST(DialectServer, SpeedKeepsTheRewrittenTimeline) {
-  auto s = Start({.speed = 0.01});
-  const Reply r = Send(*s, "probe/streamed-tools", {{"X-Mockllm-Dialect", "groq"}});
+  auto s = DialectServerStart({.speed = 0.01});
+  const DialectServerReply r = Send(*s, "probe/streamed-tools", {{"X-Mockllm-Dialect", "groq"}});
   EXPECT_EQ(r.status, 200);
   EXPECT_THAT(r.body, HasSubstr(R"("arguments":"{\"city\":\"Paris\"}")"));
 }

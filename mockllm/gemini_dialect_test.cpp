@@ -25,7 +25,7 @@ using wire::Surface;
 using test_support::Joined;
 using test_support::Load;
 
-std::set<std::string> Detect(const RecordedResponse& r) {
+std::set<std::string> GeminiDialectDetect(const RecordedResponse& r) {
   return test_support::Detect(r, Surface::kGemini);
 }
 
@@ -82,7 +82,7 @@ TEST(GeminiDialects, TheCanonicalCorpusShowsNoDeviationAndCoversEveryRewrite) {
   const auto canon = Canonical();
   std::size_t streamed = 0, multi = 0, errors_to_streams = 0;
   for (const Exchange& x : canon) {
-    EXPECT_TRUE(Detect(x.response).empty()) << x.request.path;
+    EXPECT_TRUE(GeminiDialectDetect(x.response).empty()) << x.request.path;
     streamed += x.response.streamed ? 1 : 0;
     multi += x.response.streamed && EventData(Joined(x.response)).size() > 1 ? 1 : 0;
     errors_to_streams +=
@@ -125,7 +125,7 @@ TEST(GeminiDialects, TheVertexRecordingsShowOnlyTheVertexDialectsDeviations) {
   std::size_t vertex_exchanges = 0;
   for (const Trace& t : Load("fixtures/recorded/gemini"))
     for (const Exchange& x : t.exchanges) {
-      const auto ids = Detect(x.response);
+      const auto ids = GeminiDialectDetect(x.response);
       if (!IsVertex(x)) {
         EXPECT_TRUE(ids.empty()) << t.id;
         continue;

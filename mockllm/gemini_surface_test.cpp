@@ -16,14 +16,14 @@
 namespace llmconform::mockllm {
 namespace {
 
-constexpr std::string_view kTrace =
+constexpr std::string_view kGeminiSurfaceTrace =
     R"({"format":"llmconform-trace/1","id":"gem","surface":"gemini"}
 {"request":{"method":"POST","path":"/v1beta/models/gemini-2.5-flash:streamGenerateContent","query":"alt=sse","body":{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}},"response":{"status":200,"headers":{"content-type":"text/event-stream"},"chunks":[{"t_ms":0,"raw":"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel\"}],\"role\": \"model\"},\"index\": 0}]}\r\n\r\n"},{"t_ms":1,"raw":"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"lo\"}],\"role\": \"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"totalTokenCount\": 3}}\r\n\r\n"}]}}
 {"request":{"method":"POST","path":"/v1beta/models/gemini-2.5-flash:generateContent","body":{"contents":[{"parts":[{"text":"again"}],"role":"user"}],"generationConfig":{"temperature":0}}},"response":{"status":429,"body":{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}}}
 )";
 
 Trace GeminiTrace() {
-  auto t = ParseTrace(kTrace, "gem.jsonl");
+  auto t = ParseTrace(kGeminiSurfaceTrace, "gem.jsonl");
   EXPECT_TRUE(t) << t.error().message;
   return *t;
 }
@@ -151,7 +151,7 @@ TEST(GeminiServe, SdkMatchReadsParametersUnderEitherNameAndNoneAsEmpty) {
                          path));
 }
 
-constexpr std::string_view kCassette = R"(interactions:
+constexpr std::string_view kGeminiSurfaceCassette = R"(interactions:
 - request:
     body: '{"contents":[{"parts":[{"text":"hi"}],"role":"user"}]}'
     headers:
@@ -200,7 +200,7 @@ version: 1
 )";
 
 TEST(GeminiImport, KeepsGeminiExchangesNamesTheSurfaceAndRedactsTheKey) {
-  auto r = ParseCassette(kCassette, "gem.yaml");
+  auto r = ParseCassette(kGeminiSurfaceCassette, "gem.yaml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->skipped, 1u);  // the file store call is no surface
   ASSERT_EQ(r->trace.exchanges.size(), 2u);

@@ -175,7 +175,7 @@ TEST(JournalEntry, HostileJournalLinesAreLocatedErrors) {
 }
 
 // A string of any bytes ToJson may be given, valid UTF-8 (a journal's texts are).
-std::string GenText() {
+std::string JournalEntryGenText() {
   return *rc::gen::oneOf(rc::gen::just(std::string()), rc::gen::just(std::string("h\xC3\xA9llo")),
                          rc::gen::map(rc::gen::arbitrary<std::string>(), [](std::string s) {
                            for (char& c : s) c = static_cast<char>(' ' + (c & 0x3F));
@@ -198,14 +198,15 @@ std::optional<T> Maybe(T value) {
 
 RC_GTEST_PROP(JournalEntryProperty, WhatToJsonWritesReadsBackTheSame, ()) {
   JournalEntry e;
-  e.session = Maybe(GenText());
-  e.trace = Maybe(GenText());
-  e.method = GenText();
-  e.path = GenText();
+  e.session = Maybe(JournalEntryGenText());
+  e.trace = Maybe(JournalEntryGenText());
+  e.method = JournalEntryGenText();
+  e.path = JournalEntryGenText();
   const int headers = *rc::gen::inRange(0, 4);
-  for (int i = 0; i < headers; ++i) e.headers.emplace_back("h" + std::to_string(i), GenText());
+  for (int i = 0; i < headers; ++i)
+    e.headers.emplace_back("h" + std::to_string(i), JournalEntryGenText());
   e.body = GenValue();
-  if (e.body.is_null() && *rc::gen::arbitrary<bool>()) e.body = GenText();
+  if (e.body.is_null() && *rc::gen::arbitrary<bool>()) e.body = JournalEntryGenText();
   e.body_cut = *rc::gen::arbitrary<bool>();
   e.status = *rc::gen::inRange(100, 600);
   e.exchange = Maybe(*rc::gen::inRange<std::size_t>(0, 1000));
@@ -221,10 +222,11 @@ RC_GTEST_PROP(JournalEntryProperty, WhatToJsonWritesReadsBackTheSame, ()) {
   for (int i = 0; i < findings; ++i)
     e.findings.push_back({*rc::gen::elementOf(std::vector<FindingKind>(std::begin(kFindingKinds),
                                                                        std::end(kFindingKinds))),
-                          GenText()});
-  if (*rc::gen::arbitrary<bool>()) e.nearest = Json{{"trace", GenText()}, {"exchange", 1}};
-  e.proxied = Maybe(GenText());
-  e.dialect = Maybe(GenText());
+                          JournalEntryGenText()});
+  if (*rc::gen::arbitrary<bool>())
+    e.nearest = Json{{"trace", JournalEntryGenText()}, {"exchange", 1}};
+  e.proxied = Maybe(JournalEntryGenText());
+  e.dialect = Maybe(JournalEntryGenText());
   if (*rc::gen::arbitrary<bool>()) e.at_ms = *rc::gen::inRange<std::int64_t>(0, 1'000'000'000);
   const auto seq = *rc::gen::arbitrary<std::uint32_t>();
 

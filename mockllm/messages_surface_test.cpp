@@ -19,7 +19,7 @@
 namespace llmconform::mockllm {
 namespace {
 
-constexpr std::string_view kCassette = R"(interactions:
+constexpr std::string_view kMessagesSurfaceCassette = R"(interactions:
 - request:
     body: '{"max_tokens":1024,"messages":[{"role":"user","content":"hi"}],"model":"claude-x","stream":true}'
     headers:
@@ -45,7 +45,7 @@ version: 1
 )";
 
 TEST(MessagesImport, KeepsExchangesNamesTheSurfaceAndRedactsTheKey) {
-  auto r = ParseCassette(kCassette, "msg.yaml");
+  auto r = ParseCassette(kMessagesSurfaceCassette, "msg.yaml");
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->trace.exchanges.size(), 2u);
   EXPECT_EQ(r->trace.exchanges[0].request.path, "/v1/messages");
@@ -57,7 +57,7 @@ TEST(MessagesImport, KeepsExchangesNamesTheSurfaceAndRedactsTheKey) {
   EXPECT_EQ(headers["anthropic-version"], "2023-06-01");
   EXPECT_EQ(headers["x-api-key"].get<std::string>().find("sk-ant"), std::string::npos);
   EXPECT_TRUE(r->trace.exchanges[0].response.streamed);
-  r = ParseCassette(kCassette, "msg.yaml", {.paths = ImportPaths::kChat});
+  r = ParseCassette(kMessagesSurfaceCassette, "msg.yaml", {.paths = ImportPaths::kChat});
   EXPECT_FALSE(r);  // nothing of Chat Completions to keep
 }
 

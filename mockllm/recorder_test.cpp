@@ -45,12 +45,12 @@ std::string ReadFile(const fs::path& p) {
   return s.str();
 }
 
-struct Reply {
+struct RecorderReply {
   int status = 0;
   std::string body;
 };
 
-Reply Post(int port, const std::string& path, const std::string& body) {
+RecorderReply RecorderPost(int port, const std::string& path, const std::string& body) {
   httplib::Client c("127.0.0.1", port);
   c.set_read_timeout(10, 0);
   httplib::Headers headers = {{"Authorization", "Bearer sk-live-abcdefghijklmnopqrstuvwxyz"},
@@ -113,14 +113,15 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
                                      .header_fields = {{"provider", "mock"}}}});
   ASSERT_TRUE(recorder) << recorder.error().message;
 
-  std::vector<Reply> direct;
-  std::vector<Reply> proxied;
+  std::vector<RecorderReply> direct;
+  std::vector<RecorderReply> proxied;
   for (const std::string& body : FixtureRequests(*fixture)) {
-    proxied.push_back(Post((*recorder)->port(), "/v1/chat/completions", body));
+    proxied.push_back(RecorderPost((*recorder)->port(), "/v1/chat/completions", body));
   }
   (*upstream)->Reset();
   for (const std::string& body : FixtureRequests(*fixture)) {
-    direct.push_back(Post((*upstream)->port(), "/t/test%2Fmockllm-chat/v1/chat/completions", body));
+    direct.push_back(
+        RecorderPost((*upstream)->port(), "/t/test%2Fmockllm-chat/v1/chat/completions", body));
   }
   (*recorder)->Stop();
   EXPECT_EQ((*recorder)->exchanges_written(), 2u);
@@ -155,7 +156,7 @@ TEST(Recorder, RecordsWhatReplaysByteIdenticallyWithoutSecrets) {
   ASSERT_TRUE(replay) << replay.error().message;
   const auto requests = FixtureRequests(*fixture);
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    EXPECT_EQ(Post((*replay)->port(), "/t/chat/v1/chat/completions", requests[i]).body,
+    EXPECT_EQ(RecorderPost((*replay)->port(), "/t/chat/v1/chat/completions", requests[i]).body,
               direct[i].body);
   }
 }
@@ -182,7 +183,7 @@ TEST(Recorder, ReadsPastTheChunkCapJoinTheLastChunkAndTheTraceSaysSo) {
       {.recording = {
            .upstream = "http://127.0.0.1:" + std::to_string(up), .out = out, .max_chunks = 100}});
   ASSERT_TRUE(recorder) << recorder.error().message;
-  const Reply reply = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  const RecorderReply reply = RecorderPost((*recorder)->port(), "/v1/chat/completions", "{}");
   (*recorder)->Stop();
   upstream.stop();
   serving.join();
@@ -216,8 +217,8 @@ TEST(Recorder, KeepsAStreamThatBreaksOffAsACutFault) {
       {.recording = {.upstream = (*upstream)->base_url() + "/t/test%2Fmockllm-chat/", .out = out}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   const auto requests = FixtureRequests(*fixture);
-  Post((*recorder)->port(), "/v1/chat/completions", requests[0]);
-  Post((*recorder)->port(), "/v1/chat/completions", requests[1]);
+  RecorderPost((*recorder)->port(), "/v1/chat/completions", requests[0]);
+  RecorderPost((*recorder)->port(), "/v1/chat/completions", requests[1]);
   (*recorder)->Stop();
   auto recorded = LoadTraceFile(out);
   ASSERT_TRUE(recorded) << recorded.error().message;
@@ -244,7 +245,7 @@ TEST(Recorder, AppendsToATraceWhoseLastLineHasNoEnd) {
                      .out = out,
                      .append = true}});
   ASSERT_TRUE(recorder) << recorder.error().message;
-  Post((*recorder)->port(), "/v1/chat/completions", FixtureRequests(*fixture)[0]);
+  RecorderPost((*recorder)->port(), "/v1/chat/completions", FixtureRequests(*fixture)[0]);
   (*recorder)->Stop();
   auto recorded = LoadTraceFile(out);
   ASSERT_TRUE(recorded) << recorded.error().message;
@@ -265,7 +266,7 @@ void UpstreamStatusIsA502(int status) {
   auto recorder = Recorder::Start(
       {.recording = {.upstream = "http://127.0.0.1:" + std::to_string(port), .out = out}});
   ASSERT_TRUE(recorder) << recorder.error().message;
-  Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  RecorderReply r = RecorderPost((*recorder)->port(), "/v1/chat/completions", "{}");
   EXPECT_EQ(r.status, 502);
   EXPECT_NE(r.body.find("answered status " + std::to_string(status) +
                         ", not a final HTTP status (200-599)"),
@@ -312,7 +313,7 @@ TEST(Recorder, UnreachableUpstreamIsA502AndNothingIsWritten) {
   auto recorder = Recorder::Start(
       {.recording = {.upstream = "http://127.0.0.1:" + std::to_string(free_port), .out = out}});
   ASSERT_TRUE(recorder);
-  Reply r = Post((*recorder)->port(), "/v1/chat/completions", "{}");
+  RecorderReply r = RecorderPost((*recorder)->port(), "/v1/chat/completions", "{}");
   EXPECT_EQ(r.status, 502);
   EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["type"], "mockllm_upstream_error");
   (*recorder)->Stop();

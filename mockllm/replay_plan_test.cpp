@@ -21,10 +21,10 @@ RecordedResponse Stream() {
   return r;
 }
 
-const std::string kStream =
+const std::string kReplayPlanStream =
     "data: {\"n\":0}\n\ndata: {\"n\":1}\n\ndata: {\"n\":2}\n\ndata: [DONE]\n\n";
 
-Fault F(const OJson& j) {
+Fault ReplayPlanF(const OJson& j) {
   auto f = FaultFromJson(j);
   EXPECT_TRUE(f) << f.error().message;
   return *f;
@@ -39,7 +39,7 @@ TEST(ReplayPlan, NoFaultKeepsRecordedPiecesAndTimes) {
   EXPECT_EQ(p.headers[0], (std::pair<std::string, std::string>{"x-request-id", "req_9"}));
   ASSERT_EQ(p.pieces.size(), 4u);
   EXPECT_EQ(p.pieces[1], (Piece{40, 0, "data: {\"n\""}));
-  EXPECT_EQ(p.Body(), kStream);
+  EXPECT_EQ(p.Body(), kReplayPlanStream);
 }
 
 // The server frames the answer itself: what a recording says of its own
@@ -54,8 +54,8 @@ TEST(ReplayPlan, FramingHeadersARecordingCarriesAreNotReplayed) {
   const ResponsePlan p = PlanResponse(r, Fault{}, 1);
   ASSERT_EQ(p.headers.size(), 1u);
   EXPECT_EQ(p.headers[0], (std::pair<std::string, std::string>{"x-request-id", "req_9"}));
-  const ResponsePlan faulted =
-      PlanResponse(r, F({{"status", 503}, {"headers", {{"Upgrade", "h2c"}, {"x-a", "1"}}}}), 1);
+  const ResponsePlan faulted = PlanResponse(
+      r, ReplayPlanF({{"status", 503}, {"headers", {{"Upgrade", "h2c"}, {"x-a", "1"}}}}), 1);
   ASSERT_EQ(faulted.headers.size(), 1u);
   EXPECT_EQ(faulted.headers[0].first, "x-a");
 }
@@ -71,8 +71,8 @@ TEST(ReplayPlan, JsonBodyDefaultsItsContentType) {
 }
 
 TEST(ReplayPlan, StatusFaultAnswersAnOpenAiError) {
-  const ResponsePlan p =
-      PlanResponse(Stream(), F({{"status", 429}, {"retry_after", 2}, {"retry_after_ms", 1500}}), 0);
+  const ResponsePlan p = PlanResponse(
+      Stream(), ReplayPlanF({{"status", 429}, {"retry_after", 2}, {"retry_after_ms", 1500}}), 0);
   EXPECT_EQ(p.status, 429);
   EXPECT_FALSE(p.chunked);
   EXPECT_EQ(
@@ -86,17 +86,19 @@ TEST(ReplayPlan, StatusFaultAnswersAnOpenAiError) {
             (std::pair<std::string, std::string>{"x-ratelimit-remaining-requests", "0"}));
   EXPECT_EQ(p.headers[3],
             (std::pair<std::string, std::string>{"x-ratelimit-reset-requests", "1500ms"}));
-  const ResponsePlan custom = PlanResponse(Stream(), F({{"status", 503}, {"body", "busy"}}), 0);
+  const ResponsePlan custom =
+      PlanResponse(Stream(), ReplayPlanF({{"status", 503}, {"body", "busy"}}), 0);
   EXPECT_EQ(custom.Body(), "busy");
   EXPECT_EQ(custom.content_type, "text/plain");
 }
 
 TEST(ReplayPlan, EventEdits) {
-  EXPECT_EQ(PlanResponse(Stream(), F({{"drop_done", true}}), 0).Body(),
+  EXPECT_EQ(PlanResponse(Stream(), ReplayPlanF({{"drop_done", true}}), 0).Body(),
             "data: {\"n\":0}\n\ndata: {\"n\":1}\n\ndata: {\"n\":2}\n\n");
-  EXPECT_EQ(PlanResponse(Stream(), F({{"malformed_event", 1}}), 0).Body(),
+  EXPECT_EQ(PlanResponse(Stream(), ReplayPlanF({{"malformed_event", 1}}), 0).Body(),
             "data: {\"n\":0}\n\ndata: {\"n\n\ndata: {\"n\":2}\n\ndata: [DONE]\n\n");
-  const ResponsePlan error = PlanResponse(Stream(), F({{"error_event", {{"after_events", 2}}}}), 0);
+  const ResponsePlan error =
+      PlanResponse(Stream(), ReplayPlanF({{"error_event", {{"after_events", 2}}}}), 0);
   EXPECT_EQ(error.Body(),
             "data: {\"n\":0}\n\ndata: {\"n\":1}\n\n"
             "data: {\"error\":{\"message\":\"mockllm injected "
@@ -122,7 +124,7 @@ TEST(ReplayPlan, ErrorEventInTheResponsesShape) {
       {9,
        "event: response.completed\ndata: "
        "{\"type\":\"response.completed\",\"sequence_number\":2}\n\n"}};
-  const ResponsePlan p = PlanResponse(r, F({{"error_event", {{"after_events", 2}}}}), 0,
+  const ResponsePlan p = PlanResponse(r, ReplayPlanF({{"error_event", {{"after_events", 2}}}}), 0,
                                       llmconform::wire::Surface::kResponses);
   EXPECT_EQ(p.Body(),
             r.chunks[0].raw + r.chunks[1].raw +
@@ -132,21 +134,21 @@ TEST(ReplayPlan, ErrorEventInTheResponsesShape) {
 }
 
 TEST(ReplayPlan, CrlfAndBomKeepTheEvents) {
-  const ResponsePlan p = PlanResponse(Stream(), F({{"crlf", true}, {"bom", true}}), 0);
+  const ResponsePlan p = PlanResponse(Stream(), ReplayPlanF({{"crlf", true}, {"bom", true}}), 0);
   const std::string body = p.Body();
   EXPECT_EQ(body.substr(0, 3), "\xEF\xBB\xBF");
   EXPECT_EQ(body.find("\n\n"), std::string::npos);
   EXPECT_NE(body.find("data: {\"n\":0}\r\n\r\n"), std::string::npos);
-  EXPECT_EQ(ParseSse(body).events, ParseSse(kStream).events);
+  EXPECT_EQ(ParseSse(body).events, ParseSse(kReplayPlanStream).events);
 }
 
 TEST(ReplayPlan, KeepAlivesFollowTheRecordedTimeline) {
-  const ResponsePlan p = PlanResponse(Stream(), F({{"keepalive_ms", 30}}), 0);
+  const ResponsePlan p = PlanResponse(Stream(), ReplayPlanF({{"keepalive_ms", 30}}), 0);
   EXPECT_EQ(p.Body(),
             "data: {\"n\":0}\n\n: keep-alive\n\ndata: {\"n\":1}\n\n: keep-alive\n\n: keep-alive\n\n"
             "data: {\"n\":2}\n\ndata: [DONE]\n\n");
   auto parsed = ParseSse(p.Body());
-  EXPECT_EQ(parsed.events, ParseSse(kStream).events);
+  EXPECT_EQ(parsed.events, ParseSse(kReplayPlanStream).events);
   EXPECT_EQ(parsed.comments, 3u);
 }
 
@@ -155,25 +157,25 @@ TEST(ReplayPlan, KeepAlivesAreBoundedPerResponse) {
   // when the trace loads.
   RecordedResponse late = Stream();
   late.chunks.back().t_ms = 1'000'000'000'000;
-  const ResponsePlan p = PlanResponse(late, F({{"keepalive_ms", 1}}), 0);
+  const ResponsePlan p = PlanResponse(late, ReplayPlanF({{"keepalive_ms", 1}}), 0);
   EXPECT_EQ(ParseSse(p.Body()).comments, kMaxKeepAlives);
-  EXPECT_EQ(ParseSse(p.Body()).events, ParseSse(kStream).events);
+  EXPECT_EQ(ParseSse(p.Body()).events, ParseSse(kReplayPlanStream).events);
 }
 
 TEST(ReplayPlan, CutsAfterEventsOrBytes) {
-  const ResponsePlan events = PlanResponse(Stream(), F({{"cut_after_events", 2}}), 0);
+  const ResponsePlan events = PlanResponse(Stream(), ReplayPlanF({{"cut_after_events", 2}}), 0);
   EXPECT_TRUE(events.cut);
   EXPECT_EQ(events.Body(), "data: {\"n\":0}\n\ndata: {\"n\":1}\n\n");
-  const ResponsePlan bytes = PlanResponse(Stream(), F({{"cut_after_bytes", 20}}), 0);
+  const ResponsePlan bytes = PlanResponse(Stream(), ReplayPlanF({{"cut_after_bytes", 20}}), 0);
   EXPECT_TRUE(bytes.cut);
-  EXPECT_EQ(bytes.Body(), kStream.substr(0, 20));
-  EXPECT_EQ(bytes.content_length, kStream.size());
+  EXPECT_EQ(bytes.Body(), kReplayPlanStream.substr(0, 20));
+  EXPECT_EQ(bytes.content_length, kReplayPlanStream.size());
 }
 
 TEST(ReplayPlan, StallSitsAtTheEventBoundary) {
   const ResponsePlan p =
-      PlanResponse(Stream(), F({{"stall_ms", 5000}, {"stall_after_events", 1}}), 0);
-  EXPECT_EQ(p.Body(), kStream);
+      PlanResponse(Stream(), ReplayPlanF({{"stall_ms", 5000}, {"stall_after_events", 1}}), 0);
+  EXPECT_EQ(p.Body(), kReplayPlanStream);
   ASSERT_EQ(p.pieces.size(), 4u);
   EXPECT_EQ(p.pieces[1].stall_ms_before, 5000);
   EXPECT_EQ(p.pieces[1].bytes, "data: {\"n\"");
@@ -183,29 +185,30 @@ TEST(ReplayPlan, StallSitsAtTheEventBoundary) {
 TEST(ReplayPlan, BurstJoinsPiecesExceptAcrossStallsAndResplits) {
   const ResponsePlan plain = PlanResponse(Stream(), Fault{}, 0);
   ASSERT_EQ(plain.burst.size(), 1u);
-  EXPECT_EQ(plain.burst[0].bytes, kStream);
+  EXPECT_EQ(plain.burst[0].bytes, kReplayPlanStream);
   const ResponsePlan stalled =
-      PlanResponse(Stream(), F({{"stall_ms", 10}, {"stall_after_events", 1}}), 0);
+      PlanResponse(Stream(), ReplayPlanF({{"stall_ms", 10}, {"stall_after_events", 1}}), 0);
   ASSERT_EQ(stalled.burst.size(), 2u);
   EXPECT_EQ(stalled.burst[0].bytes, "data: {\"n\":0}\n\n");
   EXPECT_EQ(stalled.burst[1].stall_ms_before, 10);
-  const ResponsePlan resplit = PlanResponse(Stream(), F({{"resplit", true}}), 3);
+  const ResponsePlan resplit = PlanResponse(Stream(), ReplayPlanF({{"resplit", true}}), 3);
   EXPECT_EQ(resplit.burst, resplit.pieces);
 }
 
 TEST(ReplayPlan, DelayBeforeTheFirstByte) {
-  EXPECT_EQ(PlanResponse(Stream(), F({{"delay_ms", 250}}), 0).delay_ms, 250);
+  EXPECT_EQ(PlanResponse(Stream(), ReplayPlanF({{"delay_ms", 250}}), 0).delay_ms, 250);
 }
 
 TEST(ReplayPlan, SameSeedSameBytesAndPieces) {
-  const ResponsePlan a = PlanResponse(Stream(), F({{"resplit", true}}), 7);
-  const ResponsePlan b = PlanResponse(Stream(), F({{"resplit", true}}), 7);
-  const ResponsePlan c = PlanResponse(Stream(), F({{"resplit", true}}), 8);
+  const ResponsePlan a = PlanResponse(Stream(), ReplayPlanF({{"resplit", true}}), 7);
+  const ResponsePlan b = PlanResponse(Stream(), ReplayPlanF({{"resplit", true}}), 7);
+  const ResponsePlan c = PlanResponse(Stream(), ReplayPlanF({{"resplit", true}}), 8);
   EXPECT_EQ(a.pieces, b.pieces);
   EXPECT_NE(a.pieces, c.pieces);
-  EXPECT_EQ(c.Body(), kStream);
+  EXPECT_EQ(c.Body(), kReplayPlanStream);
   // A seed in the fault wins over the server's.
-  EXPECT_EQ(PlanResponse(Stream(), F({{"resplit", true}, {"seed", 7}}), 99).pieces, a.pieces);
+  EXPECT_EQ(PlanResponse(Stream(), ReplayPlanF({{"resplit", true}, {"seed", 7}}), 99).pieces,
+            a.pieces);
 }
 
 TEST(ReplayPlan, SseEventEndsCountOnlyDataBlocks) {
@@ -223,7 +226,7 @@ RC_GTEST_PROP(ReplayPlanProperty, AnyResplitReplaysTheSameBytes, (std::uint64_t 
   }
   std::string original;
   for (const Chunk& c : r.chunks) original += c.raw;
-  const ResponsePlan p = PlanResponse(r, F({{"resplit", true}}), seed);
+  const ResponsePlan p = PlanResponse(r, ReplayPlanF({{"resplit", true}}), seed);
   RC_ASSERT(p.Body() == original);
   std::int64_t last = 0;
   for (const Piece& piece : p.pieces) {

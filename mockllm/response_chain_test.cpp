@@ -20,7 +20,7 @@ const std::string kChain = std::string(test_paths::SourceRoot()) +
                            "test_openai_previous_response_id.trace.jsonl";
 
 // The recorded requests, as the openai SDK sends them.
-const std::string kFirst =
+const std::string kResponseChainFirst =
     R"({"input":[{"content":"The secret key is sesame","role":"user"}],"instructions":"","model":"gpt-5","text":{"format":{"type":"text"}}})";
 std::string Second(std::string_view previous) {
   return std::string(
@@ -36,8 +36,8 @@ std::unique_ptr<Server> Start(const std::string& file) {
   return std::move(*s);
 }
 
-httplib::Result Post(const Server& s, const std::string& path, const std::string& body,
-                     const char* type = "application/json") {
+httplib::Result ResponseChainPost(const Server& s, const std::string& path, const std::string& body,
+                                  const char* type = "application/json") {
   httplib::Client c("127.0.0.1", s.port());
   c.set_read_timeout(10, 0);
   return c.Post(path, body, type);
@@ -63,11 +63,11 @@ TEST(ResponseChain, AChainReplaysInOrder) {
     auto s = Start(kChain);
     const std::string base =
         pinned ? "/t/" + UrlEncode("openai/test_openai_previous_response_id") : "";
-    auto first = Post(*s, base + "/v1/responses", kFirst);
+    auto first = ResponseChainPost(*s, base + "/v1/responses", kResponseChainFirst);
     ASSERT_TRUE(first);
     ASSERT_EQ(first->status, 200) << first->body;
     const std::string id = Json::parse(first->body)["id"];
-    auto second = Post(*s, base + "/v1/responses", Second(id));
+    auto second = ResponseChainPost(*s, base + "/v1/responses", Second(id));
     ASSERT_TRUE(second);
     EXPECT_EQ(second->status, 200) << second->body;
     EXPECT_EQ(Json::parse(second->body)["previous_response_id"], id);
@@ -80,18 +80,18 @@ TEST(ResponseChain, AnUnknownPreviousResponseIsTheApisError) {
   auto s = Start(kChain);
   const std::string pinned = "/t/" + UrlEncode("openai/test_openai_previous_response_id");
   // Before the first response was replayed its id is unknown too.
-  auto early = Post(*s, pinned + "/v1/responses", Second("resp_1234"));
+  auto early = ResponseChainPost(*s, pinned + "/v1/responses", Second("resp_1234"));
   ASSERT_TRUE(early);
   EXPECT_EQ(early->status, 400);
-  ASSERT_TRUE(Post(*s, pinned + "/v1/responses", kFirst));
-  auto wrong = Post(*s, pinned + "/v1/responses", Second("resp_nope"));
+  ASSERT_TRUE(ResponseChainPost(*s, pinned + "/v1/responses", kResponseChainFirst));
+  auto wrong = ResponseChainPost(*s, pinned + "/v1/responses", Second("resp_nope"));
   ASSERT_TRUE(wrong);
   EXPECT_EQ(wrong->status, 400);
   EXPECT_EQ(
       Json::parse(wrong->body),
       Json::parse(
           R"({"error":{"message":"Previous response with id 'resp_nope' not found.","type":"invalid_request_error","param":"previous_response_id","code":"previous_response_not_found"}})"));
-  auto right = Post(*s, pinned + "/v1/responses", Second("resp_1234"));
+  auto right = ResponseChainPost(*s, pinned + "/v1/responses", Second("resp_1234"));
   ASSERT_TRUE(right);
   EXPECT_EQ(right->status, 200) << right->body;
   const Json journal = s->Journal();
@@ -101,7 +101,7 @@ TEST(ResponseChain, AnUnknownPreviousResponseIsTheApisError) {
   EXPECT_THAT(journal[2]["findings"][0]["message"].get<std::string>(), HasSubstr("resp_nope"));
   // A reset forgets the replayed ids.
   s->Reset();
-  auto after = Post(*s, "/v1/responses", Second("resp_1234"));
+  auto after = ResponseChainPost(*s, "/v1/responses", Second("resp_1234"));
   ASSERT_TRUE(after);
   EXPECT_EQ(after->status, 400);
 }
@@ -113,7 +113,7 @@ TEST(ResponseChain, ARecordingThatBeginsMidChainReplays) {
   t->exchanges.erase(t->exchanges.begin());
   auto s = Server::Start({*t}, {});
   ASSERT_TRUE(s);
-  auto r = Post(**s, "/v1/responses", Second("resp_1234"));
+  auto r = ResponseChainPost(**s, "/v1/responses", Second("resp_1234"));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200) << r->body;
 }
@@ -122,22 +122,23 @@ TEST(ResponseChain, ARecordingThatBeginsMidChainReplays) {
 // in the shape of the surface of the path; its own errors keep OpenAI's.
 TEST(SurfaceShapedAnswers, NotJsonOnEachSurface) {
   auto s = Start(kChain);
-  auto messages = Post(*s, "/v1/messages", "{oops");
+  auto messages = ResponseChainPost(*s, "/v1/messages", "{oops");
   ASSERT_TRUE(messages);
   EXPECT_EQ(messages->status, 400);
   const Json m = Json::parse(messages->body);
   EXPECT_EQ(m["type"], "error");
   EXPECT_EQ(m["error"]["type"], "invalid_request_error");
   EXPECT_THAT(m["error"]["message"].get<std::string>(), HasSubstr("not valid JSON"));
-  auto gemini = Post(*s, "/v1beta/models/gemini-2.5-flash:generateContent", "{oops");
+  auto gemini = ResponseChainPost(*s, "/v1beta/models/gemini-2.5-flash:generateContent", "{oops");
   ASSERT_TRUE(gemini);
   const Json g = Json::parse(gemini->body);
   EXPECT_EQ(g["error"]["code"], 400);
   EXPECT_EQ(g["error"]["status"], "INVALID_ARGUMENT");
-  auto responses = Post(*s, "/v1/responses", "{oops");
+  auto responses = ResponseChainPost(*s, "/v1/responses", "{oops");
   ASSERT_TRUE(responses);
   EXPECT_EQ(Json::parse(responses->body)["error"]["code"], "invalid_json");
-  auto unmatched = Post(*s, "/v1/messages", R"({"model":"claude","max_tokens":1,"messages":[]})");
+  auto unmatched =
+      ResponseChainPost(*s, "/v1/messages", R"({"model":"claude","max_tokens":1,"messages":[]})");
   ASSERT_TRUE(unmatched);
   EXPECT_EQ(Json::parse(unmatched->body)["error"]["type"], "mockllm_no_match");
 }
@@ -148,7 +149,7 @@ TEST(SurfaceShapedAnswers, BodyTooLargeOnTheMessagesPath) {
   ASSERT_TRUE(t);
   auto s = Server::Start({*t}, {.listen = {.max_body_bytes = 64}});
   ASSERT_TRUE(s);
-  auto r = Post(**s, "/v1/messages", std::string(200, ' ') + "{}");
+  auto r = ResponseChainPost(**s, "/v1/messages", std::string(200, ' ') + "{}");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 413);
   Json j = Json::parse(r->body);  // not const: a missing member reads as null

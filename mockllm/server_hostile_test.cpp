@@ -28,14 +28,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-constexpr std::string_view kTrace =
+constexpr std::string_view kServerHostileTrace =
     R"({"format":"llmconform-trace/1","id":"demo","origin":"synthesized"}
 {"seq":1,"request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}},"response":{"status":200,"headers":{"content-type":"application/json"},"body":{"id":"c1","choices":[]}}}
 )";
 const std::string kBody = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
 
 std::unique_ptr<Server> Start(ServerOptions options = {}) {
-  auto t = ParseTrace(kTrace, "demo.jsonl");
+  auto t = ParseTrace(kServerHostileTrace, "demo.jsonl");
   EXPECT_TRUE(t) << t.error().message;
   auto s = Server::Start({*t}, std::move(options));
   EXPECT_TRUE(s) << s.error().message;
@@ -60,7 +60,7 @@ void ReadAll(int fd, std::string& out) {
 
 // Sends `bytes` on a fresh connection, half-closes when asked, and returns
 // everything the server sent until it closed (or 5 s passed).
-std::string Exchange(int port, std::string_view bytes, bool half_close = false) {
+std::string ServerHostileExchange(int port, std::string_view bytes, bool half_close = false) {
   const int fd = ConnectLoopback(port);
   if (fd < 0) return "connect failed";
   std::size_t sent = 0;
@@ -112,7 +112,7 @@ TEST(HostileServer, SessionsAreCappedLeastRecentlyUsedFirstAndResetFreesThem) {
   EXPECT_EQ(again->status, 200);
   // The README's own reset: a POST without a body or Content-Length.
   EXPECT_THAT(
-      Exchange(
+      ServerHostileExchange(
           s->port(),
           "POST /__admin/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
           "Connection: close\r\n\r\n"),
@@ -351,27 +351,28 @@ TEST(HostileServer, BodyFramingFollowsRfc9112) {
   auto s = Start();
   // No Content-Length and no Transfer-Encoding: an empty body (§6.3),
   // answered at once (no recorded exchange has an empty body).
-  const std::string empty = Exchange(s->port(),
-                                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
-                                     "Connection: close\r\n\r\n");
+  const std::string empty =
+      ServerHostileExchange(s->port(),
+                            "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                            "Connection: close\r\n\r\n");
   EXPECT_THAT(empty, StartsWith("HTTP/1.1 404"));
   EXPECT_THAT(empty, HasSubstr("mockllm_no_match"));
-  const std::string bad_length =
-      Exchange(s->port(),
-               "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n"
-               "Content-Type: application/json\r\n\r\n" +
-                   kBody);
+  const std::string bad_length = ServerHostileExchange(
+      s->port(),
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n"
+      "Content-Type: application/json\r\n\r\n" +
+          kBody);
   EXPECT_THAT(bad_length, StartsWith("HTTP/1.1 400"));
   EXPECT_THAT(bad_length, HasSubstr("Content-Length \\\"abc\\\" is not a decimal number"));
-  EXPECT_THAT(Exchange(s->port(),
-                       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
-                       "Content-Length: 3\r\nContent-Length: 4\r\n\r\n{}  "),
+  EXPECT_THAT(ServerHostileExchange(s->port(),
+                                    "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                                    "Content-Length: 3\r\nContent-Length: 4\r\n\r\n{}  "),
               StartsWith("HTTP/1.1 400"));
   // A last transfer coding other than chunked leaves the body's end unknown.
-  EXPECT_THAT(Exchange(s->port(),
-                       "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
-                       "Transfer-Encoding: chunked, gzip\r\n\r\n" +
-                           kChatRequest),
+  EXPECT_THAT(ServerHostileExchange(s->port(),
+                                    "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                                    "Transfer-Encoding: chunked, gzip\r\n\r\n" +
+                                        kChatRequest),
               AllOf(StartsWith("HTTP/1.1 400"), HasSubstr("does not end in chunked")));
   const nlohmann::json journal = s->Journal();
   ASSERT_GE(journal.size(), 2u);
@@ -383,13 +384,13 @@ TEST(HostileServer, TrailerFieldsDoNotActAsHeaders) {
   auto s = Start();
   char size[16];
   std::snprintf(size, sizeof size, "%zx", kBody.size());
-  const std::string reply =
-      Exchange(s->port(),
-               "POST /t/demo/v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-               "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
-                   std::string(size) + "\r\n" + kBody +
-                   "\r\n0\r\nX-Mockllm-Session: from-the-trailer\r\nX-Mockllm-Dialect: nope\r\n"
-                   "Authorization: Bearer sk-trailer0123456789abcdef\r\n\r\n");
+  const std::string reply = ServerHostileExchange(
+      s->port(),
+      "POST /t/demo/v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+          std::string(size) + "\r\n" + kBody +
+          "\r\n0\r\nX-Mockllm-Session: from-the-trailer\r\nX-Mockllm-Dialect: nope\r\n"
+          "Authorization: Bearer sk-trailer0123456789abcdef\r\n\r\n");
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));  // no unknown-dialect 400
   const nlohmann::json journal = s->Journal();
   ASSERT_EQ(journal.size(), 1u);
@@ -398,13 +399,13 @@ TEST(HostileServer, TrailerFieldsDoNotActAsHeaders) {
   for (const char* name : {"x-mockllm-session", "x-mockllm-dialect", "authorization"})
     EXPECT_FALSE(journal[0]["request"]["headers"].contains(name)) << name << journal.dump();
   // Nor does a trailer's Connection: close end the connection.
-  const std::string two =
-      Exchange(s->port(),
-               "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-               "Transfer-Encoding: chunked\r\n\r\n" +
-                   std::string(size) + "\r\n" + kBody +
-                   "\r\n0\r\nConnection: close\r\n\r\n"
-                   "GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string two = ServerHostileExchange(
+      s->port(),
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n" +
+          std::string(size) + "\r\n" + kBody +
+          "\r\n0\r\nConnection: close\r\n\r\n"
+          "GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   EXPECT_THAT(two, StartsWith("HTTP/1.1 200"));
   EXPECT_THAT(two.substr(1), HasSubstr("HTTP/1.1 200")) << two;
 }
@@ -527,52 +528,57 @@ TEST(HostileServer, TheAdminApiAnswersNoWebPageAndTheChatRoutesAnswerAsBefore) {
   const std::string json = "Content-Type: application/json\r\n";
   const std::string stub =
       R"({"id":"evil","request":{"method":"POST","path":"/v1/x"},"response":{"status":200}})";
-  ASSERT_THAT(Exchange(port, RawRequest("POST", "/v1/chat/completions", local, json, kBody)),
-              StartsWith("HTTP/1.1 200"));
+  ASSERT_THAT(
+      ServerHostileExchange(port, RawRequest("POST", "/v1/chat/completions", local, json, kBody)),
+      StartsWith("HTTP/1.1 200"));
   // A simple request (text/plain, no preflight) from a foreign page.
   EXPECT_THAT(
-      Exchange(port,
-               RawRequest("POST", "/__admin/traces", "evil.example",
-                          "Content-Type: text/plain\r\nOrigin: http://evil.example\r\n", stub)),
+      ServerHostileExchange(
+          port, RawRequest("POST", "/__admin/traces", "evil.example",
+                           "Content-Type: text/plain\r\nOrigin: http://evil.example\r\n", stub)),
       StartsWith("HTTP/1.1 403"));
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/traces", local,
-                                        "Content-Type: text/plain\r\n", stub)),
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("POST", "/__admin/traces", local,
+                                                     "Content-Type: text/plain\r\n", stub)),
               AllOf(StartsWith("HTTP/1.1 415"), HasSubstr("application/json")));
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local, "")),
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("POST", "/__admin/reset", local, "")),
               StartsWith("HTTP/1.1 415"));
   // An Origin --cors does not allow, even with the right Host and type.
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local,
-                                        json + "Origin: http://evil.example\r\n")),
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("POST", "/__admin/reset", local,
+                                                     json + "Origin: http://evil.example\r\n")),
               AllOf(StartsWith("HTTP/1.1 403"), HasSubstr("origin_not_allowed")));
   // A rebound name reads nothing (the journal holds prompts).
   EXPECT_THAT(
-      Exchange(port,
-               RawRequest("GET", "/__admin/journal", "evil.example:" + std::to_string(port), "")),
+      ServerHostileExchange(
+          port, RawRequest("GET", "/__admin/journal", "evil.example:" + std::to_string(port), "")),
       AllOf(StartsWith("HTTP/1.1 403"), HasSubstr("host_not_allowed"), Not(HasSubstr("\"hi\""))));
   EXPECT_EQ(s->Journal().size(), 1u);  // nothing was reset
-  EXPECT_THAT(Exchange(port, RawRequest("DELETE", "/__admin/traces/demo", "evil.example", "")),
-              StartsWith("HTTP/1.1 403"));
+  EXPECT_THAT(
+      ServerHostileExchange(port, RawRequest("DELETE", "/__admin/traces/demo", "evil.example", "")),
+      StartsWith("HTTP/1.1 403"));
   // What is allowed: the listening address, loopback names, --allow-host,
   // the --cors origin; a bodiless DELETE needs no type.
-  EXPECT_THAT(Exchange(port, RawRequest("GET", "/__admin/journal", local, "")),
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("GET", "/__admin/journal", local, "")),
               AllOf(StartsWith("HTTP/1.1 200"), HasSubstr("\"hi\"")));
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("GET", "/__admin/health",
+                                                     "LOCALHOST:" + std::to_string(port), "")),
+              StartsWith("HTTP/1.1 200"));
   EXPECT_THAT(
-      Exchange(port, RawRequest("GET", "/__admin/health", "LOCALHOST:" + std::to_string(port), "")),
+      ServerHostileExchange(port, RawRequest("GET", "/__admin/health", "mock.internal", "")),
       StartsWith("HTTP/1.1 200"));
-  EXPECT_THAT(Exchange(port, RawRequest("GET", "/__admin/health", "mock.internal", "")),
-              StartsWith("HTTP/1.1 200"));
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/traces", local, json, stub)),
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("POST", "/__admin/traces", local, json, stub)),
               StartsWith("HTTP/1.1 201"));
-  EXPECT_THAT(Exchange(port, RawRequest("DELETE", "/__admin/traces/evil", "[::1]", "")),
-              StartsWith("HTTP/1.1 200"));
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/__admin/reset", local,
-                                        json + "Origin: http://localhost:5173\r\n")),
+  EXPECT_THAT(
+      ServerHostileExchange(port, RawRequest("DELETE", "/__admin/traces/evil", "[::1]", "")),
+      StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(ServerHostileExchange(port, RawRequest("POST", "/__admin/reset", local,
+                                                     json + "Origin: http://localhost:5173\r\n")),
               StartsWith("HTTP/1.1 200"));
   EXPECT_EQ(s->Journal().size(), 0u);
   // The chat routes answer any Host and Origin as before.
-  EXPECT_THAT(Exchange(port, RawRequest("POST", "/v1/chat/completions", "evil.example",
-                                        json + "Origin: http://evil.example\r\n", kBody)),
-              StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(
+      ServerHostileExchange(port, RawRequest("POST", "/v1/chat/completions", "evil.example",
+                                             json + "Origin: http://evil.example\r\n", kBody)),
+      StartsWith("HTTP/1.1 200"));
 }
 
 // cpp-httplib 0.11's server checked that a socket was alive with a peek
@@ -582,7 +588,7 @@ TEST(HostileServer, ACompleteRequestFollowedByAHalfCloseIsAnswered) {
   auto s = Start();
   int answered = 0;
   for (int i = 0; i < 20; ++i) {
-    const std::string reply = Exchange(s->port(), kChatRequest, /*half_close=*/true);
+    const std::string reply = ServerHostileExchange(s->port(), kChatRequest, /*half_close=*/true);
     if (reply.starts_with("HTTP/1.1 200")) ++answered;
   }
   EXPECT_EQ(answered, 20);
@@ -596,7 +602,7 @@ TEST(HostileServer, AHalfCloseWhileATimedAnswerWaitsIsAnswered) {
   auto s = Start({.fault = OJson{{"delay_ms", 100}}});
   int answered = 0;
   for (int i = 0; i < 20; ++i) {
-    const std::string reply = Exchange(s->port(), kChatRequest, /*half_close=*/true);
+    const std::string reply = ServerHostileExchange(s->port(), kChatRequest, /*half_close=*/true);
     if (reply.starts_with("HTTP/1.1 200") && reply.ends_with(R"({"id":"c1","choices":[]})"))
       ++answered;
   }
@@ -625,15 +631,15 @@ TEST(HostileServer, Http10ClientsGetACloseDelimitedBodyNotChunks) {
     if (timed) options.speed = 1;
     auto s = Server::Start({*t}, options);
     ASSERT_TRUE(s) << s.error().message;
-    const std::string reply = Exchange((*s)->port(), request);
+    const std::string reply = ServerHostileExchange((*s)->port(), request);
     const auto head_end = reply.find("\r\n\r\n");
     ASSERT_NE(head_end, std::string::npos) << reply;
     const std::string head = reply.substr(0, head_end);
     EXPECT_THAT(head, StartsWith("HTTP/1.1 200")) << timed;
     EXPECT_THAT(head, Not(HasSubstr("chunked"))) << timed;
     EXPECT_EQ(reply.substr(head_end + 4), "data: {\"n\":1}\n\ndata: [DONE]\n\n") << timed;
-    const std::string journal =
-        Exchange((*s)->port(), "GET /__admin/journal HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    const std::string journal = ServerHostileExchange(
+        (*s)->port(), "GET /__admin/journal HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
     EXPECT_THAT(journal, Not(HasSubstr("chunked")));
     EXPECT_THAT(journal, HasSubstr("\r\n\r\n[{"));
     EXPECT_TRUE(journal.ends_with("]")) << journal;
@@ -662,9 +668,9 @@ TEST(HostileServer, ConnectionsBeyondTheThreadCountAreServedNotQueued) {
     EXPECT_GE(fd, 0) << "connection " << i << " got no answer";
     if (fd >= 0) held.push_back(fd);
   }
-  EXPECT_THAT(Exchange(s->port(),
-                       "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                       "Connection: close\r\n\r\n"),
+  EXPECT_THAT(ServerHostileExchange(s->port(),
+                                    "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    "Connection: close\r\n\r\n"),
               StartsWith("HTTP/1.1 200"));
   for (int fd : held) ::close(fd);
 }
@@ -677,7 +683,7 @@ TEST(HostileServer, ConnectionsBeyondTheLimitAreAnswered503AtOnce) {
     ASSERT_GE(fd, 0) << "connection " << i << " got no answer";
     held.push_back(fd);
   }
-  const std::string busy = Exchange(s->port(), kChatRequest);
+  const std::string busy = ServerHostileExchange(s->port(), kChatRequest);
   EXPECT_THAT(busy, StartsWith("HTTP/1.1 503"));
   EXPECT_THAT(busy, HasSubstr("server_busy"));
   EXPECT_THAT(busy, HasSubstr("Retry-After: 1"));
@@ -686,7 +692,7 @@ TEST(HostileServer, ConnectionsBeyondTheLimitAreAnswered503AtOnce) {
   // A freed place is given to the next connection.
   std::string again;
   for (int attempt = 0; attempt < 50 && !again.starts_with("HTTP/1.1 200"); ++attempt) {
-    again = Exchange(s->port(), kChatRequest, /*half_close=*/true);
+    again = ServerHostileExchange(s->port(), kChatRequest, /*half_close=*/true);
     if (!again.starts_with("HTTP/1.1 200")) ::usleep(20000);
   }
   EXPECT_THAT(again, StartsWith("HTTP/1.1 200"));
@@ -715,7 +721,8 @@ TEST(HostileServer, AHeadThatTricklesInIsCutOffAtItsDeadlineWith408) {
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 408"));
   EXPECT_THAT(reply, HasSubstr("request_timeout"));
   // The server goes on.
-  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
+  EXPECT_THAT(ServerHostileExchange(
+                  s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
               StartsWith("HTTP/1.1 200"));
 }
 
@@ -727,8 +734,8 @@ TEST(HostileServer, AHeadPast64KiBIsAnswered431) {
   for (int i = 0; i < 3000; ++i) many += "X-Field-" + std::to_string(i) + ": abcdefghijklmnop\r\n";
   for (const std::string& fields : {"X-Long: " + std::string(70 * 1024, 'a') + "\r\n", many}) {
     const std::string reply =
-        Exchange(s->port(), "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n" + fields +
-                                "Content-Length: 2\r\n\r\n{}");
+        ServerHostileExchange(s->port(), "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n" +
+                                             fields + "Content-Length: 2\r\n\r\n{}");
     EXPECT_THAT(reply, StartsWith("HTTP/1.1 431"));
     EXPECT_THAT(reply, HasSubstr("\"code\":\"request_header_fields_too_large\""));
     EXPECT_THAT(reply, HasSubstr("larger than the limit of 65536 bytes"));
@@ -738,7 +745,8 @@ TEST(HostileServer, AHeadPast64KiBIsAnswered431) {
   ASSERT_EQ(journal.size(), 2u);
   EXPECT_EQ(journal[0]["response"]["status"], 431);
   EXPECT_EQ(journal[0]["findings"][0]["rule"], "malformed_request");
-  EXPECT_THAT(Exchange(s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
+  EXPECT_THAT(ServerHostileExchange(
+                  s->port(), "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
               StartsWith("HTTP/1.1 200"));
 }
 
@@ -771,7 +779,8 @@ TEST(HostileServer, PipelinedRequestsAreAnsweredInOrderAndHeadHasNoBody) {
   auto s = Start();
   const std::string health = "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   const std::string head = "HEAD /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-  const std::string reply = Exchange(s->port(), health + head + health, /*half_close=*/true);
+  const std::string reply =
+      ServerHostileExchange(s->port(), health + head + health, /*half_close=*/true);
   std::vector<std::size_t> starts;
   for (std::size_t at = reply.find("HTTP/1.1 "); at != std::string::npos;
        at = reply.find("HTTP/1.1 ", at + 1))
@@ -803,7 +812,7 @@ TEST(HostileServer, AStreamGoesToAnHttp10ClientWithoutChunkedCoding) {
     ASSERT_TRUE(t) << t.error().message;
     auto s = Server::Start({*t}, ServerOptions{.piecewise = piecewise});
     ASSERT_TRUE(s) << s.error().message;
-    const std::string reply = Exchange((*s)->port(), request);
+    const std::string reply = ServerHostileExchange((*s)->port(), request);
     const std::size_t end = reply.find("\r\n\r\n");
     ASSERT_NE(end, std::string::npos) << reply;
     const std::string head = reply.substr(0, end);
@@ -833,8 +842,8 @@ TEST(HostileServer, AHeadRequestOfATimedReplayIsAnsweredAndJournaledComplete) {
   // The second exchange's answer is cut after 5 bytes: its head still
   // announces the whole body, as a GET's would.
   for (int i = 0; i < 2; ++i) {
-    const std::string reply =
-        Exchange((*s)->port(), "HEAD /t/h/v1/models HTTP/1.1\r\nHost: x\r\n\r\n", true);
+    const std::string reply = ServerHostileExchange(
+        (*s)->port(), "HEAD /t/h/v1/models HTTP/1.1\r\nHost: x\r\n\r\n", true);
     EXPECT_THAT(reply, StartsWith("HTTP/1.1 200")) << i;
     EXPECT_THAT(reply, HasSubstr("Content-Length: 11\r\n")) << i;
     EXPECT_EQ(reply.substr(reply.find("\r\n\r\n") + 4), "") << i;
@@ -890,7 +899,7 @@ TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
   ASSERT_GT(n, 0);
   EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n)), "HTTP/1.1 100 Continue\r\n\r\n");
   // A second that does not fit beside it.
-  const std::string second = Exchange(s->port(), head(false) + body);
+  const std::string second = ServerHostileExchange(s->port(), head(false) + body);
   EXPECT_THAT(second, StartsWith("HTTP/1.1 503"));
   EXPECT_THAT(second, HasSubstr("Retry-After: 1\r\n"));
   EXPECT_THAT(second, HasSubstr("\"code\":\"server_busy\""));
@@ -906,7 +915,7 @@ TEST(HostileServer, RequestBodiesShareOneBudgetPastWhichTheAnswerIs503) {
   ::close(first);
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 404"));
   // Its body handed on, the budget is whole again.
-  EXPECT_THAT(Exchange(s->port(), head(false) + body), StartsWith("HTTP/1.1 404"));
+  EXPECT_THAT(ServerHostileExchange(s->port(), head(false) + body), StartsWith("HTTP/1.1 404"));
 }
 
 }  // namespace

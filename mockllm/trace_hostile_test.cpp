@@ -12,17 +12,18 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kHeader = R"({"format":"llmconform-trace/1","id":"x"})";
+const std::string kTraceHostileHeader = R"({"format":"llmconform-trace/1","id":"x"})";
 
 std::string Stream(std::string_view t_ms) {
-  return kHeader + "\n" +
+  return kTraceHostileHeader + "\n" +
          R"({"request":{"path":"/v1/chat/completions"},"response":{"status":200,"chunks":[{"t_ms":)" +
          std::string(t_ms) + R"(,"raw":"data: {}\n\n"}]}})" + "\n";
 }
 
 TEST(HostileTrace, ANulByteIsNamedAsSuch) {
-  std::string text = kHeader + "\n" + R"({"request":{"path":"/v1/x"},"response":{"status":200}})";
-  text.insert(kHeader.size() + 1 + 12, 1, '\0');
+  std::string text =
+      kTraceHostileHeader + "\n" + R"({"request":{"path":"/v1/x"},"response":{"status":200}})";
+  text.insert(kTraceHostileHeader.size() + 1 + 12, 1, '\0');
   auto t = ParseTrace(text, "n.jsonl");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().message,
@@ -46,7 +47,7 @@ TEST(HostileTrace, TimesBeyondTheReplayClockAreRefusedWithTheirValue) {
 
 TEST(HostileTrace, LintCountsFormatErrorsApartFromSecrets) {
   const LintReport secrets = LintTraceReport(
-      kHeader + "\n" +
+      kTraceHostileHeader + "\n" +
           R"({"request":{"path":"/v1/x","headers":{"authorization":"Bearer abcdefgh1234"}},"response":{"status":200}})" +
           "\n",
       "s.jsonl");

@@ -9,11 +9,11 @@
 namespace llmconform::mockllm {
 namespace {
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kTraceHeader =
     R"({"format":"llmconform-trace/1","id":"t/one","origin":"synthesized"})";
 
 std::string TraceText(std::initializer_list<std::string_view> exchanges) {
-  std::string out(kHeader);
+  std::string out(kTraceHeader);
   out += "\n";
   for (auto x : exchanges) {
     out += x;
@@ -171,7 +171,7 @@ TEST(TraceFormat, Base64RoundTrip) {
 }
 
 TEST(TraceFromJson, BuildsWhatParseTraceReadsFromTheSameLines) {
-  const OJson header = OJson::parse(kHeader);
+  const OJson header = OJson::parse(kTraceHeader);
   const OJson exchanges = OJson::parse(
       R"([{"seq":1,"request":{"path":"/v1/chat/completions","body":{"model":"m"}},"response":{"status":200,"body":{"b":1,"a":2}},"note":"kept"},
           {"request":{"path":"/v1/x"},"response":{"status":200,"events":[{"data":"[DONE]"}]}}])");

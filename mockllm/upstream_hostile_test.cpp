@@ -127,12 +127,12 @@ class TempTrace {
   fs::path path_;
 };
 
-struct Reply {
+struct UpstreamHostileReply {
   int status = 0;
   nlohmann::json body;
 };
 
-Reply Post(int port) {
+UpstreamHostileReply UpstreamHostilePost(int port) {
   httplib::Client c("127.0.0.1", port);
   c.set_read_timeout(60, 0);
   auto r = c.Post("/v1/chat/completions", R"({"model":"m"})", "application/json");
@@ -149,7 +149,7 @@ TEST(RecorderHostileUpstream, AnEndlessResponseHeadIsA502NamingTheCap) {
   auto recorder = Recorder::Start({.recording = {.upstream = upstream.url(), .out = out.path()}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   const auto t0 = Clock::now();
-  const Reply r = Post((*recorder)->port());
+  const UpstreamHostileReply r = UpstreamHostilePost((*recorder)->port());
   EXPECT_LT(Clock::now() - t0, std::chrono::seconds(20));
   EXPECT_EQ(r.status, 502);
   EXPECT_EQ(r.body["error"]["type"], "mockllm_upstream_error");
@@ -168,7 +168,7 @@ TEST(RecorderHostileUpstream, ASilentUpstreamTimesOutAfterUpstreamTimeout) {
            .upstream = upstream.url(), .out = out.path(), .upstream_timeout_seconds = 1}});
   ASSERT_TRUE(recorder) << recorder.error().message;
   const auto t0 = Clock::now();
-  const Reply r = Post((*recorder)->port());
+  const UpstreamHostileReply r = UpstreamHostilePost((*recorder)->port());
   EXPECT_LT(Clock::now() - t0, std::chrono::seconds(20));
   EXPECT_EQ(r.status, 502);
   EXPECT_NE(r.body["error"]["message"].get<std::string>().find("timed out after 1000 ms"),
@@ -183,7 +183,7 @@ TEST(ProxyHostileUpstream, AnEndlessResponseHeadIsA502ProxyFailedJournaled) {
   TempTrace out;
   auto server = Server::Start({}, {.proxy = upstream.url(), .record_to = out.path().string()});
   ASSERT_TRUE(server) << server.error().message;
-  const Reply r = Post((*server)->port());
+  const UpstreamHostileReply r = UpstreamHostilePost((*server)->port());
   EXPECT_EQ(r.status, 502);
   EXPECT_EQ(r.body["error"]["type"], "mockllm_proxy_failed");
   EXPECT_NE(r.body["error"]["message"].get<std::string>().find(kHeadCap), std::string::npos)

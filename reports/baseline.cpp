@@ -50,9 +50,9 @@ BaselineChange MakeChange(ChangeKind kind, const Key& key, std::optional<Outcome
           after, std::move(message)};
 }
 
-constexpr ChangeKind kKinds[] = {ChangeKind::kNewlyFailing, ChangeKind::kNewlyPassing,
-                                 ChangeKind::kOutcomeChanged, ChangeKind::kAdded,
-                                 ChangeKind::kRemoved};
+constexpr ChangeKind kChangeKinds[] = {ChangeKind::kNewlyFailing, ChangeKind::kNewlyPassing,
+                                       ChangeKind::kOutcomeChanged, ChangeKind::kAdded,
+                                       ChangeKind::kRemoved};
 
 }  // namespace
 
@@ -125,7 +125,7 @@ std::string RenderBaselineDiffMarkdown(const std::vector<BaselineChange>& change
   std::string out = "## Changes against the baseline\n\n";
   if (changes.empty()) return out + "No changes against the baseline.\n";
   std::string counts;
-  for (ChangeKind k : kKinds) {
+  for (ChangeKind k : kChangeKinds) {
     const auto n = std::count_if(changes.begin(), changes.end(),
                                  [k](const BaselineChange& c) { return c.kind == k; });
     counts += Format("{}{} {}", counts.empty() ? "" : ", ", n, ChangeKindName(k));
@@ -134,7 +134,7 @@ std::string RenderBaselineDiffMarkdown(const std::vector<BaselineChange>& change
   const auto outcome = [](const std::optional<Outcome>& o) {
     return o ? MarkdownOutcome(*o) : "—";
   };
-  for (ChangeKind k : kKinds) {
+  for (ChangeKind k : kChangeKinds) {
     std::vector<std::vector<std::string>> rows;
     for (const BaselineChange& c : changes) {
       if (c.kind != k) continue;

@@ -302,8 +302,6 @@ std::string RenderCompatMarkdown(std::span<const ClientRun> clients,
 
 namespace {
 
-std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
-
 std::string HtmlSummary(std::span<const ClientRun> clients, const Summary& sum,
                         std::span<const SurfaceTable> tables) {
   std::string out;
@@ -311,9 +309,11 @@ std::string HtmlSummary(std::span<const ClientRun> clients, const Summary& sum,
     if (Titled(tables)) {
       const auto title = std::find_if(std::begin(kSurfaceTitles), std::end(kSurfaceTitles),
                                       [&](const auto& k) { return k.first == t.surface; });
-      out += title != std::end(kSurfaceTitles)
-                 ? Format("<h3>{} (<code>{}</code>)</h3>\n", H(title->second), H(t.surface))
-                 : Format("<h3>{}</h3>\n", t.surface.empty() ? "Other dialects" : H(t.surface));
+      out +=
+          title != std::end(kSurfaceTitles)
+              ? Format("<h3>{} (<code>{}</code>)</h3>\n", HtmlText(title->second),
+                       HtmlText(t.surface))
+              : Format("<h3>{}</h3>\n", t.surface.empty() ? "Other dialects" : HtmlText(t.surface));
     }
     if (t.clients.empty()) {
       out += "<p class=\"legend\">No client ran a scenario in these dialects.</p>\n";
@@ -321,15 +321,15 @@ std::string HtmlSummary(std::span<const ClientRun> clients, const Summary& sum,
     }
     out += "<div class=\"scroll\"><table class=\"matrix summary\">\n<thead><tr><th>client</th>";
     for (const std::size_t d : t.dialects)
-      out += Format("<th class=\"feature\">{}</th>", H(sum.dialects[d]));
+      out += Format("<th class=\"feature\">{}</th>", HtmlText(sum.dialects[d]));
     out += "</tr></thead>\n<tbody>\n";
     for (const std::size_t c : t.clients) {
-      out += Format("<tr><td><a href=\"#client-{0}\">{0}</a></td>", H(clients[c].name));
+      out += Format("<tr><td><a href=\"#client-{0}\">{0}</a></td>", HtmlText(clients[c].name));
       for (const std::size_t d : t.dialects) {
         const auto& cell = sum.rows[c][d];
         out += Format("<td class=\"cell {}\" data-client=\"{}\" data-dialect=\"{}\">{}</td>",
-                      cell ? OutcomeName(cell->outcome) : "none", H(clients[c].name),
-                      H(sum.dialects[d]), cell ? H(cell->Label()) : "—");
+                      cell ? OutcomeName(cell->outcome) : "none", HtmlText(clients[c].name),
+                      HtmlText(sum.dialects[d]), cell ? HtmlText(cell->Label()) : "—");
       }
       out += "</tr>\n";
     }
@@ -343,12 +343,12 @@ std::string HtmlNotRun(std::span<const ClientRun> clients, const Summary& sum,
   const std::string items = NotRunItems(
       clients, sum, tables,
       [](const std::string& name, const std::string& surfaces, const std::string& reasons) {
-        return Format("<li><code>{}</code>: {}{}</li>\n", H(name), H(surfaces),
-                      reasons.empty() ? "" : " — " + H(reasons));
+        return Format("<li><code>{}</code>: {}{}</li>\n", HtmlText(name), HtmlText(surfaces),
+                      reasons.empty() ? "" : " — " + HtmlText(reasons));
       });
   return items.empty() ? ""
                        : Format("<p class=\"legend\">{}</p>\n<ul class=\"legend\">\n{}</ul>\n",
-                                H(kNotRunIntro), items);
+                                HtmlText(kNotRunIntro), items);
 }
 
 std::string HtmlFailures(const ClientRun& c) {
@@ -360,13 +360,14 @@ std::string HtmlFailures(const ClientRun& c) {
       "</thead>\n<tbody>\n";
   for (const FailureRow& f : failures) {
     std::string devs;
-    for (const std::string& d : f.deviations) devs += Format("<code>{}</code> ", H(d));
+    for (const std::string& d : f.deviations) devs += Format("<code>{}</code> ", HtmlText(d));
     out += Format(
         "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td>"
         "<td>{}</td><td><a href=\"{}sent.txt\">sent</a> · <a href=\"{}read.json\">read</a> · "
         "<a href=\"{}\">report</a></td></tr>\n",
-        H(f.dialect), H(f.scenario), H(f.check->rule), H(f.check->message),
-        H(ReadByClient(*f.check)), devs, H(f.evidence), H(f.evidence), H(f.report));
+        HtmlText(f.dialect), HtmlText(f.scenario), HtmlText(f.check->rule),
+        HtmlText(f.check->message), HtmlText(ReadByClient(*f.check)), devs, HtmlText(f.evidence),
+        HtmlText(f.evidence), HtmlText(f.report));
   }
   return out + "</tbody>\n</table>\n";
 }
@@ -391,15 +392,15 @@ std::string RenderCompatHtml(std::span<const ClientRun> clients, const DialectSu
       HtmlReportStyle(), MatrixHtmlStyle(), kCompatStyle);
   out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
   out += "<h1>SDK × provider compatibility</h1>\n";
-  out += Format("<p class=\"legend\">{}</p>\n", H(kIntro));
+  out += Format("<p class=\"legend\">{}</p>\n", HtmlText(kIntro));
   out += HtmlSummary(clients, sum, tables);
-  out += Format("<p class=\"legend\">{}</p>\n", H(kCellLegend));
+  out += Format("<p class=\"legend\">{}</p>\n", HtmlText(kCellLegend));
   out += HtmlNotRun(clients, sum, tables) + "</header>\n";
   for (const ClientRun& c : clients) {
     out += Format(
         "<section id=\"client-{0}\">\n<h2 class=\"client\">{0}</h2>\n<p><code>{1}</code> · "
         "<a href=\"{0}/report.html\">report</a></p>\n",
-        H(c.name), H(c.command));
+        HtmlText(c.name), HtmlText(c.command));
     const Matrix m = RunRowsOnly(BuildMatrix(c.run));
     out += m.providers.empty() ? "<p>No scenario ran in a dialect.</p>\n"
                                : MatrixHtmlTable(m, c.name + "/");

@@ -8,8 +8,6 @@
 namespace llmconform::reports {
 namespace {
 
-constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kError};
-
 constexpr std::string_view kStyle = R"css(
 :root {
   --bg: #f6f8fa; --fg: #1f2328; --muted: #656d76; --card: #ffffff; --line: #d0d7de;
@@ -102,7 +100,6 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; text-align: cen
 )css";
 
 // Text from a result, safe in HTML text and attribute values.
-std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
 
 std::string Badge(Outcome o) {
   return Format("<span class=\"badge {}\">{}</span>", OutcomeName(o), OutcomeName(o));
@@ -148,7 +145,7 @@ std::string CountCells(const Totals& t, bool sep) {
   return out;
 }
 
-std::string SummaryTable(const RunResult& run) {
+std::string HtmlSummaryTable(const RunResult& run) {
   std::string head;
   for (bool sep : {false, true}) {
     head += Format("<th class=\"n{}\">total</th>", sep ? " sep" : "");
@@ -161,9 +158,9 @@ std::string SummaryTable(const RunResult& run) {
       head + "</tr></thead>\n<tbody>\n";
   const std::vector<ProtocolTotals> protocols = run.TotalsByProtocol();
   for (std::size_t i = 0; i < protocols.size(); ++i) {
-    out +=
-        Format("<tr><td><a href=\"#p{}\">{}</a></td>{}{}</tr>\n", i + 1, H(protocols[i].protocol),
-               CountCells(protocols[i].scenarios, false), CountCells(protocols[i].checks, true));
+    out += Format("<tr><td><a href=\"#p{}\">{}</a></td>{}{}</tr>\n", i + 1,
+                  HtmlText(protocols[i].protocol), CountCells(protocols[i].scenarios, false),
+                  CountCells(protocols[i].checks, true));
   }
   out += Format("<tr class=\"total\"><td>total</td>{}{}</tr>\n</tbody>\n</table></div>\n",
                 CountCells(run.ScenarioTotals(), false), CountCells(run.CheckTotals(), true));
@@ -180,9 +177,9 @@ std::string ProblemList(const RunResult& run) {
     std::string what;
     if (t.fail > 0) what += Format("{} failing", t.fail);
     if (t.error > 0) what += Format("{}{} erring", what.empty() ? "" : ", ", t.error);
-    items +=
-        Format("<li>{} <a href=\"#s{}\"><code>{}</code></a> — {} check{}</li>\n",
-               Badge(s.Overall()), i + 1, H(s.info.Id()), what, t.fail + t.error == 1 ? "" : "s");
+    items += Format("<li>{} <a href=\"#s{}\"><code>{}</code></a> — {} check{}</li>\n",
+                    Badge(s.Overall()), i + 1, HtmlText(s.info.Id()), what,
+                    t.fail + t.error == 1 ? "" : "s");
   }
   if (items.empty()) return "";
   return "<div class=\"problems\"><h2>Failures and errors</h2>\n<ul>\n" + items + "</ul></div>\n";
@@ -196,7 +193,8 @@ std::string ExpectedFailureList(const RunResult& run) {
     for (const CheckResult& c : run.scenarios[i].checks) {
       if (c.expected_failure.empty()) continue;
       items += Format("<li><a href=\"#s{}\"><code>{}</code></a> · <code>{}</code> — {}</li>\n",
-                      i + 1, H(run.scenarios[i].info.Id()), H(c.rule), H(c.expected_failure));
+                      i + 1, HtmlText(run.scenarios[i].info.Id()), HtmlText(c.rule),
+                      HtmlText(c.expected_failure));
     }
   }
   if (items.empty()) return "";
@@ -205,30 +203,30 @@ std::string ExpectedFailureList(const RunResult& run) {
 
 std::string Pre(std::string_view text) {
   if (text.empty()) return "<pre><span class=\"empty\">(empty)</span></pre>";
-  return Format("<pre>{}</pre>", H(text));
+  return Format("<pre>{}</pre>", HtmlText(text));
 }
 
 // A check's row; a failure's evidence follows in a row of its own across the
 // whole table, so that expected and actual have room side by side.
 std::string CheckRows(const RunResult& run, const ScenarioResult& s, const CheckResult& c) {
-  std::string rule = Format("<code>{}</code>", H(c.rule));
+  std::string rule = Format("<code>{}</code>", HtmlText(c.rule));
   if (const RuleInfo* info = run.FindRule(s.info.protocol, c.rule)) {
-    rule += Format("<span class=\"rule-text\" title=\"{}\">{} · {}</span>", H(info->source),
-                   H(info->severity), H(info->text));
+    rule += Format("<span class=\"rule-text\" title=\"{}\">{} · {}</span>", HtmlText(info->source),
+                   HtmlText(info->severity), HtmlText(info->text));
   }
   std::string out =
       Format("<tr class=\"{}{}\"><td>{}</td><td class=\"rule\">{}</td><td>{}</td></tr>\n",
              OutcomeName(c.outcome), c.evidence ? " has-evidence" : "",
              c.expected_failure.empty() ? Badge(c.outcome)
                                         : "<span class=\"badge skip\">expected failure</span>",
-             rule, H(c.message));
+             rule, HtmlText(c.message));
   if (c.evidence) {
     out += Format(
         "<tr class=\"evidence-row\"><td></td><td colspan=\"2\">"
         "<details open><summary>evidence at <code>{}</code></summary>\n"
         "<div class=\"evidence\"><div class=\"expected\"><h4>expected</h4>{}</div>"
         "<div class=\"actual\"><h4>actual</h4>{}</div></div>\n</details></td></tr>\n",
-        H(c.evidence->where), Pre(c.evidence->expected), Pre(c.evidence->actual));
+        HtmlText(c.evidence->where), Pre(c.evidence->expected), Pre(c.evidence->actual));
   }
   return out;
 }
@@ -236,22 +234,22 @@ std::string CheckRows(const RunResult& run, const ScenarioResult& s, const Check
 std::string ScenarioBlock(const RunResult& run, const ScenarioResult& s, std::size_t index) {
   const Outcome o = s.Overall();
   std::string facts;
-  if (!s.info.provider.empty()) facts += H(s.info.provider) + " · ";
+  if (!s.info.provider.empty()) facts += HtmlText(s.info.provider) + " · ";
   facts += HumanDuration(s.duration_ms);
   std::string out = Format(
       "<article class=\"scenario {}\" id=\"s{}\">\n"
       "<h3>{} <code>{}</code><span class=\"facts\">{}</span></h3>\n",
-      OutcomeName(o), index + 1, Badge(o), H(s.info.name), facts);
+      OutcomeName(o), index + 1, Badge(o), HtmlText(s.info.name), facts);
   if (!s.info.description.empty()) {
-    out += Format("<p class=\"desc\">{}</p>\n", H(s.info.description));
+    out += Format("<p class=\"desc\">{}</p>\n", HtmlText(s.info.description));
   }
   std::string files;
-  if (!s.info.file.empty()) files += Format("scenario <code>{}</code>", H(s.info.file));
+  if (!s.info.file.empty()) files += Format("scenario <code>{}</code>", HtmlText(s.info.file));
   if (!s.info.trace.empty()) {
-    files += Format("{}trace <code>{}</code>", files.empty() ? "" : " · ", H(s.info.trace));
+    files += Format("{}trace <code>{}</code>", files.empty() ? "" : " · ", HtmlText(s.info.trace));
   }
   for (const std::string& tag : s.info.tags) {
-    files += Format(" <span class=\"tag\">#{}</span>", H(tag));
+    files += Format(" <span class=\"tag\">#{}</span>", HtmlText(tag));
   }
   if (!files.empty()) out += Format("<p class=\"files\">{}</p>\n", files);
   if (s.checks.empty()) return out + "<p class=\"empty\">No checks ran.</p>\n</article>\n";
@@ -262,7 +260,7 @@ std::string ScenarioBlock(const RunResult& run, const ScenarioResult& s, std::si
 }
 
 // The run's verdict: its CSS class and its words.
-std::pair<std::string_view, std::string_view> Verdict(const RunResult& run) {
+std::pair<std::string_view, std::string_view> HtmlVerdict(const RunResult& run) {
   switch (run.ExitCode()) {
     case kExitOk:
       return {"pass", "Conformant"};
@@ -276,7 +274,7 @@ std::pair<std::string_view, std::string_view> Verdict(const RunResult& run) {
 }  // namespace
 
 std::string RenderHtml(const RunResult& run) {
-  const auto [verdict_class, verdict] = Verdict(run);
+  const auto [verdict_class, verdict] = HtmlVerdict(run);
   std::string out = Format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -285,16 +283,18 @@ std::string RenderHtml(const RunResult& run) {
   out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
   out += Format("<div class=\"verdict {}\">{}</div>\n", verdict_class, verdict);
   out += "<h1>llmconform conformance report</h1>\n";
-  out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
-                H(run.started_at), HumanDuration(run.duration_ms));
+  out +=
+      Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n",
+             HtmlText(run.tool_version), HtmlText(run.started_at), HumanDuration(run.duration_ms));
   out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
          HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
-  out += SummaryTable(run) + ProblemList(run) + ExpectedFailureList(run) + "</header>\n<main>\n";
+  out +=
+      HtmlSummaryTable(run) + ProblemList(run) + ExpectedFailureList(run) + "</header>\n<main>\n";
   const std::vector<ProtocolTotals> protocols = run.TotalsByProtocol();
   for (std::size_t i = 0; i < protocols.size(); ++i) {
     const ProtocolTotals& p = protocols[i];
     out += Format("<section class=\"protocol\" id=\"p{}\">\n", i + 1);
-    out += Format("<h2>{} <span class=\"tally\">{} scenarios · {} checks", H(p.protocol),
+    out += Format("<h2>{} <span class=\"tally\">{} scenarios · {} checks", HtmlText(p.protocol),
                   p.scenarios.Total(), p.checks.Total());
     for (Outcome o : kOutcomes) {
       if (p.checks.Of(o) > 0) out += Format(" · {} {}", p.checks.Of(o), OutcomeName(o));
@@ -308,7 +308,7 @@ std::string RenderHtml(const RunResult& run) {
     out += "</section>\n";
   }
   out += Format("</main>\n<footer>llmconform {} · {}</footer>\n</div>\n</body>\n</html>\n",
-                H(run.tool_version), H(run.started_at));
+                HtmlText(run.tool_version), HtmlText(run.started_at));
   return out;
 }
 

@@ -9,7 +9,7 @@
 namespace llmconform::reports {
 namespace {
 
-pugi::xml_document Parse(const std::string& xml) {
+pugi::xml_document ParseXml(const std::string& xml) {
   pugi::xml_document doc;
   const pugi::xml_parse_result parsed = doc.load_string(xml.c_str());
   EXPECT_TRUE(parsed) << parsed.description() << " at offset " << parsed.offset;
@@ -28,7 +28,7 @@ TEST(JUnitReporter, MatchesGolden) {
 }
 
 TEST(JUnitReporter, ParsesBackWithConsistentCounts) {
-  const pugi::xml_document doc = Parse(testing::RenderWith<JUnitReporter>(testing::SampleRun()));
+  const pugi::xml_document doc = ParseXml(testing::RenderWith<JUnitReporter>(testing::SampleRun()));
   const pugi::xml_node root = doc.child("testsuites");
   ASSERT_TRUE(root);
   EXPECT_STREQ(root.attribute("name").value(), "llmconform");
@@ -72,7 +72,7 @@ TEST(JUnitReporter, ParsesBackWithConsistentCounts) {
 }
 
 TEST(JUnitReporter, FailureCarriesMessageTypeAndEvidence) {
-  const pugi::xml_document doc = Parse(testing::RenderWith<JUnitReporter>(testing::SampleRun()));
+  const pugi::xml_document doc = ParseXml(testing::RenderWith<JUnitReporter>(testing::SampleRun()));
   const pugi::xpath_node failure = doc.select_node("//testcase[failure]");
   ASSERT_TRUE(failure);
   const pugi::xml_node tc = failure.node();
@@ -109,7 +109,7 @@ TEST(JUnitReporter, ControlCharactersAndBadUtf8StayWellFormed) {
   EXPECT_EQ(xml.find('\x07'), std::string::npos);
   EXPECT_EQ(xml.find('\x1b'), std::string::npos);
   EXPECT_EQ(xml.find("&#"), std::string::npos) << "XML 1.0 forbids &#1; and friends";
-  const pugi::xml_document doc = Parse(xml);
+  const pugi::xml_document doc = ParseXml(xml);
   const pugi::xml_node f = doc.select_node("//failure").node();
   EXPECT_STREQ(f.attribute("message").value(), "bell \\u0007 and \xEF\xBF\xBD");
   EXPECT_NE(std::string(f.child_value()).find("actual:   data: x\\r\n"), std::string::npos);

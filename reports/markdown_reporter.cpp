@@ -7,8 +7,6 @@
 namespace llmconform::reports {
 namespace {
 
-constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kError};
-
 std::string Verdict(const RunResult& run) {
   switch (run.ExitCode()) {
     case kExitOk:

@@ -24,8 +24,6 @@ table.matrix td.cell span.failed { display: block; font-size: 11px; font-weight:
 table.matrix td.cell span.failed a { color: inherit; margin: 0 3px; }
 )css";
 
-std::string H(std::string_view text) { return HtmlEscape(ReadableText(text)); }
-
 // "toolcalls/parallel-tool-calls@gemini" -> "parallel-tool-calls": the cell
 // already says the dialect, and the title attribute has the whole id.
 std::string_view ScenarioName(std::string_view id) {
@@ -40,32 +38,33 @@ std::string_view MatrixHtmlStyle() { return kMatrixStyle; }
 
 std::string MatrixHtmlTable(const Matrix& m, std::string_view link_prefix) {
   std::string out = "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr>";
-  out += Format("<th>{}</th>", H(m.row_label));
-  for (const std::string& f : m.features) out += Format("<th class=\"feature\">{}</th>", H(f));
+  out += Format("<th>{}</th>", HtmlText(m.row_label));
+  for (const std::string& f : m.features)
+    out += Format("<th class=\"feature\">{}</th>", HtmlText(f));
   out += "</tr></thead>\n<tbody>\n";
   for (std::size_t p = 0; p < m.providers.size(); ++p) {
-    out += Format("<tr><td>{}</td>", H(m.providers[p]));
+    out += Format("<tr><td>{}</td>", HtmlText(m.providers[p]));
     for (std::size_t f = 0; f < m.features.size(); ++f) {
       const auto& cell = m.cells[p][f];
       std::string why;  // a failure: the deviations, and links to the failed scenarios
       if (cell && !cell->failures.empty()) {
         for (const std::string& d : cell->Deviations())
-          why += Format("<code class=\"dia\">{}</code>", H(d));
+          why += Format("<code class=\"dia\">{}</code>", HtmlText(d));
         std::string links;
         constexpr std::size_t kShown = 3;  // a cell stays small; the rest are counted
         for (std::size_t i = 0; i < cell->failures.size() && i < kShown; ++i) {
           const MatrixFailure& fail = cell->failures[i];
           links += Format("<a href=\"{}\" title=\"{}\">{}</a> ",
-                          H(std::string(link_prefix) + fail.ReportLink()), H(fail.scenario),
-                          H(ScenarioName(fail.scenario)));
+                          HtmlText(std::string(link_prefix) + fail.ReportLink()),
+                          HtmlText(fail.scenario), HtmlText(ScenarioName(fail.scenario)));
         }
         if (cell->failures.size() > kShown)
           links += Format("+{} more", cell->failures.size() - kShown);
         why += Format("<span class=\"failed\">{}</span>", links);
       }
       out += Format("<td class=\"cell {}\" data-provider=\"{}\" data-feature=\"{}\">{}{}</td>",
-                    cell ? OutcomeName(cell->outcome) : "none", H(m.providers[p]), H(m.features[f]),
-                    cell ? H(cell->Label()) : "—", why);
+                    cell ? OutcomeName(cell->outcome) : "none", HtmlText(m.providers[p]),
+                    HtmlText(m.features[f]), cell ? HtmlText(cell->Label()) : "—", why);
     }
     out += "</tr>\n";
   }
@@ -82,8 +81,9 @@ std::string RenderMatrixHtml(const RunResult& run) {
       HtmlReportStyle(), kMatrixStyle);
   out += "<body>\n<div class=\"page\">\n<header class=\"run\">\n";
   out += "<h1>llmconform provider × feature matrix</h1>\n";
-  out += Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n", H(run.tool_version),
-                H(run.started_at), HumanDuration(run.duration_ms));
+  out +=
+      Format("<p class=\"meta\">llmconform {} · started {} · took {}</p>\n",
+             HtmlText(run.tool_version), HtmlText(run.started_at), HumanDuration(run.duration_ms));
   out += "<div class=\"cards\">\n" + HtmlTotalsCard("scenarios", run.ScenarioTotals()) +
          HtmlTotalsCard("checks", run.CheckTotals()) + "</div>\n";
   out += MatrixHtmlTable(m, "");
@@ -98,7 +98,7 @@ std::string RenderMatrixHtml(const RunResult& run) {
             "each failed scenario to its entry in report.html.</p>\n</header>\n"
           : "Columns after the protocols are scenario tags.</p>\n</header>\n";
   out += Format("<footer>llmconform {} · {}</footer>\n</div>\n</body>\n</html>\n",
-                H(run.tool_version), H(run.started_at));
+                HtmlText(run.tool_version), HtmlText(run.started_at));
   return out;
 }
 

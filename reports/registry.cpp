@@ -17,7 +17,7 @@ std::unique_ptr<Reporter> Make(const ReporterOutputs& o) {
   return std::make_unique<R>(*o.out);
 }
 
-const ReporterKind kKinds[] = {
+const ReporterKind kReporterKinds[] = {
     {"console", "", "progress and failures on the terminal, a summary table at the end",
      [](const ReporterOutputs& o) -> std::unique_ptr<Reporter> {
        return std::make_unique<ConsoleReporter>(*o.out, o.console);
@@ -42,7 +42,8 @@ const ReporterKind kKinds[] = {
 
 std::string KindNames() {
   std::string names;
-  for (const ReporterKind& k : kKinds) names += Format("{}{}", names.empty() ? "" : ", ", k.name);
+  for (const ReporterKind& k : kReporterKinds)
+    names += Format("{}{}", names.empty() ? "" : ", ", k.name);
   return names;
 }
 
@@ -52,10 +53,10 @@ std::unexpected<Error> Bad(std::string_view spec, std::string_view what) {
 
 }  // namespace
 
-std::span<const ReporterKind> ReporterKinds() { return kKinds; }
+std::span<const ReporterKind> ReporterKinds() { return kReporterKinds; }
 
 const ReporterKind* FindReporterKind(std::string_view name) {
-  for (const ReporterKind& k : kKinds) {
+  for (const ReporterKind& k : kReporterKinds) {
     if (k.name == name) return &k;
   }
   return nullptr;

@@ -17,6 +17,9 @@
 namespace llmconform::reports {
 
 enum class Outcome { kPass, kFail, kSkip, kError };
+// Every outcome, in the order reports list them.
+inline constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kSkip,
+                                        Outcome::kError};
 
 std::string_view OutcomeName(Outcome o);  // "pass" | "fail" | "skip" | "error"
 // The inverse of OutcomeName; nullopt for any other text (case-sensitive).

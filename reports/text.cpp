@@ -76,6 +76,8 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+std::string HtmlText(std::string_view text) { return HtmlEscape(ReadableText(text)); }
+
 std::string HumanDuration(double ms) {
   char buf[48];
   if (!(ms >= 0)) ms = 0;  // also NaN

@@ -24,6 +24,8 @@ std::string ValidUtf8(std::string_view text);
 
 // & < > " ' as character references, for HTML text and attribute values.
 std::string HtmlEscape(std::string_view text);
+// ReadableText, then HtmlEscape: results' text as HTML text.
+std::string HtmlText(std::string_view text);
 
 // A duration for people: "0 ms", "<1 ms", "840 ms", "1.25 s", "3 min 07 s".
 std::string HumanDuration(double ms);

@@ -23,7 +23,7 @@ using testing::ReadWholeFile;
 using testing::RunProcess;
 
 const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 // Words of a shell command line: split on blanks, quotes removed (enough for
 // the templates, which use no nested quoting).

@@ -23,7 +23,7 @@ using testing::ReadWholeFile;
 using testing::RunProcess;
 
 const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 // A scratch folder per test, removed afterwards.
 class TempDir : public harness::ScratchDir {

@@ -20,7 +20,7 @@ using testing::ReadWholeFile;
 using testing::RunProcess;
 
 const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 TEST(RunDialects, EachScenarioOncePerDialect) {
   harness::ScratchDir out;

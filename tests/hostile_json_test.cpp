@@ -30,7 +30,7 @@ using testing::RunProcess;
 
 const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
 const std::string kMockllm = ::llmconform::test_paths::MockllmBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 // Text a hostile or broken client sends: one of the four shapes.
 rc::Gen<std::string> HostileText() {

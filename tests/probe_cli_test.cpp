@@ -28,7 +28,7 @@ using testing::RunProcess;
 using namespace probe_test;  // NOLINT: the servers and catalogue helpers
 
 const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 // Not shaped like any known secret, so only the probe's own scrubbing can
 // keep it out of what it prints and writes.
 const std::string kKey = "probe-test-key-Zq9w7Lx";

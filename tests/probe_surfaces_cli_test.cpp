@@ -25,7 +25,7 @@ using testing::RunProcess;
 using namespace probe_test;  // NOLINT: the servers and catalogue helpers
 
 const std::string kLlmconform = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 const std::string kKey = "probe-surface-key-Vb3k8Qm";
 
 struct Api {

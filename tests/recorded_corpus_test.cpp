@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using llmconform::Json;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 std::string Slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

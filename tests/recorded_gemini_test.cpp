@@ -26,7 +26,7 @@ namespace mockllm = llmconform::mockllm;
 namespace recorded = llmconform::recorded;
 using llmconform::Json;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 const fs::path kCorpus = kRoot / "fixtures/recorded/gemini";
 
 using recorded::Joined;

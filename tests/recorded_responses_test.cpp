@@ -27,8 +27,8 @@ const std::filesystem::path kCorpus =
 using recorded::Joined;
 using recorded::Stream;
 
-std::vector<mockllm::Trace> Corpus() { return recorded::TracesIn(kCorpus); }
-std::vector<Stream> Streams() { return recorded::StreamsIn(kCorpus); }
+std::vector<mockllm::Trace> ResponsesCorpus() { return recorded::TracesIn(kCorpus); }
+std::vector<Stream> ResponsesStreams() { return recorded::StreamsIn(kCorpus); }
 
 // The terminal event's response, found without the accumulator: the data of
 // the last event whose type ends the stream.
@@ -53,7 +53,7 @@ TEST(RecordedResponses, HasEnoughOfIt) {
   std::size_t exchanges = 0, streamed = 0, calls = 0, parallel = 0, summaries = 0, usage = 0,
               errors = 0;
   std::set<std::string> providers;
-  for (const auto& t : Corpus()) {
+  for (const auto& t : ResponsesCorpus()) {
     EXPECT_EQ(t.header["surface"], "responses") << t.source;
     EXPECT_EQ(t.header["origin"], "imported") << t.source;
     providers.insert(t.header.value("provider", "?"));
@@ -82,7 +82,7 @@ TEST(RecordedResponses, HasEnoughOfIt) {
 }
 
 TEST(RecordedResponses, EveryStreamAccumulatesToWhatItsTerminalEventSays) {
-  const auto streams = Streams();
+  const auto streams = ResponsesStreams();
   ASSERT_GE(streams.size(), 12u);
   for (const auto& s : streams) {
     const auto acc = wire::AccumulateSurfaceStream(wire::Surface::kResponses, s.body);
@@ -115,7 +115,7 @@ TEST(RecordedResponses, EveryStreamAccumulatesToWhatItsTerminalEventSays) {
 }
 
 RC_GTEST_PROP(RecordedResponses, AnySplitOfAStreamAccumulatesTheSame, ()) {
-  static const auto streams = Streams();
+  static const auto streams = ResponsesStreams();
   RC_PRE(!streams.empty());
   const auto& s = *rc::gen::elementOf(streams);
   const auto sizes =
@@ -135,6 +135,8 @@ TEST(RecordedResponses, IsWhatImportMakesOfTheSourceCassettes) {
 
 // mockllm replays every exchange, pinned, byte for byte: a stream as its
 // chunks joined, a body as recorded, with the recorded status.
-TEST(RecordedResponses, ReplaysByteForByte) { recorded::ExpectReplaysByteForByte(Corpus()); }
+TEST(RecordedResponses, ReplaysByteForByte) {
+  recorded::ExpectReplaysByteForByte(ResponsesCorpus());
+}
 
 }  // namespace

@@ -22,7 +22,7 @@ using testing::ReadWholeFile;
 using testing::RunProcess;
 
 const std::string kBinary = ::llmconform::test_paths::LlmconformBinary();
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 const std::string kSpecs = (kRoot / "specs").string();
 
 json ReadJson(const fs::path& p) { return json::parse(ReadWholeFile(p)); }

@@ -23,7 +23,7 @@ struct Piece {
 };
 
 // A departure of the whole stream.
-enum class StreamFlaw {
+enum class GeminiStreamFlaw {
   kNone,
   kDoneAtEnd,      // [DONE] at the end
   kDataNotJson,    // a data line that is not JSON
@@ -40,7 +40,7 @@ enum class StreamFlaw {
 };
 
 // A non-streamed body.
-enum class BodyShape {
+enum class GeminiBodyShape {
   kResponse,
   kMaxTokensNoUsage,
   kQuotaError,
@@ -104,37 +104,37 @@ Json Chunk(Json parts, const std::string& finish, bool usage, int index) {
   return chunk;
 }
 
-std::string WriteStream(const std::vector<Piece>& pieces, StreamFlaw flaw) {
+std::string WriteStream(const std::vector<Piece>& pieces, GeminiStreamFlaw flaw) {
   std::string out;
   Json array = Json::array();  // kJsonArray: the chunks, written at the end
   auto add = [&](const Json& data) {
-    if (flaw == StreamFlaw::kJsonArray) return array.push_back(data);
-    out += "data: " + (flaw == StreamFlaw::kVertex ? WithVertexFields(data) : data).dump() +
+    if (flaw == GeminiStreamFlaw::kJsonArray) return array.push_back(data);
+    out += "data: " + (flaw == GeminiStreamFlaw::kVertex ? WithVertexFields(data) : data).dump() +
            "\r\n\r\n";
   };
-  const bool running_usage = flaw != StreamFlaw::kVertex;
-  if (flaw == StreamFlaw::kDataNotJson) out += "data: {\"candidates\": [\r\n\r\n";
+  const bool running_usage = flaw != GeminiStreamFlaw::kVertex;
+  if (flaw == GeminiStreamFlaw::kDataNotJson) out += "data: {\"candidates\": [\r\n\r\n";
   for (const Piece& p : pieces) add(Chunk(PartsOf(p), "", running_usage, 0));
-  if (flaw == StreamFlaw::kTwoCandidatesOneIndex) {
+  if (flaw == GeminiStreamFlaw::kTwoCandidatesOneIndex) {
     Json twin = Chunk(Json::array({{{"text", "twin"}}}), "", true, 0);
     twin["candidates"].push_back(twin["candidates"][0]);
     add(twin);
   }
-  if (flaw == StreamFlaw::kErrorEvent || flaw == StreamFlaw::kErrorStatusMismatch) {
+  if (flaw == GeminiStreamFlaw::kErrorEvent || flaw == GeminiStreamFlaw::kErrorStatusMismatch) {
     add({{"error",
-          {{"code", flaw == StreamFlaw::kErrorEvent ? 503 : 400},
+          {{"code", flaw == GeminiStreamFlaw::kErrorEvent ? 503 : 400},
            {"message", "The model is overloaded. Please try again later."},
            {"status", "UNAVAILABLE"}}}});
     return out;
   }
-  if (flaw != StreamFlaw::kNoFinish)
+  if (flaw != GeminiStreamFlaw::kNoFinish)
     add(Chunk(Json::array({{{"text", ""}}}),
-              flaw == StreamFlaw::kUnknownFinish ? "FINISHED" : "STOP",
-              flaw != StreamFlaw::kNoUsageAtEnd, 0));
-  if (flaw == StreamFlaw::kChunkAfterFinish)
+              flaw == GeminiStreamFlaw::kUnknownFinish ? "FINISHED" : "STOP",
+              flaw != GeminiStreamFlaw::kNoUsageAtEnd, 0));
+  if (flaw == GeminiStreamFlaw::kChunkAfterFinish)
     add(Chunk(Json::array({{{"text", "more"}}}), "", true, 0));
-  if (flaw == StreamFlaw::kDoneAtEnd) out += "data: [DONE]\r\n\r\n";
-  if (flaw == StreamFlaw::kJsonArray) {  // Google's framing: "[{…}\n,\r\n{…}]"
+  if (flaw == GeminiStreamFlaw::kDoneAtEnd) out += "data: [DONE]\r\n\r\n";
+  if (flaw == GeminiStreamFlaw::kJsonArray) {  // Google's framing: "[{…}\n,\r\n{…}]"
     out = "[";
     for (std::size_t i = 0; i < array.size(); ++i) out += (i ? "\n,\r\n" : "") + array[i].dump();
     out += "]";
@@ -159,46 +159,48 @@ rc::Gen<Json> GeminiAccumulateInput() {
                                       {1, PartFlaw::kArgsAsString},
                                       {1, PartFlaw::kTextNotString}}));
   auto stream = gen::apply(
-      [](std::vector<Piece> pieces, StreamFlaw flaw) {
+      [](std::vector<Piece> pieces, GeminiStreamFlaw flaw) {
         return Json{{"stream", WriteStream(pieces, flaw)}};
       },
       gen::resize(5, gen::container<std::vector<Piece>>(piece)),
-      gen::weightedOneOf<StreamFlaw>(
-          {{10, gen::just(StreamFlaw::kNone)},
-           {10, gen::element(StreamFlaw::kDoneAtEnd, StreamFlaw::kDataNotJson,
-                             StreamFlaw::kUnknownFinish, StreamFlaw::kChunkAfterFinish,
-                             StreamFlaw::kNoUsageAtEnd, StreamFlaw::kTwoCandidatesOneIndex,
-                             StreamFlaw::kNoFinish, StreamFlaw::kErrorEvent,
-                             StreamFlaw::kErrorStatusMismatch)},
-           {4, gen::element(StreamFlaw::kVertex, StreamFlaw::kJsonArray)}}));
+      gen::weightedOneOf<GeminiStreamFlaw>(
+          {{10, gen::just(GeminiStreamFlaw::kNone)},
+           {10,
+            gen::element(GeminiStreamFlaw::kDoneAtEnd, GeminiStreamFlaw::kDataNotJson,
+                         GeminiStreamFlaw::kUnknownFinish, GeminiStreamFlaw::kChunkAfterFinish,
+                         GeminiStreamFlaw::kNoUsageAtEnd, GeminiStreamFlaw::kTwoCandidatesOneIndex,
+                         GeminiStreamFlaw::kNoFinish, GeminiStreamFlaw::kErrorEvent,
+                         GeminiStreamFlaw::kErrorStatusMismatch)},
+           {4, gen::element(GeminiStreamFlaw::kVertex, GeminiStreamFlaw::kJsonArray)}}));
   auto body = gen::apply(
-      [](std::vector<Piece> pieces, BodyShape shape) {
+      [](std::vector<Piece> pieces, GeminiBodyShape shape) {
         Json parts = Json::array();
         for (const Piece& p : pieces)
           for (Json& part : PartsOf(p)) parts.push_back(std::move(part));
         switch (shape) {
-          case BodyShape::kResponse:
+          case GeminiBodyShape::kResponse:
             return Json{{"body", Chunk(parts, "STOP", true, 0)}};
-          case BodyShape::kMaxTokensNoUsage:
+          case GeminiBodyShape::kMaxTokensNoUsage:
             return Json{{"body", Chunk(parts, "MAX_TOKENS", false, 0)}};
-          case BodyShape::kQuotaError:
+          case GeminiBodyShape::kQuotaError:
             return Json{{"body", QuotaError()}};
-          case BodyShape::kVertexResponse:
+          case GeminiBodyShape::kVertexResponse:
             return Json{{"body", WithVertexFields(Chunk(parts, "STOP", true, 0))}};
-          case BodyShape::kErrorArray:
+          case GeminiBodyShape::kErrorArray:
             return Json{{"body", Json::array({QuotaError()})}};
-          case BodyShape::kChunkArray:
+          case GeminiBodyShape::kChunkArray:
             return Json{{"body", Json::array({Chunk(parts, "", true, 0),
                                               Chunk(Json::array(), "STOP", true, 0)})}};
-          case BodyShape::kChatCompletions:
+          case GeminiBodyShape::kChatCompletions:
             break;
         }
         return Json{{"body", {{"choices", Json::array()}}}};
       },
       gen::resize(3, gen::container<std::vector<Piece>>(piece)),
-      gen::element(BodyShape::kResponse, BodyShape::kMaxTokensNoUsage, BodyShape::kQuotaError,
-                   BodyShape::kChunkArray, BodyShape::kChatCompletions, BodyShape::kVertexResponse,
-                   BodyShape::kErrorArray));
+      gen::element(GeminiBodyShape::kResponse, GeminiBodyShape::kMaxTokensNoUsage,
+                   GeminiBodyShape::kQuotaError, GeminiBodyShape::kChunkArray,
+                   GeminiBodyShape::kChatCompletions, GeminiBodyShape::kVertexResponse,
+                   GeminiBodyShape::kErrorArray));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 

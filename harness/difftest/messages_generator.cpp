@@ -36,7 +36,7 @@ struct Block {
 };
 
 // A departure of the whole stream.
-enum class StreamFlaw {
+enum class MessagesStreamFlaw {
   kNone,
   kUnnamedEvents,
   kNameDiffers,  // an event name that differs from its type
@@ -49,9 +49,9 @@ enum class StreamFlaw {
   kStartUsageZero,  // message_start's usage all zeros (a dialect's, no rule's)
 };
 // How the stream ends.
-enum class End { kEndTurn, kMaxTokens, kError };
+enum class MessagesEnd { kEndTurn, kMaxTokens, kError };
 // A non-streamed body.
-enum class BodyShape {
+enum class MessagesBodyShape {
   kMessage,
   kNoUsage,
   kError,
@@ -61,21 +61,22 @@ enum class BodyShape {
 };
 
 // Writes events, with `flaw` on the whole stream.
-class Writer {
+class MessagesWriter {
  public:
-  explicit Writer(StreamFlaw flaw) : flaw_(flaw) {}
+  explicit MessagesWriter(MessagesStreamFlaw flaw) : flaw_(flaw) {}
   void Add(const Json& data) {
     const std::string type = data["type"];
     ++n_;
-    if (flaw_ != StreamFlaw::kUnnamedEvents)
-      out_ += "event: " + (flaw_ == StreamFlaw::kNameDiffers && n_ == 2 ? std::string("x") : type) +
+    if (flaw_ != MessagesStreamFlaw::kUnnamedEvents)
+      out_ += "event: " +
+              (flaw_ == MessagesStreamFlaw::kNameDiffers && n_ == 2 ? std::string("x") : type) +
               "\n";
     out_ += "data: " + data.dump() + "\n\n";
   }
   std::string out_;
 
  private:
-  StreamFlaw flaw_;
+  MessagesStreamFlaw flaw_;
   int n_ = 0;
 };
 
@@ -106,7 +107,7 @@ Json StartBlock(const Block& b, int index) {
           {"input", Json::object()}};
 }
 
-void WriteBlock(Writer& w, const Block& b, int index) {
+void WriteBlock(MessagesWriter& w, const Block& b, int index) {
   const int at = b.flaw == BlockFlaw::kIndexOutOfStep ? index + 1 : index;
   auto delta = [&](const Json& d) {
     w.Add({{"type", "content_block_delta"}, {"index", at}, {"delta", d}});
@@ -146,8 +147,9 @@ void WriteBlock(Writer& w, const Block& b, int index) {
   }
 }
 
-std::string WriteStream(const std::vector<Block>& blocks, End end, StreamFlaw flaw) {
-  Writer w(flaw);
+std::string WriteStream(const std::vector<Block>& blocks, MessagesEnd end,
+                        MessagesStreamFlaw flaw) {
+  MessagesWriter w(flaw);
   Json message{{"id", "msg_1"},
                {"type", "message"},
                {"role", "assistant"},
@@ -155,34 +157,35 @@ std::string WriteStream(const std::vector<Block>& blocks, End end, StreamFlaw fl
                {"content", Json::array()},
                {"stop_reason", nullptr},
                {"usage", {{"input_tokens", 3}, {"output_tokens", 1}}}};
-  if (flaw == StreamFlaw::kNoUsage) message.erase("usage");
-  if (flaw == StreamFlaw::kStartUsageZero)
+  if (flaw == MessagesStreamFlaw::kNoUsage) message.erase("usage");
+  if (flaw == MessagesStreamFlaw::kStartUsageZero)
     message["usage"] = {{"input_tokens", 0}, {"output_tokens", 0}};
-  if (flaw != StreamFlaw::kNoMessageStart) w.Add({{"type", "message_start"}, {"message", message}});
+  if (flaw != MessagesStreamFlaw::kNoMessageStart)
+    w.Add({{"type", "message_start"}, {"message", message}});
   w.Add({{"type", "ping"}});
   int index = 0;
   for (const Block& b : blocks) {
     WriteBlock(w, b, index);
     index += b.kind == BlockKind::kServerTool ? 2 : 1;
-    if (flaw == StreamFlaw::kDataNotJson && index <= 2) w.out_ += "data: {\"type\":\n\n";
+    if (flaw == MessagesStreamFlaw::kDataNotJson && index <= 2) w.out_ += "data: {\"type\":\n\n";
   }
-  if (flaw == StreamFlaw::kNoEnd) return w.out_;
-  if (end == End::kError) {
+  if (flaw == MessagesStreamFlaw::kNoEnd) return w.out_;
+  if (end == MessagesEnd::kError) {
     w.Add(
         {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
   } else {
     const bool tools = std::any_of(blocks.begin(), blocks.end(),
                                    [](const Block& b) { return b.kind == BlockKind::kToolUse; });
-    const std::string reason = flaw == StreamFlaw::kUnknownStopReason ? "done"
-                               : end == End::kMaxTokens               ? "max_tokens"
-                               : tools                                ? "tool_use"
-                                                                      : "end_turn";
+    const std::string reason = flaw == MessagesStreamFlaw::kUnknownStopReason ? "done"
+                               : end == MessagesEnd::kMaxTokens               ? "max_tokens"
+                               : tools                                        ? "tool_use"
+                                                                              : "end_turn";
     w.Add({{"type", "message_delta"},
            {"delta", {{"stop_reason", reason}, {"stop_sequence", nullptr}}},
            {"usage", {{"output_tokens", 5}}}});
     w.Add({{"type", "message_stop"}});
   }
-  if (flaw == StreamFlaw::kEventAfterEnd) w.Add({{"type", "ping"}});
+  if (flaw == MessagesStreamFlaw::kEventAfterEnd) w.Add({{"type", "ping"}});
   return w.out_;
 }
 
@@ -220,24 +223,25 @@ rc::Gen<Json> MessagesAccumulateInput() {
                                        {1, BlockFlaw::kNoSignature},
                                        {1, BlockFlaw::kStartWithoutSignature}}));
   auto stream = gen::apply(
-      [](std::vector<Block> blocks, End end, StreamFlaw flaw) {
+      [](std::vector<Block> blocks, MessagesEnd end, MessagesStreamFlaw flaw) {
         return Json{{"stream", WriteStream(blocks, end, flaw)}};
       },
       gen::resize(5, gen::container<std::vector<Block>>(block)),
-      gen::weightedElement<End>({{6, End::kEndTurn}, {1, End::kMaxTokens}, {1, End::kError}}),
-      gen::weightedOneOf<StreamFlaw>(
-          {{10, gen::just(StreamFlaw::kNone)},
-           {10, gen::element(StreamFlaw::kUnnamedEvents, StreamFlaw::kNameDiffers,
-                             StreamFlaw::kNoMessageStart, StreamFlaw::kNoUsage,
-                             StreamFlaw::kUnknownStopReason, StreamFlaw::kNoEnd,
-                             StreamFlaw::kEventAfterEnd, StreamFlaw::kDataNotJson,
-                             StreamFlaw::kStartUsageZero)}}));
+      gen::weightedElement<MessagesEnd>(
+          {{6, MessagesEnd::kEndTurn}, {1, MessagesEnd::kMaxTokens}, {1, MessagesEnd::kError}}),
+      gen::weightedOneOf<MessagesStreamFlaw>(
+          {{10, gen::just(MessagesStreamFlaw::kNone)},
+           {10, gen::element(MessagesStreamFlaw::kUnnamedEvents, MessagesStreamFlaw::kNameDiffers,
+                             MessagesStreamFlaw::kNoMessageStart, MessagesStreamFlaw::kNoUsage,
+                             MessagesStreamFlaw::kUnknownStopReason, MessagesStreamFlaw::kNoEnd,
+                             MessagesStreamFlaw::kEventAfterEnd, MessagesStreamFlaw::kDataNotJson,
+                             MessagesStreamFlaw::kStartUsageZero)}}));
   auto body = gen::apply(
-      [](std::vector<Block> blocks, BodyShape shape) {
+      [](std::vector<Block> blocks, MessagesBodyShape shape) {
         Json content = Json::array();
         for (std::size_t i = 0; i < blocks.size(); ++i)
-          content.push_back(
-              BodyBlock(blocks[i], static_cast<int>(i), shape == BodyShape::kUnsignedThinking));
+          content.push_back(BodyBlock(blocks[i], static_cast<int>(i),
+                                      shape == MessagesBodyShape::kUnsignedThinking));
         Json message{{"id", "msg_2"},
                      {"type", "message"},
                      {"role", "assistant"},
@@ -247,33 +251,34 @@ rc::Gen<Json> MessagesAccumulateInput() {
                      {"stop_sequence", nullptr},
                      {"usage", {{"input_tokens", 3}, {"output_tokens", 5}}}};
         switch (shape) {
-          case BodyShape::kMessage:
-          case BodyShape::kUnsignedThinking:
+          case MessagesBodyShape::kMessage:
+          case MessagesBodyShape::kUnsignedThinking:
             return Json{{"body", message}};
-          case BodyShape::kOpenAiError:  // LiteLLM's, before its PR #39037
+          case MessagesBodyShape::kOpenAiError:  // LiteLLM's, before its PR #39037
             return Json{{"body",
                          {{"error",
                            {{"message", "litellm.RateLimitError: rate limited"},
                             {"type", "None"},
                             {"param", "None"},
                             {"code", "429"}}}}}};
-          case BodyShape::kNoUsage:
+          case MessagesBodyShape::kNoUsage:
             message.erase("usage");
             return Json{{"body", message}};
-          case BodyShape::kError:
+          case MessagesBodyShape::kError:
             return Json{{"body",
                          {{"type", "error"},
                           {"error",
                            {{"type", "invalid_request_error"},
                             {"message", "max_tokens: Field required"}}}}}};
-          case BodyShape::kArray:
+          case MessagesBodyShape::kArray:
             break;
         }
         return Json{{"body", Json::array()}};
       },
       gen::resize(3, gen::container<std::vector<Block>>(block)),
-      gen::element(BodyShape::kMessage, BodyShape::kNoUsage, BodyShape::kError, BodyShape::kArray,
-                   BodyShape::kOpenAiError, BodyShape::kUnsignedThinking));
+      gen::element(MessagesBodyShape::kMessage, MessagesBodyShape::kNoUsage,
+                   MessagesBodyShape::kError, MessagesBodyShape::kArray,
+                   MessagesBodyShape::kOpenAiError, MessagesBodyShape::kUnsignedThinking));
   return gen::weightedOneOf<Json>({{5, stream}, {1, body}});
 }
 

@@ -51,9 +51,9 @@ enum class End { kCompleted, kIncomplete, kFailed, kErrorEvent };
 enum class BodyShape { kResponse, kNoModel, kNoUsage, kError, kArray };
 
 // Writes events, numbering them; `flaw` on the whole stream.
-class Writer {
+class ResponsesWriter {
  public:
-  explicit Writer(StreamFlaw flaw) : flaw_(flaw) {}
+  explicit ResponsesWriter(StreamFlaw flaw) : flaw_(flaw) {}
   void Add(Json data) {
     const std::string type = data["type"];
     if (flaw_ != StreamFlaw::kNoSequenceNumber)
@@ -100,7 +100,7 @@ Json ItemJson(const Item& it, const std::string& id, bool done) {
   return {{"type", "web_search_call"}, {"id", id}, {"status", done ? "completed" : "in_progress"}};
 }
 
-void WriteItem(Writer& w, const Item& it, int index) {
+void WriteItem(ResponsesWriter& w, const Item& it, int index) {
   const std::string id = "it_" + std::to_string(index);
   const int out_index = it.flaw == ItemFlaw::kIndexOutOfStep ? index + 1 : index;
   const Json head{{"item_id", id}, {"output_index", out_index}};
@@ -157,7 +157,7 @@ Json Response(const std::string& status, const Json& output, StreamFlaw flaw) {
 }
 
 std::string WriteStream(const std::vector<Item>& items, End end, StreamFlaw flaw) {
-  Writer w(flaw);
+  ResponsesWriter w(flaw);
   Json output = Json::array();
   const Json opening = Response("in_progress", Json::array(), StreamFlaw::kNone);
   if (flaw != StreamFlaw::kNotCreatedFirst)

@@ -15,9 +15,9 @@ namespace {
 
 using reports::CheckResult;
 
-constexpr auto kTimeout = std::chrono::seconds(30);
+constexpr auto kActionTimeout = std::chrono::seconds(30);
 
-const JsonPointer kInput("/input");
+const JsonPointer kActionInput("/input");
 
 class ActionSuite final : public ProtocolSuite {
  public:
@@ -26,21 +26,21 @@ class ActionSuite final : public ProtocolSuite {
   std::string_view protocol() const override { return "action"; }
 
   std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
-    auto request = action::AssistantRequestFromJson(scenario.input, kInput);
+    auto request = action::AssistantRequestFromJson(scenario.input, kActionInput);
     if (!request) return std::unexpected(request.error());
     return {};
   }
 
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
-    auto request = action::AssistantRequestFromJson(scenario.input, kInput);
+    auto request = action::AssistantRequestFromJson(scenario.input, kActionInput);
     if (!request) return std::unexpected(request.error().Within(scenario.name));
     if (ctx.llm_base_url.empty()) {
       return std::unexpected(Error{
           Format("{}: the scenario has no trace; the action suite asks the LLM", scenario.name)});
     }
     auto transport = factory_(ctx.llm_base_url);
-    auto outcome = action::AskAssistant(*transport, *request, kTimeout);
+    auto outcome = action::AskAssistant(*transport, *request, kActionTimeout);
     if (!outcome) return std::unexpected(outcome.error());
     auto reading = action::ToJson(outcome->response);
     if (!reading) return std::unexpected(reading.error());

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 // Replays the one exchange of a trace as mockllm does in strict mode: the
 // request body must equal the recorded one as a JSON value, or the answer is

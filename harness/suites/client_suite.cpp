@@ -15,8 +15,8 @@ namespace {
 
 using reports::CheckResult;
 
-constexpr auto kTimeout = std::chrono::seconds(30);
-const JsonPointer kInput("/input");
+constexpr auto kClientTimeout = std::chrono::seconds(30);
+const JsonPointer kClientInput("/input");
 
 class ClientSuite final : public ProtocolSuite {
  public:
@@ -26,15 +26,15 @@ class ClientSuite final : public ProtocolSuite {
     const Json& in = s.input;
     if (auto surface = client_suite::InputSurface(in); !surface)
       return std::unexpected(surface.error());
-    if (auto m = RequireString(in, kInput, "model"); !m) return std::unexpected(m.error());
-    if (auto m = RequireArray(in, kInput, "messages"); !m) return std::unexpected(m.error());
-    if (auto b = OptionalBool(in, kInput, "stream"); !b) return std::unexpected(b.error());
+    if (auto m = RequireString(in, kClientInput, "model"); !m) return std::unexpected(m.error());
+    if (auto m = RequireArray(in, kClientInput, "messages"); !m) return std::unexpected(m.error());
+    if (auto b = OptionalBool(in, kClientInput, "stream"); !b) return std::unexpected(b.error());
     if (in.contains("tools") && !in["tools"].is_array())
-      return std::unexpected(ErrorAt(kInput / "tools", "expected array"));
-    auto options = OptionalObject(in, kInput, "options");
+      return std::unexpected(ErrorAt(kClientInput / "tools", "expected array"));
+    auto options = OptionalObject(in, kClientInput, "options");
     if (!options) return std::unexpected(options.error());
     if (*options) {
-      const JsonPointer at = kInput / "options";
+      const JsonPointer at = kClientInput / "options";
       if (auto n = OptionalInt(**options, at, "max_retries"); !n) {
         return std::unexpected(n.error());
       } else if (*n && (**n < 0 || **n > 10)) {
@@ -58,11 +58,11 @@ class ClientSuite final : public ProtocolSuite {
     const auto request = client_suite::RequestFor(s.input);  // ReadInput checked it
     std::string streamed;
     auto transport = MakeHttpTransport(client_suite::ServerRoot(ctx.llm_base_url));
-    // The call's timeout: the scenario's options.timeout_ms, else kTimeout.
+    // The call's timeout: the scenario's options.timeout_ms, else kClientTimeout.
     const Json& timeout_ms = MemberOf(MemberOf(s.input, "options"), "timeout_ms");
     const auto timeout = timeout_ms.is_number_integer()
                              ? std::chrono::milliseconds(timeout_ms.get<std::int64_t>())
-                             : std::chrono::milliseconds(kTimeout);
+                             : std::chrono::milliseconds(kClientTimeout);
     auto response = transport->PostJson(request->path, request->body.dump(), timeout,
                                         [&](std::string_view bytes) {
                                           streamed.append(bytes);

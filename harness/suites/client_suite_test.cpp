@@ -27,7 +27,7 @@ using client_suite::ReadReply;
 using client_suite::Reply;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 std::string Chunk(const Json& delta, const Json& finish = nullptr) {
   return "data: " +

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using reports::CheckResult;
 using reports::Outcome;
 
-const fs::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 TEST(GymbroSuites, HaveTheScenariosOfTheIssue) {
   std::set<std::string> names;

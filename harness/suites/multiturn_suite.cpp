@@ -17,34 +17,34 @@ namespace {
 using multiturn::Message;
 using reports::CheckResult;
 
-constexpr auto kTimeout = std::chrono::seconds(30);
+constexpr auto kMultiturnTimeout = std::chrono::seconds(30);
 
-const JsonPointer kInput("/input");
+const JsonPointer kMultiturnInput("/input");
 
 class MultiturnSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "multiturn"; }
 
   std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
-    auto args = multiturn::BuildArgsFromJson(scenario.input, kInput);
+    auto args = multiturn::BuildArgsFromJson(scenario.input, kMultiturnInput);
     if (!args) return std::unexpected(args.error());
     // The oracle computes a negative budget as the document says (only the
     // forced messages are kept); a scenario with one is a mistake.
     if (args->max_token_budget < 0)
       return std::unexpected(ErrorAt(
-          kInput / "maxTokenBudget",
+          kMultiturnInput / "maxTokenBudget",
           Format("expected a non-negative integer (tokens), got {}", args->max_token_budget)));
-    if (auto model = OptionalString(scenario.input, kInput, "model"); !model)
+    if (auto model = OptionalString(scenario.input, kMultiturnInput, "model"); !model)
       return std::unexpected(model.error());
     for (const char* flag : {"stream", "includeUsage"})
-      if (auto b = OptionalBool(scenario.input, kInput, flag); !b)
+      if (auto b = OptionalBool(scenario.input, kMultiturnInput, flag); !b)
         return std::unexpected(b.error());
     return {};
   }
 
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
-    auto args = multiturn::BuildArgsFromJson(scenario.input, kInput);
+    auto args = multiturn::BuildArgsFromJson(scenario.input, kMultiturnInput);
     if (!args) return std::unexpected(args.error().Within(scenario.name));
     auto built = multiturn::BuildLLMMessages(*args);
     Observation obs;
@@ -63,7 +63,7 @@ class MultiturnSuite final : public ProtocolSuite {
     if (stream && scenario.input.value("includeUsage", false))
       request["stream_options"] = {{"include_usage", true}};
     auto transport = MakeHttpTransport(ctx.llm_base_url);
-    auto response = transport->PostJson("/chat/completions", request.dump(), kTimeout);
+    auto response = transport->PostJson("/chat/completions", request.dump(), kMultiturnTimeout);
     if (!response) return std::unexpected(response.error());
     obs.outputs["status"] = response->status;
     if (response->status != 200) {
@@ -96,7 +96,7 @@ class MultiturnSuite final : public ProtocolSuite {
 
   std::vector<CheckResult> Check(const Scenario& scenario, const Observation& obs) const override {
     std::vector<CheckResult> out;
-    auto args = multiturn::BuildArgsFromJson(scenario.input, kInput);
+    auto args = multiturn::BuildArgsFromJson(scenario.input, kMultiturnInput);
     const multiturn_suite::Sent sent = multiturn_suite::MessagesSent(obs);
     for (const auto& rule : scenario.rules) {
       if (!args) {

@@ -448,7 +448,7 @@ CheckResult CheckParseOf(const std::string& rule, const Context& c) {
 
 using K = sk::UserMessageKind;
 
-constexpr std::array<RuleCheck<Context>, 27> kRules = {{
+constexpr std::array<RuleCheck<Context>, 27> kReplyRules = {{
     {"SKILL-CLEAN-1", &CheckCleanBy<kClean1>},
     {"SKILL-CLEAN-2", &CheckCleanBy<kClean2>},
     {"SKILL-CLEAN-3", &CheckCleanBy<kClean3>},
@@ -495,6 +495,6 @@ constexpr std::array<RuleCheck<Context>, 27> kRules = {{
 
 }  // namespace
 
-std::span<const RuleCheck<Context>> ReplyRules() { return kRules; }
+std::span<const RuleCheck<Context>> ReplyRules() { return kReplyRules; }
 
 }  // namespace llmconform::harness::skill_suite

@@ -24,21 +24,21 @@ using skill_suite::Conversation;
 using skill_suite::ReadKnowledge;
 using skill_suite::ReadScript;
 
-const JsonPointer kInput("/input");
+const JsonPointer kSkillInput("/input");
 
 class SkillSuite final : public ProtocolSuite {
  public:
   std::string_view protocol() const override { return "skill"; }
 
   std::expected<void, Error> ReadInput(const Scenario& scenario) const override {
-    auto script = ReadScript(scenario.input, kInput);
+    auto script = ReadScript(scenario.input, kSkillInput);
     if (!script) return std::unexpected(script.error());
     return {};
   }
 
   std::expected<Observation, Error> Drive(const Scenario& scenario,
                                           const DriveContext& ctx) override {
-    auto script = ReadScript(scenario.input, kInput);
+    auto script = ReadScript(scenario.input, kSkillInput);
     if (!script) return std::unexpected(script.error().Within(scenario.name));
     if (ctx.llm_base_url.empty()) {
       return std::unexpected(
@@ -94,7 +94,7 @@ class SkillSuite final : public ProtocolSuite {
 
   std::vector<CheckResult> Check(const Scenario& scenario, const Observation& obs) const override {
     std::vector<CheckResult> out;
-    auto script = ReadScript(scenario.input, kInput);
+    auto script = ReadScript(scenario.input, kSkillInput);
     const std::vector<SentRequest> requests = ReadRequestsSent(obs.journal);
     std::expected<Conversation, Error> conv =
         script ? Analyse(*script, scenario, requests) : std::unexpected(script.error());

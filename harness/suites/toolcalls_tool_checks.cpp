@@ -165,7 +165,7 @@ CheckResult CheckTruncatedRead(const std::string& rule, const Context& c) {
       /*expected_codes=*/false);
 }
 
-constexpr std::array<RuleCheck<Context>, 11> kRules = {{
+constexpr std::array<RuleCheck<Context>, 11> kToolRules = {{
     {"TC-1-3", &CheckTruncatedRead},
     {"TC-2.1-1", &CheckOutsideMounts},
     {"TC-2.1-2", &CheckPkgReadOnly},
@@ -181,6 +181,6 @@ constexpr std::array<RuleCheck<Context>, 11> kRules = {{
 
 }  // namespace
 
-std::span<const RuleCheck<Context>> ToolRules() { return kRules; }
+std::span<const RuleCheck<Context>> ToolRules() { return kToolRules; }
 
 }  // namespace llmconform::harness::toolcalls_suite

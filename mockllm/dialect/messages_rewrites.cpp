@@ -10,8 +10,6 @@
 namespace llmconform::mockllm::dialect {
 namespace {
 
-std::string TypeOf(const StreamEvent& e) { return e.is_json ? TextOr(e.json, "type") : ""; }
-
 // The event's block index, or -1 when it has none.
 std::int64_t IndexOf(const StreamEvent& e) {
   if (!e.is_json || !e.json.contains("index") || !e.json["index"].is_number_integer()) return -1;

@@ -7,8 +7,6 @@
 namespace llmconform::mockllm::dialect {
 namespace {
 
-std::string TypeOf(const StreamEvent& e) { return e.is_json ? TextOr(e.json, "type") : ""; }
-
 bool IsTerminal(std::string_view type) {
   return type == "response.completed" || type == "response.incomplete";
 }

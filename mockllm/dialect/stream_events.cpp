@@ -68,6 +68,8 @@ std::string TextOr(const OJson& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+std::string TypeOf(const StreamEvent& e) { return e.is_json ? TextOr(e.json, "type") : ""; }
+
 std::int64_t ChoiceIndex(const OJson& choice, std::int64_t fallback) {
   const auto it = choice.find("index");
   return it != choice.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;

@@ -46,6 +46,8 @@ std::string Dump(const OJson& j);
 
 // j[key] when it is a string, else "" (value() would throw on another type).
 std::string TextOr(const OJson& j, const char* key);
+// The event's "type" (Responses, Messages), or "" when it is not JSON or has none.
+std::string TypeOf(const StreamEvent& e);
 // A choice's "index", or `fallback` when it is absent or not an integer.
 std::int64_t ChoiceIndex(const OJson& choice, std::int64_t fallback);
 bool IsString(const OJson& j, const char* key);

@@ -292,21 +292,21 @@ std::string CleanOutputForAI(std::string_view raw, std::string_view last_command
 namespace {
 
 // By CleanStep: its name, and the rule of specs/skill/rules.json it applies.
-constexpr std::string_view kStepNames[kCleanStepCount] = {
+constexpr std::string_view kCleanStepNames[kCleanStepCount] = {
     "escape", "carriage-return", "trim",   "prompt",   "banner", "empty-line",
     "echo",   "echo-prefix",     "repeat", "no-output"};
-constexpr std::string_view kStepRules[kCleanStepCount] = {
+constexpr std::string_view kCleanStepRules[kCleanStepCount] = {
     "SKILL-CLEAN-2", "SKILL-CLEAN-5", "SKILL-CLEAN-5", "SKILL-CLEAN-3", "SKILL-CLEAN-4",
     "SKILL-CLEAN-5", "SKILL-CLEAN-6", "SKILL-CLEAN-6", "SKILL-CLEAN-7", "SKILL-CLEAN-8"};
 
 }  // namespace
 
 std::string_view CleanStepName(CleanStep step) {
-  return kStepNames[static_cast<std::size_t>(step)];
+  return kCleanStepNames[static_cast<std::size_t>(step)];
 }
 
 std::string_view CleanStepRule(CleanStep step) {
-  return kStepRules[static_cast<std::size_t>(step)];
+  return kCleanStepRules[static_cast<std::size_t>(step)];
 }
 
 }  // namespace llmconform::skill

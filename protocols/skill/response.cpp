@@ -19,11 +19,11 @@ struct TagSpelling {
 };
 
 // Priority order (docs/protocols.md): the more specific [ASK:optional] before [ASK].
-constexpr std::array<TagSpelling, 5> kTags{{{Tag::kCmd, "[CMD]"},
-                                            {Tag::kAskOptional, "[ASK:optional]"},
-                                            {Tag::kAsk, "[ASK]"},
-                                            {Tag::kMessage, "[MESSAGE]"},
-                                            {Tag::kDone, "[DONE]"}}};
+constexpr std::array<TagSpelling, 5> kTagSpellings{{{Tag::kCmd, "[CMD]"},
+                                                    {Tag::kAskOptional, "[ASK:optional]"},
+                                                    {Tag::kAsk, "[ASK]"},
+                                                    {Tag::kMessage, "[MESSAGE]"},
+                                                    {Tag::kDone, "[DONE]"}}};
 
 // Where the line holding `pos` ends (the first CR or LF at or after it).
 std::size_t LineEnd(std::string_view text, std::size_t pos) {
@@ -97,14 +97,14 @@ std::optional<std::size_t> FindTag(std::string_view text, const TagSpelling& tag
 }
 
 bool StartsWithTag(std::string_view line) {
-  for (const auto& t : kTags) {
+  for (const auto& t : kTagSpellings) {
     if (StartsWithNoCase(line, t.text)) return true;
   }
   return false;
 }
 
 bool IsBareTag(std::string_view line) {
-  for (const auto& t : kTags) {
+  for (const auto& t : kTagSpellings) {
     if (line.size() == t.text.size() && StartsWithNoCase(line, t.text)) return true;
   }
   return false;
@@ -136,7 +136,7 @@ constexpr ParseStep kTagSteps[] = {ParseStep::kCmdTag, ParseStep::kAskOptionalTa
 
 ParsedReply Parse(std::string_view reply, std::uint16_t& steps) {
   const std::string_view text = Trim(reply);
-  for (const auto& tag : kTags) {
+  for (const auto& tag : kTagSpellings) {
     const auto after = FindTag(text, tag);
     if (!after) continue;
     const std::size_t at = *after - tag.text.size();
@@ -187,10 +187,10 @@ ParsedReply Parse(std::string_view reply, std::uint16_t& steps) {
 }
 
 // By ParseStep: its name, and the rule of specs/skill/rules.json it applies.
-constexpr std::string_view kStepNames[kParseStepCount] = {
+constexpr std::string_view kParseStepNames[kParseStepCount] = {
     "cmd-tag", "ask-tag", "ask-optional-tag", "message-tag",    "done-tag",
     "no-tag",  "unknown", "tag-case",         "tag-later-line", "fence"};
-constexpr std::string_view kStepRules[kParseStepCount] = {
+constexpr std::string_view kParseStepRules[kParseStepCount] = {
     "SKILL-PARSE-1", "SKILL-PARSE-2", "SKILL-PARSE-3", "SKILL-PARSE-4", "SKILL-PARSE-5",
     "SKILL-PARSE-6", "SKILL-PARSE-6", "SKILL-PARSE-7", "SKILL-PARSE-7", "SKILL-PARSE-8"};
 
@@ -207,11 +207,11 @@ ParsedReply ParseSkillResponse(std::string_view reply, ParseTrace& trace) {
 }
 
 std::string_view ParseStepName(ParseStep step) {
-  return kStepNames[static_cast<std::size_t>(step)];
+  return kParseStepNames[static_cast<std::size_t>(step)];
 }
 
 std::string_view ParseStepRule(ParseStep step) {
-  return kStepRules[static_cast<std::size_t>(step)];
+  return kParseStepRules[static_cast<std::size_t>(step)];
 }
 
 nlohmann::json ToJson(const ParsedReply& reply) {

@@ -16,7 +16,7 @@
 namespace llmconform::thinkingml {
 namespace {
 
-const std::filesystem::path kRoot = ::llmconform::test_paths::SourceRoot();
+using ::llmconform::test_paths::kRoot;
 
 std::string Slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

@@ -57,7 +57,7 @@ Json Calls(std::vector<Json> calls, Json extra = Json::object()) {
 }
 Json Say(const std::string& text) { return Completion({{"role", "assistant"}, {"content", text}}); }
 
-constexpr const char* kGraph = R"({"workflowId":"mini","entryNodeId":"step-01","nodes":[
+constexpr const char* kEngineGraph = R"({"workflowId":"mini","entryNodeId":"step-01","nodes":[
   {"id":"step-01","file":"steps/step-01.md","agentId":"sm","outputs":["artifacts/out.md"]},
   {"id":"end-99","type":"end","file":"steps/end-99.md"}],
   "edges":[{"from":"step-01","to":"end-99","label":"next"}]})";
@@ -65,7 +65,7 @@ constexpr const char* kGraph = R"({"workflowId":"mini","entryNodeId":"step-01","
 class EngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    fs_.AddFile("/k/workflow.graph.json", kGraph);
+    fs_.AddFile("/k/workflow.graph.json", kEngineGraph);
     fs_.AddFile("/k/workflow.md",
                 "---\nschemaVersion: \"1.1\"\nworkflowType: \"mini\"\ncurrentNodeId: "
                 "\"step-01\"\nstepsCompleted: []\n"

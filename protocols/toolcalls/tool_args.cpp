@@ -5,7 +5,7 @@
 namespace llmconform::toolcalls {
 namespace {
 
-std::unexpected<ToolError> Bad(std::string_view key, std::string message) {
+std::unexpected<ToolError> BadArgument(std::string_view key, std::string message) {
   return std::unexpected(ToolError{ToolErrorCode::kSchemaValidation,
                                    Format("argument {}: {}", key, message), OJson{{"field", key}}});
 }
@@ -14,8 +14,10 @@ std::unexpected<ToolError> Bad(std::string_view key, std::string message) {
 
 std::expected<std::string, ToolError> RequireStringArg(const OJson& args, std::string_view key) {
   auto it = args.find(key);
-  if (it == args.end()) return Bad(key, "expected string, got nothing (the argument is required)");
-  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonTypeName(*it)));
+  if (it == args.end())
+    return BadArgument(key, "expected string, got nothing (the argument is required)");
+  if (!it->is_string())
+    return BadArgument(key, Format("expected string, got {}", JsonTypeName(*it)));
   return it->get<std::string>();
 }
 
@@ -23,7 +25,8 @@ std::expected<std::optional<std::string>, ToolError> OptionalStringArg(const OJs
                                                                        std::string_view key) {
   auto it = args.find(key);
   if (it == args.end() || it->is_null()) return std::optional<std::string>{};
-  if (!it->is_string()) return Bad(key, Format("expected string, got {}", JsonTypeName(*it)));
+  if (!it->is_string())
+    return BadArgument(key, Format("expected string, got {}", JsonTypeName(*it)));
   return std::optional<std::string>{it->get<std::string>()};
 }
 
@@ -44,10 +47,10 @@ std::expected<std::optional<std::int64_t>, ToolError> OptionalIntArg(const OJson
                  static_cast<double>(static_cast<std::int64_t>(it->get<double>()))) {
     v = static_cast<std::int64_t>(it->get<double>());
   } else {
-    return Bad(key, Format("expected integer, got {}", JsonTypeName(*it)));
+    return BadArgument(key, Format("expected integer, got {}", JsonTypeName(*it)));
   }
   if (v < min || v > max)
-    return Bad(key, Format("expected an integer from {} to {}, got {}", min, max, v));
+    return BadArgument(key, Format("expected an integer from {} to {}, got {}", min, max, v));
   return std::optional<std::int64_t>{v};
 }
 

@@ -17,7 +17,7 @@
 namespace llmconform::toolcalls {
 
 // step-01 -> step-02 -> end-99, and step-01 -> side.
-inline constexpr const char* kGraph =
+inline constexpr const char* kToolHostGraph =
     R"({"entryNodeId":"step-01","nodes":[{"id":"step-01"},{"id":"step-02"},
   {"id":"side"},{"id":"end-99","type":"end"}],"edges":[{"from":"step-01","to":"step-02"},
   {"from":"step-01","to":"side"},{"from":"step-02","to":"end-99"}]})";
@@ -38,7 +38,7 @@ class ToolHostTest : public ::testing::Test {
     fs_.AddFile("/p/README.md", "hello\n");
     fs_.AddFile("/p/.hidden", "secret hello\n");
     fs_.AddDir("/p/artifacts/create-story");
-    fs_.AddFile("/k/workflow.graph.json", kGraph);
+    fs_.AddFile("/k/workflow.graph.json", kToolHostGraph);
     fs_.AddFile("/k/steps/step-01.md", "step one\n");
     fs_.AddFile("/s/workflow.md", kState);
   }

@@ -13,7 +13,7 @@ namespace llmconform::toolcalls {
 namespace {
 
 // A problem with the value at `pointer` (RFC 6901, from the graph's root).
-struct Bad {
+struct BadGraph {
   std::string pointer;
   std::string what;
 };
@@ -22,12 +22,13 @@ std::string Str(const Json& obj, std::string_view where, const char* key, bool r
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) {
     if (required)
-      throw Bad{Format("{}/{}", where, key),
-                "expected string, got nothing (the field is required)"};
+      throw BadGraph{Format("{}/{}", where, key),
+                     "expected string, got nothing (the field is required)"};
     return "";
   }
   if (!it->is_string())
-    throw Bad{Format("{}/{}", where, key), Format("expected string, got {}", JsonTypeName(*it))};
+    throw BadGraph{Format("{}/{}", where, key),
+                   Format("expected string, got {}", JsonTypeName(*it))};
   return it->get<std::string>();
 }
 
@@ -36,7 +37,8 @@ const Json& Arr(const Json& obj, std::string_view where, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return kEmpty;
   if (!it->is_array())
-    throw Bad{Format("{}/{}", where, key), Format("expected array, got {}", JsonTypeName(*it))};
+    throw BadGraph{Format("{}/{}", where, key),
+                   Format("expected array, got {}", JsonTypeName(*it))};
   return *it;
 }
 
@@ -79,7 +81,7 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
   const Json j = ReadJsonOrDiscarded(json_text);
   if (j.is_discarded()) return std::unexpected(Error{"workflow.graph.json: not valid JSON"});
   try {
-    if (!j.is_object()) throw Bad{"", Format("expected object, got {}", JsonTypeName(j))};
+    if (!j.is_object()) throw BadGraph{"", Format("expected object, got {}", JsonTypeName(j))};
     WorkflowGraph g;
     g.workflow_id = Str(j, "", "workflowId", false);
     g.entry_node_id = Str(j, "", "entryNodeId", true);
@@ -88,12 +90,12 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::string where = Format("/nodes/{}", i);
       if (!nodes[i].is_object())
-        throw Bad{where, Format("expected object, got {}", JsonTypeName(nodes[i]))};
+        throw BadGraph{where, Format("expected object, got {}", JsonTypeName(nodes[i]))};
       GraphNode n;
       n.id = Str(nodes[i], where, "id", true);
-      if (n.id.empty()) throw Bad{where + "/id", "must not be empty"};
+      if (n.id.empty()) throw BadGraph{where + "/id", "must not be empty"};
       if (!ids.insert(n.id).second)
-        throw Bad{where + "/id", Format("duplicate node id \"{}\"", n.id)};
+        throw BadGraph{where + "/id", Format("duplicate node id \"{}\"", n.id)};
       const std::string type = Str(nodes[i], where, "type", false);
       if (!type.empty()) n.type = type;
       n.file = Str(nodes[i], where, "file", false);
@@ -102,8 +104,8 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
       const Json& outputs = Arr(nodes[i], where, "outputs");
       for (std::size_t k = 0; k < outputs.size(); ++k) {
         if (!outputs[k].is_string()) {
-          throw Bad{Format("{}/outputs/{}", where, k),
-                    Format("expected string, got {}", JsonTypeName(outputs[k]))};
+          throw BadGraph{Format("{}/outputs/{}", where, k),
+                         Format("expected string, got {}", JsonTypeName(outputs[k]))};
         }
         n.outputs.push_back(outputs[k].get<std::string>());
       }
@@ -113,17 +115,18 @@ std::expected<WorkflowGraph, Error> ParseWorkflowGraph(std::string_view json_tex
     for (std::size_t i = 0; i < edges.size(); ++i) {
       const std::string where = Format("/edges/{}", i);
       if (!edges[i].is_object())
-        throw Bad{where, Format("expected object, got {}", JsonTypeName(edges[i]))};
+        throw BadGraph{where, Format("expected object, got {}", JsonTypeName(edges[i]))};
       GraphEdge e{Str(edges[i], where, "from", true), Str(edges[i], where, "to", true),
                   Str(edges[i], where, "label", false)};
-      if (!ids.count(e.from)) throw Bad{where + "/from", Format("unknown node \"{}\"", e.from)};
-      if (!ids.count(e.to)) throw Bad{where + "/to", Format("unknown node \"{}\"", e.to)};
+      if (!ids.count(e.from))
+        throw BadGraph{where + "/from", Format("unknown node \"{}\"", e.from)};
+      if (!ids.count(e.to)) throw BadGraph{where + "/to", Format("unknown node \"{}\"", e.to)};
       g.edges.push_back(std::move(e));
     }
     if (!ids.count(g.entry_node_id))
-      throw Bad{"/entryNodeId", Format("unknown node \"{}\"", g.entry_node_id)};
+      throw BadGraph{"/entryNodeId", Format("unknown node \"{}\"", g.entry_node_id)};
     return g;
-  } catch (const Bad& b) {
+  } catch (const BadGraph& b) {
     return std::unexpected(Error::At({"workflow.graph.json"}, b.pointer, b.what));
   }
 }

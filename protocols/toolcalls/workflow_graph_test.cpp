@@ -5,7 +5,7 @@
 namespace llmconform::toolcalls {
 namespace {
 
-constexpr const char* kGraph = R"({
+constexpr const char* kWorkflowGraph = R"({
   "workflowId": "w", "entryNodeId": "a",
   "nodes": [{"id": "a", "file": "steps/a.md", "agentId": "sm", "outputs": ["artifacts/a.md"]},
             {"id": "b"}, {"id": "c"}, {"id": "end", "type": "end"}],
@@ -14,7 +14,7 @@ constexpr const char* kGraph = R"({
 })";
 
 TEST(WorkflowGraph, ParsesNodesAndEdges) {
-  auto g = ParseWorkflowGraph(kGraph);
+  auto g = ParseWorkflowGraph(kWorkflowGraph);
   ASSERT_TRUE(g) << g.error().message;
   EXPECT_EQ(g->entry_node_id, "a");
   EXPECT_EQ(g->Find("a")->file, "steps/a.md");

@@ -17,7 +17,7 @@ bool IsResponse(const Json& j) {
          (j.contains("candidates") || j.contains("usageMetadata") || j.contains("promptFeedback"));
 }
 
-bool HasUsage(const Json& r) {
+bool HasUsageMetadata(const Json& r) {
   auto u = r.find("usageMetadata");
   return u != r.end() && u->is_object();
 }
@@ -26,7 +26,7 @@ bool HasUsage(const Json& r) {
 void VertexFields(const Json& r, const std::string& at, DeviationReport& out) {
   if (r.contains("createTime"))
     out.Add("DIA-GEM-VERTEX-FIELDS", at + "/createTime", "Vertex AI's `createTime` on a response");
-  else if (HasUsage(r) && r["usageMetadata"].contains("trafficType"))
+  else if (HasUsageMetadata(r) && r["usageMetadata"].contains("trafficType"))
     out.Add("DIA-GEM-VERTEX-FIELDS", at + "/usageMetadata/trafficType",
             "Vertex AI's `usageMetadata.trafficType`");
 }
@@ -54,7 +54,7 @@ void JsonArrayStream(const Json& array, DeviationReport& out) {
     if (!IsResponse(array[i])) continue;
     const std::string at = Format("/{}", i);
     VertexFields(array[i], at, out);
-    responses.emplace_back(at, HasUsage(array[i]));
+    responses.emplace_back(at, HasUsageMetadata(array[i]));
   }
   UsageLastOnly(responses, out);
 }
@@ -85,7 +85,7 @@ std::vector<Deviation> DetectGeminiStreamDialect(std::string_view raw) {
     if (!IsResponse(data)) return;
     const std::string at = Format("event {} ", event_no);
     VertexFields(data, at, r);
-    responses.emplace_back(at, HasUsage(data));
+    responses.emplace_back(at, HasUsageMetadata(data));
   });
   parser.Finish();
   UsageLastOnly(responses, r);

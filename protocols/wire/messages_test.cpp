@@ -28,17 +28,17 @@ namespace llmconform::wire {
 namespace {
 
 // Builds a Messages stream: each event named after its data's type.
-class Stream {
+class MessagesEvents {
  public:
-  Stream& Add(const Json& data) {
+  MessagesEvents& Add(const Json& data) {
     return Raw("event: " + data.value("type", "") +
                "\ndata: " + data.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n\n");
   }
-  Stream& Raw(const std::string& s) {
+  MessagesEvents& Raw(const std::string& s) {
     text_ += s;
     return *this;
   }
-  Stream& Start(int input_tokens = 10) {
+  MessagesEvents& Start(int input_tokens = 10) {
     return Add({{"type", "message_start"},
                 {"message",
                  {{"id", "msg_1"},
@@ -49,26 +49,29 @@ class Stream {
                   {"stop_reason", nullptr},
                   {"usage", {{"input_tokens", input_tokens}, {"output_tokens", 1}}}}}});
   }
-  Stream& Ping() { return Add({{"type", "ping"}}); }
-  Stream& Open(int index, const Json& block) {
+  MessagesEvents& Ping() { return Add({{"type", "ping"}}); }
+  MessagesEvents& Open(int index, const Json& block) {
     return Add({{"type", "content_block_start"}, {"index", index}, {"content_block", block}});
   }
-  Stream& Delta(int index, const Json& delta) {
+  MessagesEvents& Delta(int index, const Json& delta) {
     return Add({{"type", "content_block_delta"}, {"index", index}, {"delta", delta}});
   }
-  Stream& Close(int index) { return Add({{"type", "content_block_stop"}, {"index", index}}); }
-  Stream& Text(int index, const std::vector<std::string>& deltas) {
+  MessagesEvents& Close(int index) {
+    return Add({{"type", "content_block_stop"}, {"index", index}});
+  }
+  MessagesEvents& Text(int index, const std::vector<std::string>& deltas) {
     Open(index, {{"type", "text"}, {"text", ""}});
     for (const auto& d : deltas) Delta(index, {{"type", "text_delta"}, {"text", d}});
     return Close(index);
   }
-  Stream& Tool(int index, const std::string& id, const std::string& name,
-               const std::vector<std::string>& parts, const std::string& type = "tool_use") {
+  MessagesEvents& Tool(int index, const std::string& id, const std::string& name,
+                       const std::vector<std::string>& parts,
+                       const std::string& type = "tool_use") {
     Open(index, {{"type", type}, {"id", id}, {"name", name}, {"input", Json::object()}});
     for (const auto& p : parts) Delta(index, {{"type", "input_json_delta"}, {"partial_json", p}});
     return Close(index);
   }
-  Stream& End(const Json& stop_reason = "end_turn", int output_tokens = 7) {
+  MessagesEvents& End(const Json& stop_reason = "end_turn", int output_tokens = 7) {
     Add({{"type", "message_delta"},
          {"delta", {{"stop_reason", stop_reason}, {"stop_sequence", nullptr}}},
          {"usage", {{"output_tokens", output_tokens}}}});
@@ -80,13 +83,13 @@ class Stream {
   std::string text_;
 };
 
-std::vector<std::string> Rules(const CanonicalResult& r) {
+std::vector<std::string> MessagesRules(const CanonicalResult& r) {
   std::vector<std::string> out;
   for (const auto& f : r.findings) out.push_back(f.rule);
   return out;
 }
 
-CanonicalResult Accumulate(const std::string& s) {
+CanonicalResult AccumulateMessages(const std::string& s) {
   return AccumulateSurfaceStream(Surface::kMessages, s);
 }
 
@@ -101,9 +104,9 @@ TEST(MessagesSurface, PathsAndName) {
 }
 
 TEST(MessagesStream, TextWithPingsAccumulatesWithoutFindings) {
-  Stream s;
+  MessagesEvents s;
   s.Ping().Start(12).Ping().Text(0, {"Hel", "lo"}).Ping().End("end_turn", 9);
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateMessages(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   EXPECT_EQ(r.Text(), "Hello");
   EXPECT_EQ(r.status, "end_turn");
@@ -118,13 +121,13 @@ TEST(MessagesStream, TextWithPingsAccumulatesWithoutFindings) {
 }
 
 TEST(MessagesStream, SeveralToolCallsKeepIdNameAndInputAsSent) {
-  Stream s;
+  MessagesEvents s;
   s.Start()
       .Text(0, {"Let me look."})
       .Tool(1, "toolu_a", "get_weather", {"", "{\"city\":", " \"Paris\"}"})
       .Tool(2, "toolu_b", "get_time", {})
       .End("tool_use");
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateMessages(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   const auto calls = r.FunctionCalls();
   ASSERT_EQ(calls.size(), 2u);
@@ -138,14 +141,14 @@ TEST(MessagesStream, SeveralToolCallsKeepIdNameAndInputAsSent) {
 }
 
 TEST(MessagesStream, ThinkingKeepsItsSignatureAndRedactedThinkingItsData) {
-  Stream s;
+  MessagesEvents s;
   s.Start().Open(0, {{"type", "thinking"}, {"thinking", ""}, {"signature", ""}});
   s.Delta(0, {{"type", "thinking_delta"}, {"thinking", "Let me "}});
   s.Delta(0, {{"type", "thinking_delta"}, {"thinking", "think."}});
   s.Delta(0, {{"type", "signature_delta"}, {"signature", "EqQBCgIYAhIM"}});
   s.Close(0).Open(1, {{"type", "redacted_thinking"}, {"data", "EmwKAhgB"}}).Close(1);
   s.Text(2, {"42"}).End();
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateMessages(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   ASSERT_EQ(r.items.size(), 3u);
   EXPECT_EQ(r.items[0].kind, ItemKind::kReasoning);
@@ -159,7 +162,7 @@ TEST(MessagesStream, ThinkingKeepsItsSignatureAndRedactedThinkingItsData) {
 }
 
 TEST(MessagesStream, ServerToolBlocksAreKeptAndNamed) {
-  Stream s;
+  MessagesEvents s;
   s.Start().Tool(0, "srvtoolu_1", "web_search", {"{\"query\": ", "\"llm\"}"}, "server_tool_use");
   s.Open(1, {{"type", "web_search_tool_result"},
              {"tool_use_id", "srvtoolu_1"},
@@ -169,8 +172,8 @@ TEST(MessagesStream, ServerToolBlocksAreKeptAndNamed) {
          {"index", 1},
          {"delta", {{"type", "compaction_delta"}, {"x", 1}}}});
   s.Add({{"type", "future_event"}}).End();
-  const auto r = Accumulate(s.str());
-  EXPECT_EQ(Rules(r), std::vector<std::string>{"MSG-BLOCK-ORDER"});  // delta after its stop
+  const auto r = AccumulateMessages(s.str());
+  EXPECT_EQ(MessagesRules(r), std::vector<std::string>{"MSG-BLOCK-ORDER"});  // delta after its stop
   ASSERT_EQ(r.items.size(), 2u);
   EXPECT_EQ(r.items[0].kind, ItemKind::kOther);
   EXPECT_EQ(r.items[0].type, "server_tool_use");
@@ -181,11 +184,11 @@ TEST(MessagesStream, ServerToolBlocksAreKeptAndNamed) {
 }
 
 TEST(MessagesStream, ErrorEventEndsTheStream) {
-  Stream s;
+  MessagesEvents s;
   s.Start().Open(0, {{"type", "text"}, {"text", ""}});
   s.Delta(0, {{"type", "text_delta"}, {"text", "Hi"}});
   s.Add({{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateMessages(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->type, "overloaded_error");
@@ -205,49 +208,55 @@ struct Break {
 // Each rule broken once, found at its place.
 TEST(MessagesStream, EachBrokenRuleIsLocated) {
   const auto text = [](const Json& delta) {
-    Stream s;
+    MessagesEvents s;
     s.Start().Open(0, {{"type", "text"}, {"text", ""}}).Delta(0, delta).Close(0).End();
     return s.str();
   };
   std::vector<Break> breaks;
-  breaks.push_back({"not json", Stream().Start().Raw("data: {oops\n\n").Text(0, {"a"}).End().str(),
+  breaks.push_back({"not json",
+                    MessagesEvents().Start().Raw("data: {oops\n\n").Text(0, {"a"}).End().str(),
                     "MSG-EVENT-JSON", 2, ""});
-  breaks.push_back({"name differs",
-                    Stream().Start().Raw("event: ping\ndata: {\"type\":\"pong\"}\n\n").End().str(),
-                    "MSG-EVENT-NAME", 2, "/type"});
   breaks.push_back(
-      {"start not first", Stream().Text(0, {"a"}).End().str(), "MSG-START-FIRST", 1, "/type"});
-  breaks.push_back({"delta before open",
-                    Stream().Start().Delta(0, {{"type", "text_delta"}, {"text", "a"}}).End().str(),
+      {"name differs",
+       MessagesEvents().Start().Raw("event: ping\ndata: {\"type\":\"pong\"}\n\n").End().str(),
+       "MSG-EVENT-NAME", 2, "/type"});
+  breaks.push_back({"start not first", MessagesEvents().Text(0, {"a"}).End().str(),
+                    "MSG-START-FIRST", 1, "/type"});
+  breaks.push_back(
+      {"delta before open",
+       MessagesEvents().Start().Delta(0, {{"type", "text_delta"}, {"text", "a"}}).End().str(),
+       "MSG-BLOCK-ORDER", 2, "/index"});
+  breaks.push_back({"index skipped", MessagesEvents().Start().Text(1, {"a"}).End().str(),
                     "MSG-BLOCK-ORDER", 2, "/index"});
-  breaks.push_back({"index skipped", Stream().Start().Text(1, {"a"}).End().str(), "MSG-BLOCK-ORDER",
-                    2, "/index"});
-  breaks.push_back({"closed twice", Stream().Start().Text(0, {"a"}).Close(0).End().str(),
+  breaks.push_back({"closed twice", MessagesEvents().Start().Text(0, {"a"}).Close(0).End().str(),
                     "MSG-BLOCK-ORDER", 5, "/index"});
   breaks.push_back({"never closed",
-                    Stream().Start().Open(0, {{"type", "text"}, {"text", ""}}).End().str(),
+                    MessagesEvents().Start().Open(0, {{"type", "text"}, {"text", ""}}).End().str(),
                     "MSG-BLOCK-ORDER", 4, ""});
   breaks.push_back({"delta type", text({{"type", "input_json_delta"}, {"partial_json", "{}"}}),
                     "MSG-DELTA-TYPE", 3, "/delta/type"});
   breaks.push_back({"delta field", text({{"type", "text_delta"}, {"text", 5}}), "MSG-EVENT-JSON", 3,
                     "/delta/text"});
-  breaks.push_back({"tool input", Stream().Start().Tool(0, "t", "f", {"[1,", "2]"}).End().str(),
+  breaks.push_back({"tool input",
+                    MessagesEvents().Start().Tool(0, "t", "f", {"[1,", "2]"}).End().str(),
                     "MSG-TOOL-INPUT-JSON", 5, ""});
   breaks.push_back(
       {"no usage",
-       Stream()
+       MessagesEvents()
            .Add({{"type", "message_start"}, {"message", {{"id", "m"}, {"content", Json::array()}}}})
            .End()
            .str(),
        "MSG-USAGE", 1, "/message/usage"});
-  breaks.push_back({"stop reason", Stream().Start().End("done").str(), "MSG-STOP-REASON", 2,
+  breaks.push_back({"stop reason", MessagesEvents().Start().End("done").str(), "MSG-STOP-REASON", 2,
                     "/delta/stop_reason"});
-  breaks.push_back({"after stop", Stream().Start().End().Ping().str(), "MSG-AFTER-STOP", 4, ""});
-  breaks.push_back({"no stop", Stream().Start().Text(0, {"a"}).str(), "MSG-ONE-STOP", 0, ""});
+  breaks.push_back(
+      {"after stop", MessagesEvents().Start().End().Ping().str(), "MSG-AFTER-STOP", 4, ""});
+  breaks.push_back(
+      {"no stop", MessagesEvents().Start().Text(0, {"a"}).str(), "MSG-ONE-STOP", 0, ""});
   std::set<std::string> seen;
   for (const auto& b : breaks) {
-    const auto r = Accumulate(b.stream);
-    ASSERT_EQ(Rules(r), std::vector<std::string>{b.rule})
+    const auto r = AccumulateMessages(b.stream);
+    ASSERT_EQ(MessagesRules(r), std::vector<std::string>{b.rule})
         << b.name << ": " << r.findings[0].message;
     EXPECT_EQ(r.findings[0].event, b.event) << b.name << ": " << r.findings[0].message;
     EXPECT_EQ(r.findings[0].pointer, b.pointer) << b.name << ": " << r.findings[0].message;
@@ -261,25 +270,26 @@ TEST(MessagesStream, EachBrokenRuleIsLocated) {
 // result stays valid UTF-8 (ToJson(...).dump() would throw otherwise).
 TEST(MessagesStream, QuotedDataIsCutBetweenCodePoints) {
   const std::string data = std::string(79, 'x') + "\xC3\xA9 not json";
-  const auto r = Accumulate(Stream().Start().Raw("data: " + data + "\n\n").End().str());
-  ASSERT_EQ(Rules(r), std::vector<std::string>{"MSG-EVENT-JSON"});
+  const auto r =
+      AccumulateMessages(MessagesEvents().Start().Raw("data: " + data + "\n\n").End().str());
+  ASSERT_EQ(MessagesRules(r), std::vector<std::string>{"MSG-EVENT-JSON"});
   EXPECT_NO_THROW((void)ToJson(r).dump());
   EXPECT_EQ(r.findings[0].message.find("\xC3"), std::string::npos);
 }
 
 TEST(MessagesStream, RepeatedBreaksAreOneFindingWithACount) {
-  Stream s;
+  MessagesEvents s;
   s.Start();
   for (int i = 0; i < 3; ++i) s.Delta(7, {{"type", "text_delta"}, {"text", "a"}});
-  const auto r = Accumulate(s.End().str());
-  ASSERT_EQ(Rules(r), std::vector<std::string>{"MSG-BLOCK-ORDER"});
+  const auto r = AccumulateMessages(s.End().str());
+  ASSERT_EQ(MessagesRules(r), std::vector<std::string>{"MSG-BLOCK-ORDER"});
   EXPECT_EQ(r.findings[0].message,
             "event 2 /index: 'content_block_delta' for index 7, a block never opened by "
             "content_block_start (and 2 more)");
 }
 
 TEST(MessagesStream, HugeIndexesAndUnclosedInputStayBounded) {
-  Stream s;
+  MessagesEvents s;
   s.Start()
       .Raw(
           "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":"
@@ -290,8 +300,8 @@ TEST(MessagesStream, HugeIndexesAndUnclosedInputStayBounded) {
       .Open(1, {{"type", "tool_use"}, {"id", "t"}, {"name", "f"}, {"input", Json::object()}});
   for (int i = 0; i < 1000; ++i)
     s.Delta(1, {{"type", "input_json_delta"}, {"partial_json", "{\"a\":["}});
-  const auto r = Accumulate(s.str());
-  EXPECT_EQ(Rules(r),
+  const auto r = AccumulateMessages(s.str());
+  EXPECT_EQ(MessagesRules(r),
             (std::vector<std::string>{"MSG-BLOCK-ORDER", "MSG-EVENT-JSON", "MSG-ONE-STOP"}));
   ASSERT_EQ(r.items.size(), 2u);
   EXPECT_EQ(r.items[0].arguments.size(), 6000u);  // as sent, never closed, never parsed
@@ -313,16 +323,16 @@ TEST(MessagesStream, AMillionPingsTakeNoMemory) {
   SseParser parser;
   MessagesAccumulator acc;
   auto add = [&acc](const SseEventView& ev) { acc.AddEvent(ev); };
-  parser.Feed(Stream().Start().str(), add);
+  parser.Feed(MessagesEvents().Start().str(), add);
   const std::string pings = [] {
-    Stream p;
+    MessagesEvents p;
     for (int i = 0; i < 1000; ++i) p.Ping();
     return p.str();
   }();
   const std::size_t before = LiveHeapBytes();
   for (int i = 0; i < 1000; ++i) parser.Feed(pings, add);
   EXPECT_LT(LiveHeapBytes() - before, 64u * 1024);
-  parser.Feed(Stream().Text(0, {"ok"}).End().str(), add);
+  parser.Feed(MessagesEvents().Text(0, {"ok"}).End().str(), add);
   parser.Finish();
   const auto r = acc.Finish();
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
@@ -360,13 +370,13 @@ TEST(MessagesBody, MessageErrorAndMalformed) {
   EXPECT_TRUE(r.findings.empty());
 
   r = ReadMessagesBody(Json::array());
-  ASSERT_EQ(Rules(r), std::vector<std::string>{"MSG-BODY-MESSAGE"});
+  ASSERT_EQ(MessagesRules(r), std::vector<std::string>{"MSG-BODY-MESSAGE"});
   EXPECT_EQ(r.findings[0].message, "/: expected a message object, got an array");
 
   body["stop_reason"] = nullptr;
   body.erase("usage");
   r = ReadMessagesBody(body);
-  ASSERT_EQ(Rules(r), (std::vector<std::string>{"MSG-STOP-REASON", "MSG-USAGE"}));
+  ASSERT_EQ(MessagesRules(r), (std::vector<std::string>{"MSG-STOP-REASON", "MSG-USAGE"}));
   EXPECT_EQ(r.findings[1].pointer, "/usage");
 }
 
@@ -376,7 +386,7 @@ rc::Gen<std::string> MessagesStreamGen() {
       rc::gen::pair(rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 7)),
                     rc::gen::container<std::vector<std::string>>(rc::gen::string<std::string>())),
       [](const std::pair<std::vector<int>, std::vector<std::string>>& in) {
-        Stream s;
+        MessagesEvents s;
         s.Start();
         int index = 0;
         std::size_t t = 0;
@@ -409,7 +419,7 @@ rc::Gen<std::string> MessagesStreamGen() {
 
 RC_GTEST_PROP(MessagesStream, AnySplitOfTheBytesAccumulatesTheSame, ()) {
   const std::string stream = *MessagesStreamGen();
-  const auto whole = Accumulate(stream);
+  const auto whole = AccumulateMessages(stream);
   auto cuts = *rc::gen::container<std::vector<std::size_t>>(
       rc::gen::inRange<std::size_t>(0, stream.size() + 1));
   std::sort(cuts.begin(), cuts.end());

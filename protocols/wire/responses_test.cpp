@@ -15,9 +15,9 @@ namespace llmconform::wire {
 namespace {
 
 // Builds a Responses stream: each event named after its type, numbered from 0.
-class Stream {
+class ResponsesEvents {
  public:
-  Stream& Add(Json data) {
+  ResponsesEvents& Add(Json data) {
     const std::string type = data.value("type", "");
     if (!data.contains("sequence_number")) data["sequence_number"] = seq_;
     ++seq_;
@@ -25,14 +25,15 @@ class Stream {
              "\ndata: " + data.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n\n";
     return *this;
   }
-  Stream& Raw(const std::string& s) {
+  ResponsesEvents& Raw(const std::string& s) {
     text_ += s;
     return *this;
   }
-  Stream& Created() {
+  ResponsesEvents& Created() {
     return Add({{"type", "response.created"}, {"response", Response("in_progress", {})}});
   }
-  Stream& Message(int index, const std::string& id, const std::vector<std::string>& deltas) {
+  ResponsesEvents& Message(int index, const std::string& id,
+                           const std::vector<std::string>& deltas) {
     std::string text;
     for (const auto& d : deltas) text += d;
     Add({{"type", "response.output_item.added"},
@@ -60,8 +61,8 @@ class Stream {
          {"item", MessageItem(id, text)}});
     return *this;
   }
-  Stream& Call(int index, const std::string& id, const std::string& call_id,
-               const std::string& name, const std::vector<std::string>& deltas) {
+  ResponsesEvents& Call(int index, const std::string& id, const std::string& call_id,
+                        const std::string& name, const std::vector<std::string>& deltas) {
     std::string args;
     for (const auto& d : deltas) args += d;
     Add({{"type", "response.output_item.added"},
@@ -82,7 +83,7 @@ class Stream {
     return *this;
   }
   // `output` as a vector: `{item}` would copy the item, not make an array of it.
-  Stream& Completed(const std::vector<Json>& output) {
+  ResponsesEvents& Completed(const std::vector<Json>& output) {
     Json r = Response("completed", Json(output));
     r["usage"] = {{"input_tokens", 5}, {"output_tokens", 7}, {"total_tokens", 12}};
     return Add({{"type", "response.completed"}, {"response", r}});
@@ -117,20 +118,22 @@ class Stream {
   int seq_ = 0;
 };
 
-std::vector<std::string> Rules(const CanonicalResult& r) {
+std::vector<std::string> ResponsesRules(const CanonicalResult& r) {
   std::vector<std::string> out;
   for (const auto& f : r.findings) out.push_back(f.rule);
   return out;
 }
 
-CanonicalResult Accumulate(const std::string& s) {
+CanonicalResult AccumulateResponses(const std::string& s) {
   return AccumulateSurfaceStream(Surface::kResponses, s);
 }
 
 TEST(ResponsesStream, TextAccumulatesWithoutFindings) {
-  Stream s;
-  s.Created().Message(0, "msg_1", {"Hel", "lo"}).Completed({Stream::MessageItem("msg_1", "Hello")});
-  const auto r = Accumulate(s.str());
+  ResponsesEvents s;
+  s.Created()
+      .Message(0, "msg_1", {"Hel", "lo"})
+      .Completed({ResponsesEvents::MessageItem("msg_1", "Hello")});
+  const auto r = AccumulateResponses(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   EXPECT_EQ(r.Text(), "Hello");
   EXPECT_EQ(r.status, "completed");
@@ -144,13 +147,14 @@ TEST(ResponsesStream, TextAccumulatesWithoutFindings) {
 }
 
 TEST(ResponsesStream, ParallelFunctionCallsKeepCallIdNameAndArgumentsAsSent) {
-  Stream s;
+  ResponsesEvents s;
   s.Created()
       .Call(0, "fc_1", "call_a", "get_weather", {"{\"city\":", "\"Paris\"}"})
       .Call(1, "fc_2", "call_b", "get_time", {"{ \"tz\" : 1 }"})
-      .Completed({Stream::CallItem("fc_1", "call_a", "get_weather", "{\"city\":\"Paris\"}"),
-                  Stream::CallItem("fc_2", "call_b", "get_time", "{ \"tz\" : 1 }")});
-  const auto r = Accumulate(s.str());
+      .Completed(
+          {ResponsesEvents::CallItem("fc_1", "call_a", "get_weather", "{\"city\":\"Paris\"}"),
+           ResponsesEvents::CallItem("fc_2", "call_b", "get_time", "{ \"tz\" : 1 }")});
+  const auto r = AccumulateResponses(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   const auto calls = r.FunctionCalls();
   ASSERT_EQ(calls.size(), 2u);
@@ -161,7 +165,7 @@ TEST(ResponsesStream, ParallelFunctionCallsKeepCallIdNameAndArgumentsAsSent) {
 }
 
 TEST(ResponsesStream, ReasoningSummaryAndEncryptedContentAndOtherKindsAreKeptInOrder) {
-  Stream s;
+  ResponsesEvents s;
   const Json reasoning{{"type", "reasoning"},
                        {"id", "rs_1"},
                        {"summary", {{{"type", "summary_text"}, {"text", "Thinking."}}}},
@@ -191,8 +195,8 @@ TEST(ResponsesStream, ReasoningSummaryAndEncryptedContentAndOtherKindsAreKeptInO
   s.Add({{"type", "response.web_search_call.searching"}, {"item_id", "ws_1"}, {"output_index", 1}});
   s.Add({{"type", "response.output_item.done"}, {"output_index", 1}, {"item", search}});
   s.Message(2, "msg_1", {"ok"});
-  s.Completed({reasoning, search, Stream::MessageItem("msg_1", "ok")});
-  const auto r = Accumulate(s.str());
+  s.Completed({reasoning, search, ResponsesEvents::MessageItem("msg_1", "ok")});
+  const auto r = AccumulateResponses(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   ASSERT_EQ(r.items.size(), 3u);
   EXPECT_EQ(r.items[0].kind, ItemKind::kReasoning);
@@ -222,24 +226,24 @@ TEST(ResponsesStream, EachRuleIsLocated) {
   };
   std::vector<std::pair<std::string, Broken>> cases;
   {  // type differs from the event's name
-    Stream s;
+    ResponsesEvents s;
     s.Created().Raw(
         "event: response.in_progress\ndata: {\"type\":\"response.queued\","
         "\"sequence_number\":1,\"response\":{}}\n\n");
     cases.push_back({s.str(), {"RESP-EVENT-NAME", 2, "/type"}});
   }
   {  // a sequence gap
-    Stream s;
+    ResponsesEvents s;
     s.Created().Add({{"type", "response.in_progress"}, {"sequence_number", 5}, {"response", {}}});
     cases.push_back({s.str(), {"RESP-SEQUENCE", 2, "/sequence_number"}});
   }
   {  // not created first
-    Stream s;
+    ResponsesEvents s;
     s.Add({{"type", "response.in_progress"}, {"response", {}}});
     cases.push_back({s.str(), {"RESP-CREATED-FIRST", 1, "/type"}});
   }
   {  // a delta for an item never added
-    Stream s;
+    ResponsesEvents s;
     s.Created().Add({{"type", "response.output_text.delta"},
                      {"item_id", "m"},
                      {"output_index", 0},
@@ -248,13 +252,13 @@ TEST(ResponsesStream, EachRuleIsLocated) {
     cases.push_back({s.str(), {"RESP-ITEM-ADDED-FIRST", 2, "/output_index"}});
   }
   {  // a function call added without call_id
-    Stream s;
+    ResponsesEvents s;
     s.Created().Add(added(0, {{"type", "function_call"}, {"id", "fc"}, {"name", "f"}}));
     cases.push_back({s.str(), {"RESP-FUNCTION-CALL-IDS", 2, "/item/call_id"}});
   }
   {  // deltas that do not join to the .done text
-    Stream s;
-    s.Created().Add(added(0, Stream::CallItem("fc", "c", "f", "")));
+    ResponsesEvents s;
+    s.Created().Add(added(0, ResponsesEvents::CallItem("fc", "c", "f", "")));
     s.Add(
         {{"type", "response.function_call_arguments.delta"}, {"output_index", 0}, {"delta", "{"}});
     s.Add({{"type", "response.function_call_arguments.done"},
@@ -263,40 +267,40 @@ TEST(ResponsesStream, EachRuleIsLocated) {
     cases.push_back({s.str(), {"RESP-DELTAS-MATCH-DONE", 4, "/arguments"}});
   }
   {  // output_index out of step
-    Stream s;
-    s.Created().Add(added(3, Stream::MessageItem("m", "")));
+    ResponsesEvents s;
+    s.Created().Add(added(3, ResponsesEvents::MessageItem("m", "")));
     cases.push_back({s.str(), {"RESP-INDEXES", 2, "/output_index"}});
   }
   {  // no terminal event
-    Stream s;
+    ResponsesEvents s;
     s.Created();
     cases.push_back({s.str(), {"RESP-ONE-TERMINAL", 0, ""}});
   }
   {  // an event after the terminal one
-    Stream s;
+    ResponsesEvents s;
     s.Created().Completed({}).Add({{"type", "response.in_progress"}, {"response", {}}});
     cases.push_back({s.str(), {"RESP-AFTER-TERMINAL", 3, ""}});
   }
   {  // terminal output differs from the streamed items
-    Stream s;
-    s.Created().Message(0, "m", {"a"}).Completed({Stream::MessageItem("m", "b")});
+    ResponsesEvents s;
+    s.Created().Message(0, "m", {"a"}).Completed({ResponsesEvents::MessageItem("m", "b")});
     cases.push_back({s.str(), {"RESP-TERMINAL-OUTPUT", 7, "/response/output/0"}});
   }
   {  // no model on the terminal response
-    Stream s;
-    Json r = Stream::Response("completed", Json::array());
+    ResponsesEvents s;
+    Json r = ResponsesEvents::Response("completed", Json::array());
     r.erase("model");
     s.Created().Add({{"type", "response.completed"}, {"response", r}});
     cases.push_back({s.str(), {"RESP-TERMINAL-ID-MODEL", 2, "/response/model"}});
   }
   {  // data that is not JSON
-    Stream s;
+    ResponsesEvents s;
     s.Created().Raw("event: response.in_progress\ndata: {nope\n\n");
     cases.push_back({s.str(), {"RESP-EVENT-JSON", 2, ""}});
   }
   for (const auto& [text, want] : cases) {
-    const auto r = Accumulate(text);
-    const auto rules = Rules(r);
+    const auto r = AccumulateResponses(text);
+    const auto rules = ResponsesRules(r);
     const auto at = std::find(rules.begin(), rules.end(), want.rule);
     ASSERT_NE(at, rules.end()) << want.rule << "\n" << text;
     // Only the rule broken on purpose, and the end missing where no end was written.
@@ -311,11 +315,11 @@ TEST(ResponsesStream, EachRuleIsLocated) {
 }
 
 TEST(ResponsesStream, SequenceNumberPastInt64IsAFindingNotAWrap) {
-  Stream s;
+  ResponsesEvents s;
   s.Created().Raw(
       "event: response.in_progress\ndata: {\"type\":\"response.in_progress\","
       "\"sequence_number\":18446744073709551615,\"response\":{}}\n\n");
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateResponses(s.str());
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings[0].rule, "RESP-SEQUENCE");
   EXPECT_EQ(r.findings[0].message,
@@ -327,7 +331,7 @@ TEST(ResponsesStream, RepeatedBreaksAreOneFindingWithACount) {
   std::string s;
   for (int i = 0; i < 4; ++i)
     s += "data: {\"type\":\"response.in_progress\",\"response\":{}}\n\n";  // unnamed, unnumbered
-  const auto r = Accumulate(s);
+  const auto r = AccumulateResponses(s);
   ASSERT_GE(r.findings.size(), 2u);
   EXPECT_EQ(r.findings[0].message,
             "event 1: the event has no 'event:' name; its type is 'response.in_progress' (and 3 "
@@ -335,10 +339,10 @@ TEST(ResponsesStream, RepeatedBreaksAreOneFindingWithACount) {
 }
 
 TEST(ResponsesStream, ErrorEventEndsTheStreamAsAnError) {
-  Stream s;
+  ResponsesEvents s;
   s.Created().Add(
       {{"type", "error"}, {"code", "server_error"}, {"message", "boom"}, {"param", nullptr}});
-  const auto r = Accumulate(s.str());
+  const auto r = AccumulateResponses(s.str());
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->message, "boom");
@@ -347,11 +351,11 @@ TEST(ResponsesStream, ErrorEventEndsTheStreamAsAnError) {
 }
 
 TEST(ResponsesStream, IncompleteKeepsItsReason) {
-  Stream s;
-  Json r = Stream::Response("incomplete", Json::array());
+  ResponsesEvents s;
+  Json r = ResponsesEvents::Response("incomplete", Json::array());
   r["incomplete_details"] = {{"reason", "max_output_tokens"}};
   s.Created().Add({{"type", "response.incomplete"}, {"response", r}});
-  const auto out = Accumulate(s.str());
+  const auto out = AccumulateResponses(s.str());
   EXPECT_TRUE(out.findings.empty()) << out.findings[0].message;
   EXPECT_EQ(out.status, "incomplete");
   EXPECT_EQ(out.incomplete_reason, "max_output_tokens");
@@ -360,22 +364,23 @@ TEST(ResponsesStream, IncompleteKeepsItsReason) {
 TEST(ResponsesStream, ManyEventsStayBounded) {
   // 20000 unmodelled events of distinct types: named up to a bound, counted after.
   std::string s;
-  Stream head;
+  ResponsesEvents head;
   head.Created();
   s = head.str();
   for (int i = 0; i < 20000; ++i)
     s += "event: x." + std::to_string(i) + "\ndata: {\"type\":\"x." + std::to_string(i) +
          "\",\"sequence_number\":" + std::to_string(i + 1) + "}\n\n";
-  const auto r = Accumulate(s);
+  const auto r = AccumulateResponses(s);
   EXPECT_EQ(r.events, 20001u);
   EXPECT_EQ(r.other_events.size(), 65u);
   EXPECT_EQ(r.other_events.back(), "… 19936 more types");
-  EXPECT_EQ(Rules(r), std::vector<std::string>{"RESP-ONE-TERMINAL"});
+  EXPECT_EQ(ResponsesRules(r), std::vector<std::string>{"RESP-ONE-TERMINAL"});
 }
 
 TEST(ResponsesBody, ReadsItemsStatusUsageAndErrors) {
-  Json body = Stream::Response(
-      "completed", {Stream::CallItem("fc", "call_1", "f", "{}"), Stream::MessageItem("m", "hi")});
+  Json body =
+      ResponsesEvents::Response("completed", {ResponsesEvents::CallItem("fc", "call_1", "f", "{}"),
+                                              ResponsesEvents::MessageItem("m", "hi")});
   body["usage"] = {{"total_tokens", 3}};
   auto r = ReadResponsesBody(body);
   EXPECT_TRUE(r.findings.empty());
@@ -390,12 +395,12 @@ TEST(ResponsesBody, ReadsItemsStatusUsageAndErrors) {
   EXPECT_TRUE(r.findings.empty());
 
   r = ReadResponsesBody(Json::array());
-  ASSERT_EQ(Rules(r), std::vector<std::string>{"RESP-BODY-RESPONSE"});
+  ASSERT_EQ(ResponsesRules(r), std::vector<std::string>{"RESP-BODY-RESPONSE"});
   EXPECT_EQ(r.findings[0].message, "/: expected a response object, got array");
 
   body.erase("id");
   r = ReadResponsesBody(body);
-  ASSERT_EQ(Rules(r), std::vector<std::string>{"RESP-TERMINAL-ID-MODEL"});
+  ASSERT_EQ(ResponsesRules(r), std::vector<std::string>{"RESP-TERMINAL-ID-MODEL"});
   EXPECT_EQ(r.findings[0].pointer, "/id");
 }
 
@@ -405,7 +410,7 @@ rc::Gen<std::string> ResponsesStreamGen() {
       rc::gen::pair(rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 6)),
                     rc::gen::container<std::vector<std::string>>(rc::gen::string<std::string>())),
       [](const std::pair<std::vector<int>, std::vector<std::string>>& in) {
-        Stream s;
+        ResponsesEvents s;
         s.Created();
         std::vector<Json> output;
         int index = 0;
@@ -418,12 +423,12 @@ rc::Gen<std::string> ResponsesStreamGen() {
           if (k == 0) {
             const std::string a = text(), b = text();
             s.Message(index, id, {a, b});
-            output.push_back(Stream::MessageItem(id, a + b));
+            output.push_back(ResponsesEvents::MessageItem(id, a + b));
           } else if (k == 1) {
             const std::string a = text();
             s.Call(index, id, "call_" + id, "f",
                    {"{\"q\":", Json(a).dump(-1, ' ', false, Json::error_handler_t::replace) + "}"});
-            output.push_back(Stream::CallItem(
+            output.push_back(ResponsesEvents::CallItem(
                 id, "call_" + id, "f",
                 "{\"q\":" + Json(a).dump(-1, ' ', false, Json::error_handler_t::replace) + "}"));
           } else if (k == 2) {
@@ -449,7 +454,7 @@ rc::Gen<std::string> ResponsesStreamGen() {
 
 RC_GTEST_PROP(ResponsesStream, AnySplitOfTheBytesAccumulatesTheSame, ()) {
   const std::string stream = *ResponsesStreamGen();
-  const auto whole = Accumulate(stream);
+  const auto whole = AccumulateResponses(stream);
   auto cuts = *rc::gen::container<std::vector<std::size_t>>(
       rc::gen::inRange<std::size_t>(0, stream.size() + 1));
   std::sort(cuts.begin(), cuts.end());
