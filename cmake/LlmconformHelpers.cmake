@@ -60,6 +60,69 @@ endif()
 function(_llmconform_apply target)
   target_link_libraries(${target} PRIVATE llmconform_warnings)
   target_link_libraries(${target} PUBLIC llmconform_options)
+  if(LLMCONFORM_UNITY)
+    # (EVAL: a deferred call's arguments are read when it runs, after this scope)
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _llmconform_unity [[${target}]])")
+  endif()
+endfunction()
+
+# Unity build: a target's C++ sources compiled in batches of
+# LLMCONFORM_UNITY_BATCH, each batch one generated unit that includes them, so
+# the templates they share (nlohmann/json, the standard containers,
+# GoogleTest, rapidcheck) are instantiated and generated once a batch rather
+# than once a file (docs/building.md, "Unity build"). The generated units
+# include the sources by their path from the repository root, so that they
+# read the same in every clone and ccache serves a second clone (CMake's own
+# UNITY_BUILD writes absolute paths). A source with properties of its own
+# (definitions, options, OBJECT_DEPENDS) or outside the source tree, and a
+# batch of one, compile as they are. The sources of one target share a
+# unit: their file-local names must differ. Runs at the end of the target's
+# folder (cmake_language(DEFER)), when its sources are all known.
+option(LLMCONFORM_UNITY "Compile each target's sources in batches (a unity build)" ON)
+set(LLMCONFORM_UNITY_BATCH 8 CACHE STRING "Sources per unit of the unity build")
+function(_llmconform_unity target)
+  get_target_property(_sources ${target} SOURCES)
+  set(_out)    # the target's new sources: the units, and what compiles alone
+  set(_batch)  # the sources of the unit being filled, from the repository root
+  set(_unit 0)
+  foreach(_src IN LISTS _sources ITEMS "")  # the empty item ends the last batch
+    set(_member FALSE)
+    if(_src MATCHES "\\.cpp$" AND NOT _src MATCHES "\\$<")
+      cmake_path(ABSOLUTE_PATH _src BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE OUTPUT_VARIABLE _abs)
+      cmake_path(IS_PREFIX PROJECT_SOURCE_DIR "${_abs}" NORMALIZE _member)
+      foreach(_prop COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES OBJECT_DEPENDS GENERATED
+                    SKIP_PRECOMPILE_HEADERS)
+        get_source_file_property(_value ${_src} ${_prop})
+        if(_value)
+          set(_member FALSE)
+        endif()
+      endforeach()
+    endif()
+    if(_member)
+      cmake_path(RELATIVE_PATH _abs BASE_DIRECTORY ${PROJECT_SOURCE_DIR} OUTPUT_VARIABLE _rel)
+      list(APPEND _batch ${_rel})
+    elseif(NOT _src STREQUAL "")
+      list(APPEND _out ${_src})
+    endif()
+    list(LENGTH _batch _n)
+    if(_n EQUAL LLMCONFORM_UNITY_BATCH OR (_src STREQUAL "" AND _n GREATER 0))
+      if(_n EQUAL 1)  # a batch of one compiles as itself
+        list(APPEND _out ${PROJECT_SOURCE_DIR}/${_batch})
+      else()
+        set(_content "// A unit of ${target}'s unity build (cmake/LlmconformHelpers.cmake).\n")
+        foreach(_rel IN LISTS _batch)
+          string(APPEND _content "#include \"${_rel}\"\n")
+        endforeach()
+        set(_file ${CMAKE_CURRENT_BINARY_DIR}/unity/${target}_${_unit}.cpp)
+        file(CONFIGURE OUTPUT ${_file} CONTENT "${_content}" @ONLY)
+        list(APPEND _out ${_file})
+        math(EXPR _unit "${_unit} + 1")
+      endif()
+      set(_batch)
+    endif()
+  endforeach()
+  set_property(TARGET ${target} PROPERTY SOURCES ${_out})
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
 endfunction()
 
 # Precompiled headers: the third-party and standard headers nearly every unit
