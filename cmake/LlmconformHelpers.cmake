@@ -73,13 +73,18 @@ endfunction()
 # than once a file (docs/building.md, "Unity build"). The generated units
 # include the sources by their path from the repository root, so that they
 # read the same in every clone and ccache serves a second clone (CMake's own
-# UNITY_BUILD writes absolute paths). A source with properties of its own
-# (definitions, options, OBJECT_DEPENDS) or outside the source tree, and a
-# batch of one, compile as they are. The sources of one target share a
-# unit: their file-local names must differ. Runs at the end of the target's
-# folder (cmake_language(DEFER)), when its sources are all known.
+# UNITY_BUILD writes absolute paths). A source with compile properties of its
+# own (definitions, options, flags, OBJECT_DEPENDS, SKIP_UNITY_BUILD_INCLUSION
+# …), one outside the source tree or inside the build folder (generated), and
+# a batch of one compile as they are. The sources of one target share a unit:
+# their file-local names must differ. Runs at the end of the target's folder
+# (cmake_language(DEFER)), when its sources are all known; a source another
+# folder adds later compiles alone.
 option(LLMCONFORM_UNITY "Compile each target's sources in batches (a unity build)" ON)
 set(LLMCONFORM_UNITY_BATCH 8 CACHE STRING "Sources per unit of the unity build")
+if(NOT LLMCONFORM_UNITY_BATCH MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "LLMCONFORM_UNITY_BATCH is \"${LLMCONFORM_UNITY_BATCH}\": a number of sources, 1 or more")
+endif()
 function(_llmconform_unity target)
   get_target_property(_sources ${target} SOURCES)
   set(_out)    # the target's new sources: the units, and what compiles alone
@@ -90,8 +95,12 @@ function(_llmconform_unity target)
     if(_src MATCHES "\\.cpp$" AND NOT _src MATCHES "\\$<")
       cmake_path(ABSOLUTE_PATH _src BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE OUTPUT_VARIABLE _abs)
       cmake_path(IS_PREFIX PROJECT_SOURCE_DIR "${_abs}" NORMALIZE _member)
-      foreach(_prop COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES OBJECT_DEPENDS GENERATED
-                    SKIP_PRECOMPILE_HEADERS)
+      cmake_path(IS_PREFIX PROJECT_BINARY_DIR "${_abs}" NORMALIZE _generated)
+      if(_generated)
+        set(_member FALSE)
+      endif()
+      foreach(_prop COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES OBJECT_DEPENDS
+                    GENERATED SKIP_PRECOMPILE_HEADERS SKIP_UNITY_BUILD_INCLUSION HEADER_FILE_ONLY)
         get_source_file_property(_value ${_src} ${_prop})
         if(_value)
           set(_member FALSE)
