@@ -222,10 +222,9 @@ void ConsoleReporter::WriteSummary(const RunResult& run) {
 
   // Two groups of columns, "  total  pass  fail  skip error", for scenarios
   // and for checks; zeros dimmed, other counts in their outcome's colour.
-  constexpr Outcome kOrder[] = {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kError};
   const auto group = [&](const Totals& t) {
     std::string out = PadLeft(std::to_string(t.Total()), 7);
-    for (Outcome o : kOrder) {
+    for (Outcome o : kOutcomes) {
       const std::string n = std::to_string(t.Of(o));
       out += std::string(6 - std::min<std::size_t>(n.size(), 5), ' ');
       out += Paint(t.Of(o) == 0 ? kDim : OutcomeSgr(o), n);

@@ -38,7 +38,7 @@ std::string_view OutcomeName(Outcome o) {
 }
 
 std::optional<Outcome> OutcomeFromName(std::string_view name) {
-  for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kError}) {
+  for (Outcome o : kOutcomes) {
     if (OutcomeName(o) == name) return o;
   }
   return std::nullopt;
